@@ -1,0 +1,63 @@
+// The store port (DESIGN.md "The store port"): the one interface that the memory adapter, the
+// PostgreSQL adapter, every mutant and a user's `--adapter ./module.ts` implement.
+//
+// Rules it encodes:
+// - The store's own clock decides expiry (seed 000 §79–§82). A store reads time from the
+//   `TimeSource` it is given: virtual time in the simulator and in replay; 'database' means the
+//   server's own clock (`clock_timestamp()` in PostgreSQL).
+// - Domain outcomes are returned values (`OutcomeOf<C>`); exceptions are for bugs and for
+//   infrastructure failure. An infrastructure failure on a write is an unknown outcome: the
+//   caller records it as `info`, not as `fail`.
+
+import type { Command } from '../model/commands.ts';
+import type { OutcomeOf } from '../model/outcomes.ts';
+
+export interface TimeSource {
+  /** Current store time in integer milliseconds. */
+  now(): number;
+}
+
+/** An opaque picture of a store's durable state, for simulated failover and restore. */
+export interface StoreImage {
+  readonly adapter: string;
+  readonly data: unknown;
+}
+
+export interface Store {
+  readonly name: string;
+  execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
+  /** Capture durable state (simulated backup, or the replica's copy at a replication point). */
+  snapshot?(): Promise<StoreImage>;
+  /** Replace durable state with an earlier image (simulated restore, or promotion of a lagging replica). */
+  restore?(image: StoreImage): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  readonly time: TimeSource | 'database';
+}
+
+/** The default export of a `--adapter <module>`: an async factory returning the store. */
+export type StoreFactory = (options: StoreOptions) => Promise<Store>;
+
+/** Thrown when the outcome of a call is unknown: the connection broke after the request was sent. */
+export class OutcomeUnknownError extends Error {
+  constructor(
+    readonly command: Command['kind'],
+    override readonly cause: unknown,
+  ) {
+    super(`outcome of ${command} is unknown: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'OutcomeUnknownError';
+  }
+}
+
+/** Thrown when the store could not be reached at all: the request was definitely not applied. */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly command: Command['kind'],
+    override readonly cause: unknown,
+  ) {
+    super(`store unavailable for ${command}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -1,0 +1,70 @@
+// A Jepsen-shaped history (DESIGN.md "History and checkers"). Client operations are
+// invoke/ok/fail/info; `info` means the outcome is unknown and the process is retired.
+// Faults and ground truth are recorded in the same history, in the same index order.
+
+export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
+
+/**
+ * A client operation. `f` is a store command kind (`Acquire`, `Mutate`, ...) — then `value` is
+ * the command on invoke and its outcome on ok — or a controller-level operation:
+ * - `effect`: a call to the external provider; value `{ intentId, scope, token, holder, operation, retrySafety, attempt }`
+ *   on invoke, `{ applied: boolean }` on ok;
+ * - `inspect`: a provider inspection before any retry; value `{ intentId }`, on ok `{ applied: boolean }`;
+ * - `cancel`: a workflow-group cancellation; value `{ group, runId, supersedable, mode }`;
+ * - `group-submit`: a workflow-group submission; value `{ group, runId, mode, supersedable }` / decision;
+ * - `wait`: a waiter's whole wait; value `{ scope, waiterId }`, ok when it got the lease.
+ */
+export interface OpEvent {
+  readonly index: number;
+  readonly time: number;
+  readonly process: string;
+  readonly type: OpType;
+  readonly f: string;
+  readonly value: unknown;
+}
+
+export type FaultKind =
+  | 'partition'
+  | 'heal'
+  | 'pause'
+  | 'resume'
+  | 'crash'
+  | 'restart'
+  | 'clock-skew'
+  | 'message-loss'
+  | 'db-crash'
+  | 'db-restart'
+  | 'db-failover'
+  | 'db-restore'
+  | 'provider-timeout'
+  | 'quorum-loss'
+  | 'quorum-restored'
+  | 'leader-change'
+  | 'liveness-phase';
+
+/** A nemesis action, recorded where it happened. `value` describes the fault. */
+export interface FaultEvent {
+  readonly index: number;
+  readonly time: number;
+  readonly process: 'nemesis';
+  readonly type: 'fault';
+  readonly f: FaultKind;
+  readonly value: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Ground truth, recorded by the protected resource itself rather than by a client:
+ * - provider `effect-applied`: `{ intentId, scope, token, holder, operation }` — an external effect actually happened;
+ * - resource `mutation-accepted`: `{ scope, aggregate, token, holder, version }` — a protected write actually landed.
+ */
+export interface TruthEvent {
+  readonly index: number;
+  readonly time: number;
+  readonly process: 'provider' | 'resource';
+  readonly type: 'truth';
+  readonly f: 'effect-applied' | 'mutation-accepted';
+  readonly value: Readonly<Record<string, unknown>>;
+}
+
+export type HistoryEvent = OpEvent | FaultEvent | TruthEvent;
+export type History = ReadonlyArray<HistoryEvent>;

@@ -1,0 +1,240 @@
+// The typed outcomes of the store port: a domain outcome is always a returned value, never an
+// exception (DESIGN.md "The store port"). `OutcomeOf<C>` ties each command to its outcome union.
+
+import type { Command } from './commands.ts';
+import type { EffectState, RetrySafety } from './effect-state.ts';
+import type { StoredOutcome } from './idempotency-outcome.ts';
+
+export interface Lease {
+  readonly scope: string;
+  readonly holder: string;
+  /** Fencing token: strictly increasing per scope, never reused or reset (§24, §203–§204). */
+  readonly token: number;
+  readonly acquiredAt: number;
+  readonly expiresAt: number;
+}
+
+export interface Tombstone {
+  readonly scope: string;
+  readonly holder: string;
+  readonly token: number;
+  readonly endedAt: number;
+  readonly cause: 'released' | 'expired' | 'handed-off' | 'force-released' | 'restored';
+  readonly actor?: string;
+  readonly reason?: string;
+}
+
+export type RejectReason =
+  | 'ttl-out-of-bounds'
+  | 'blocked-for-reconciliation'
+  | 'quarantined'
+  | 'not-head-of-queue'
+  | 'unknown-waiter'
+  | 'invalid-argument'
+  | 'undefined-capacity';
+
+export type AcquireResult =
+  | { readonly kind: 'Acquired'; readonly lease: Lease }
+  | { readonly kind: 'Busy'; readonly holder: string; readonly token: number; readonly expiresAt: number }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason }
+  | { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
+
+export type RenewResult =
+  | { readonly kind: 'Renewed'; readonly lease: Lease }
+  | { readonly kind: 'Stale'; readonly currentToken: number | null }
+  | { readonly kind: 'Expired' }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type ReleaseResult =
+  | { readonly kind: 'Released'; readonly token: number }
+  | { readonly kind: 'Stale'; readonly currentToken: number | null };
+
+export type HandoffResult =
+  | { readonly kind: 'HandedOff'; readonly lease: Lease }
+  | { readonly kind: 'Stale'; readonly currentToken: number | null }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type ForceReleaseResult =
+  | { readonly kind: 'ForceReleased'; readonly tombstone: Tombstone; readonly nextToken: number }
+  | { readonly kind: 'Stale'; readonly currentToken: number | null }
+  | { readonly kind: 'Denied'; readonly reason: 'not-privileged' | 'reason-required' };
+
+export type EnqueueResult =
+  | { readonly kind: 'Enqueued'; readonly position: number }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type CancelWaitResult = { readonly kind: 'WaitCancelled' } | { readonly kind: 'NotWaiting' };
+
+export type MutateResult =
+  | { readonly kind: 'Accepted'; readonly version: number; readonly token: number }
+  | { readonly kind: 'StaleFence'; readonly currentToken: number | null }
+  | { readonly kind: 'StaleVersion'; readonly currentVersion: number }
+  | { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
+
+export type DefineCapacityResult =
+  | { readonly kind: 'Defined'; readonly capacity: number }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export interface Permit {
+  readonly scope: string;
+  readonly permitId: string;
+  readonly holder: string;
+  readonly units: number;
+  readonly expiresAt: number;
+}
+
+export type AcquirePermitResult =
+  | { readonly kind: 'Granted'; readonly permit: Permit }
+  | { readonly kind: 'Busy'; readonly inUse: number; readonly capacity: number }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type ReleasePermitResult = { readonly kind: 'PermitReleased' } | { readonly kind: 'NotHeld' };
+
+export type ReservationState = 'Pending' | 'Active' | 'Consumed' | 'Released' | 'Expired' | 'Failed';
+
+export interface Reservation {
+  readonly scope: string;
+  readonly reservationId: string;
+  readonly owner: string;
+  readonly units: number;
+  readonly state: ReservationState;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export type ReserveResult =
+  | { readonly kind: 'Reserved'; readonly reservation: Reservation }
+  | { readonly kind: 'Overbooked'; readonly inUse: number; readonly capacity: number }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type ReservationTransitionResult =
+  | { readonly kind: 'ReservationUpdated'; readonly reservation: Reservation }
+  | { readonly kind: 'ReservationExpired' }
+  | { readonly kind: 'InvalidState'; readonly state: ReservationState }
+  | { readonly kind: 'NotFound' };
+
+export type AcquireAllResult =
+  | { readonly kind: 'AcquiredAll'; readonly leases: ReadonlyArray<Lease> }
+  | { readonly kind: 'Busy'; readonly scope: string; readonly holder: string; readonly token: number }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type IdempotencyBeginResult =
+  | { readonly kind: 'New' }
+  | { readonly kind: 'InProgress' }
+  | { readonly kind: 'Replay'; readonly outcome: StoredOutcome }
+  | { readonly kind: 'Conflict'; readonly existingDigest: string }
+  | { readonly kind: 'Unknown' }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type IdempotencyCompleteResult =
+  | { readonly kind: 'Recorded' }
+  | { readonly kind: 'Conflict'; readonly existingDigest: string }
+  | { readonly kind: 'NotFound' }
+  | { readonly kind: 'AlreadyFinal'; readonly outcome: StoredOutcome };
+
+export interface EffectIntent {
+  readonly intentId: string;
+  readonly scope: string;
+  readonly token: number;
+  readonly operation: string;
+  readonly retrySafety: RetrySafety;
+  readonly state: EffectState;
+}
+
+export type PlanIntentResult =
+  | { readonly kind: 'Planned'; readonly intent: EffectIntent }
+  | { readonly kind: 'Duplicate'; readonly intent: EffectIntent };
+
+export type TransitionIntentResult =
+  | { readonly kind: 'Transitioned'; readonly intent: EffectIntent }
+  | { readonly kind: 'InvalidTransition'; readonly from: EffectState; readonly to: EffectState }
+  | { readonly kind: 'NotFound' };
+
+export type AdvanceRecoveryEpochResult = {
+  readonly kind: 'RecoveryAdvanced';
+  readonly recoveryEpoch: number;
+  /** Leases that were active when the epoch advanced and are now invalid (§273). */
+  readonly invalidated: number;
+};
+
+export type ReconcileScopeResult = { readonly kind: 'Reconciled' } | { readonly kind: 'NotBlocked' };
+
+export type AdvanceRoleEpochResult =
+  | { readonly kind: 'RoleEpochAdvanced'; readonly role: string; readonly epoch: number }
+  | { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
+
+export type ScopeOperationalState = 'Free' | 'Owned' | 'Waiting' | 'BlockedForReconciliation' | 'Quarantined';
+
+export interface Waiter {
+  readonly scope: string;
+  readonly waiterId: string;
+  readonly holder: string;
+  readonly priority: number;
+  readonly enqueuedAt: number;
+  readonly seq: number;
+}
+
+export interface IdempotencyRecord {
+  readonly tenant: string;
+  readonly operation: string;
+  readonly subject: string;
+  readonly key: string;
+  readonly digest: string;
+  readonly state: 'InProgress' | StoredOutcome['kind'];
+  readonly outcome: StoredOutcome | null;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/**
+ * A normalized, deterministic picture of a store (every list sorted by its ids), used by the
+ * doctor checks (§229) and by differential comparison between stores.
+ */
+export interface StoreView {
+  readonly recoveryEpoch: number;
+  readonly leases: ReadonlyArray<Lease>;
+  readonly tokens: ReadonlyArray<{ readonly scope: string; readonly lastToken: number }>;
+  readonly tombstones: ReadonlyArray<Tombstone>;
+  readonly waiters: ReadonlyArray<Waiter>;
+  readonly capacities: ReadonlyArray<{ readonly scope: string; readonly capacity: number }>;
+  readonly permits: ReadonlyArray<Permit>;
+  readonly reservations: ReadonlyArray<Reservation>;
+  readonly idempotency: ReadonlyArray<IdempotencyRecord>;
+  readonly intents: ReadonlyArray<EffectIntent>;
+  readonly aggregates: ReadonlyArray<{ readonly scope: string; readonly aggregate: string; readonly version: number; readonly lastToken: number }>;
+  readonly scopeStates: ReadonlyArray<{ readonly scope: string; readonly state: ScopeOperationalState }>;
+  readonly roleEpochs: ReadonlyArray<{ readonly role: string; readonly epoch: number }>;
+}
+
+export type InspectResult = { readonly kind: 'Snapshot'; readonly view: StoreView };
+
+export interface Outcomes {
+  Acquire: AcquireResult;
+  Renew: RenewResult;
+  Release: ReleaseResult;
+  Handoff: HandoffResult;
+  ForceRelease: ForceReleaseResult;
+  Enqueue: EnqueueResult;
+  CancelWait: CancelWaitResult;
+  Mutate: MutateResult;
+  DefineCapacity: DefineCapacityResult;
+  AcquirePermit: AcquirePermitResult;
+  ReleasePermit: ReleasePermitResult;
+  Reserve: ReserveResult;
+  ActivateReservation: ReservationTransitionResult;
+  ConsumeReservation: ReservationTransitionResult;
+  ReleaseReservation: ReservationTransitionResult;
+  FailReservation: ReservationTransitionResult;
+  AcquireAll: AcquireAllResult;
+  IdempotencyBegin: IdempotencyBeginResult;
+  IdempotencyComplete: IdempotencyCompleteResult;
+  PlanIntent: PlanIntentResult;
+  TransitionIntent: TransitionIntentResult;
+  AdvanceRecoveryEpoch: AdvanceRecoveryEpochResult;
+  ReconcileScope: ReconcileScopeResult;
+  AdvanceRoleEpoch: AdvanceRoleEpochResult;
+  Inspect: InspectResult;
+}
+
+export type OutcomeOf<C extends Command> = Outcomes[C['kind']];
+export type Outcome = Outcomes[keyof Outcomes];

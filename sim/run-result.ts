@@ -1,0 +1,25 @@
+// The result of one run of a scenario with one seed on one adapter: what `testbed run --json`
+// prints (DESIGN.md "The CLI contract") plus the history, kept for reports and replay.
+
+import type { History } from '../model/history.ts';
+import type { Violation } from '../model/verdict.ts';
+
+export interface RunResult {
+  readonly scenario: string;
+  readonly seed: number;
+  readonly adapter: string;
+  readonly faults: 'sim' | 'real';
+  /** Hex digest of the trace; the same seed, scenario and adapter always give the same hash. */
+  readonly traceHash: string;
+  /** Number of history events (operations, faults and ground truth). */
+  readonly events: number;
+  /** Number of completed client operations. */
+  readonly operations: number;
+  readonly valid: true | false | 'unknown';
+  readonly violations: ReadonlyArray<Violation>;
+  /** One line that reproduces this run exactly. */
+  readonly replay: string;
+  /** Simulated milliseconds covered by the run. */
+  readonly simulatedMs: number;
+  readonly history: History;
+}
