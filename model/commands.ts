@@ -83,8 +83,7 @@ export interface MutateCommand {
   readonly holder: string;
   readonly token: number;
   readonly expectedVersion: number;
-  /** Federation authority epoch (§163–§168), checked when present. */
-  readonly authorityEpoch?: number;
+  /** Role or federation-authority guard (seed 001 §94, seed 000 §163–§168), checked when present. */
   readonly guard?: RoleGuard;
 }
 
