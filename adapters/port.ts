@@ -35,6 +35,12 @@ export interface Store {
 
 export interface StoreOptions {
   readonly time: TimeSource | 'database';
+  /**
+   * The local clock of the controller making the current call, when a simulator drives the
+   * store. A correct store never reads it (client clocks never decide expiry, §80); it exists
+   * so that a mutant can demonstrate what goes wrong when a store does.
+   */
+  readonly callerClock?: TimeSource;
 }
 
 /** The default export of a `--adapter <module>`: an async factory returning the store. */
