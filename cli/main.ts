@@ -1,0 +1,110 @@
+// The `testbed` command (DESIGN.md "The CLI contract"). Each subcommand lives in its own module
+// under cli/commands/ and is loaded only when used, so `testbed scenarios` does not start a
+// database. Exit codes: 0 no violation, 1 violation, 2 bad input or usage, 3 undecided.
+
+import { Command, CommanderError, Option } from 'commander';
+import { EXIT, UndecidedError, UsageError } from './errors.ts';
+
+const adapterOption = () =>
+  new Option('--adapter <adapter>', 'memory | postgres | mutant:<name> | path to a store module').default('memory');
+const faultsOption = () =>
+  new Option('--faults <mode>', 'sim keeps faults simulated; real maps them to real actions (postgres only)')
+    .choices(['sim', 'real'])
+    .default('sim');
+
+function buildProgram(): Command {
+  const program = new Command('testbed')
+    .description('Deterministic simulation and verification testbed for leases, fencing, idempotency and coordination epochs')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+
+  program
+    .command('run')
+    .description('run one scenario with one seed')
+    .requiredOption('--scenario <name|file.json>', 'scenario name or path to a scenario file')
+    .requiredOption('--seed <n>', 'the seed')
+    .addOption(adapterOption())
+    .addOption(faultsOption())
+    .option('--json', 'print one JSON document')
+    .option('--no-shrink', 'do not shrink a failing run')
+    .action(async (options) => (await import('./commands/run.ts')).runCommand(options));
+
+  program
+    .command('sweep')
+    .description('run a scenario (or all scenarios that must pass) over a range of seeds')
+    .requiredOption('--scenario <name|all>', 'scenario name, file, or "all"')
+    .requiredOption('--seeds <from..to>', 'seed range, for example 1..500')
+    .addOption(adapterOption())
+    .addOption(faultsOption())
+    .option('--shard <i/n>', 'run only the i-th of n interleaved shards of the range')
+    .option('--workers <n>', 'worker threads (default: one per core, memory adapter only)')
+    .option('--json', 'print one JSON document')
+    .action(async (options) => (await import('./commands/sweep.ts')).sweepCommand(options));
+
+  program
+    .command('replay')
+    .description('replay a failure file exactly')
+    .argument('<failure.json>', 'a failure file written by run or sweep')
+    .option('--json', 'print one JSON document')
+    .action(async (file, options) => (await import('./commands/replay.ts')).replayCommand(file, options));
+
+  program
+    .command('mutants')
+    .description('run every built-in mutant and report whether the testbed catches it')
+    .option('--seeds <n>', 'seed budget per mutant', '200')
+    .option('--json', 'print one JSON document')
+    .action(async (options) => (await import('./commands/mutants.ts')).mutantsCommand(options));
+
+  program
+    .command('gates')
+    .description('run the gate suite and write the production-readiness report')
+    .option('--out <dir>', 'output directory', 'out')
+    .option('--seeds <n>', 'seeds per scenario on the memory store', '200')
+    .option('--pg-seeds <n>', 'seeds per scenario on PostgreSQL', '5')
+    .option('--no-postgres', 'skip the PostgreSQL part (its gates show as untested)')
+    .option('--json', 'print one JSON document')
+    .action(async (options) => (await import('./commands/gates.ts')).gatesCommand(options));
+
+  program
+    .command('scenarios')
+    .description('list the named scenarios')
+    .option('--json', 'print one JSON document')
+    .action(async (options) => (await import('./commands/scenarios.ts')).scenariosCommand(options));
+
+  program
+    .command('report')
+    .description('render the gate report from stored results without running anything')
+    .argument('<results.json>', 'results written by gates')
+    .option('--out <dir>', 'output directory', 'out')
+    .action(async (file, options) => (await import('./commands/report.ts')).reportCommand(file, options));
+
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`testbed: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof UndecidedError) {
+      process.stderr.write(`testbed: could not decide: ${error.message}\n`);
+      return EXIT.undecided;
+    }
+    process.stderr.write(`testbed: could not decide: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT.undecided;
+  }
+}
+
+const code = await main(process.argv);
+// Exit once stdout has drained, so that a lingering handle (a pool, a timer in a library)
+// can never keep a finished command alive.
+process.stdout.write('', () => process.exit(code));
