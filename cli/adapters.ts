@@ -1,0 +1,106 @@
+// Resolution of `--adapter`: the memory store, the PostgreSQL store on an embedded server (or
+// DATABASE_URL), a built-in mutant (`mutant:<name>`), or a user's module whose default export is
+// an async factory returning a store. Every bad choice is a UsageError (exit 2).
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import createMemoryStore from '../adapters/memory.ts';
+import { MUTANTS, findMutant } from '../adapters/mutants/index.ts';
+import type { Store, StoreFactory, StoreOptions } from '../adapters/port.ts';
+import type { ControllerPolicy } from '../sim/controller-policy.ts';
+import type { StoreChoice } from '../sim/run.ts';
+import { UsageError } from './errors.ts';
+
+export interface ResolvedAdapter {
+  readonly name: string;
+  readonly store: StoreChoice;
+  readonly policy?: Partial<ControllerPolicy>;
+  /** Present for PostgreSQL: what `--faults real` needs to reach the server. */
+  readonly postgres?: PostgresHandle;
+  close(): Promise<void>;
+}
+
+export interface PostgresHandle {
+  readonly server: import('../adapters/postgres/harness.ts').PostgresServer;
+}
+
+const STORE_METHODS = ['execute', 'close'] as const;
+
+export function isModulePath(spec: string): boolean {
+  return spec.startsWith('.') || spec.startsWith('/') || /\.(ts|mts|js|mjs)$/.test(spec);
+}
+
+export async function resolveAdapter(spec: string): Promise<ResolvedAdapter> {
+  if (spec === 'memory') return { name: 'memory', store: { name: 'memory', factory: createMemoryStore }, close: async () => {} };
+  if (spec.startsWith('mutant:')) return resolveMutant(spec);
+  if (spec === 'postgres') return resolvePostgres();
+  if (isModulePath(spec)) return resolveModule(spec);
+  throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name> or a path to a store module`);
+}
+
+function resolveMutant(spec: string): ResolvedAdapter {
+  const mutant = findMutant(spec);
+  if (mutant === undefined) {
+    throw new UsageError(`unknown mutant '${spec.slice('mutant:'.length)}'; known: ${MUTANTS.map((m) => m.name).join(', ')}`);
+  }
+  const factory = mutant.store === undefined ? createMemoryStore : mutant.store(createMemoryStore);
+  return {
+    name: `mutant:${mutant.name}`,
+    store: { name: `mutant:${mutant.name}`, factory },
+    ...(mutant.policy === undefined ? {} : { policy: mutant.policy }),
+    close: async () => {},
+  };
+}
+
+async function resolvePostgres(): Promise<ResolvedAdapter> {
+  const { startPostgres } = await import('../adapters/postgres/harness.ts');
+  const { createPostgresStore } = await import('../adapters/postgres/store.ts');
+  let server;
+  try {
+    server = await startPostgres();
+  } catch (error) {
+    const where = process.env.DATABASE_URL ? 'the server at DATABASE_URL' : 'an embedded PostgreSQL server';
+    throw new UsageError(`cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`.split('\n')[0]!);
+  }
+  // Every run gets a fresh schema on the same server, so runs never see each other's rows.
+  let runs = 0;
+  const base = server.schema === 'public' ? 'run' : `${server.schema}_run`;
+  const factory: StoreFactory = (options: StoreOptions) =>
+    createPostgresStore({ ...options, connectionString: server.connectionString, schema: `${base}_${++runs}`, poolSize: 4 });
+  return {
+    name: 'postgres',
+    store: { name: 'postgres', factory },
+    postgres: { server },
+    close: () => server.stop(),
+  };
+}
+
+async function resolveModule(spec: string): Promise<ResolvedAdapter> {
+  const file = path.resolve(spec);
+  if (!existsSync(file)) throw new UsageError(`adapter module not found: ${spec}`);
+  let loaded: { default?: unknown };
+  try {
+    loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (error) {
+    throw new UsageError(`cannot load adapter module ${spec}: ${error instanceof Error ? error.message : String(error)}`.split('\n')[0]!);
+  }
+  if (typeof loaded.default !== 'function') {
+    throw new UsageError(`adapter module ${spec} has no default export that is a store factory (an async function returning a store)`);
+  }
+  const userFactory = loaded.default as StoreFactory;
+  const factory: StoreFactory = async (options) => checkStore(spec, await userFactory(options));
+  const name = spec;
+  return { name, store: { name, factory }, close: async () => {} };
+}
+
+/** A module's store must implement the port; anything else is bad input, not a bug of ours. */
+function checkStore(spec: string, store: unknown): Store {
+  if (typeof store !== 'object' || store === null) throw new UsageError(`adapter module ${spec}: the factory did not return a store object`);
+  for (const method of STORE_METHODS) {
+    if (typeof (store as Record<string, unknown>)[method] !== 'function') {
+      throw new UsageError(`adapter module ${spec} does not implement the store port: missing ${method}()`);
+    }
+  }
+  return store as Store;
+}

@@ -1,0 +1,78 @@
+// `testbed run`: one scenario, one seed, one adapter. A failing run is shrunk (in-process
+// adapters only), written to out/failures/ and printed with its replay line.
+
+import pc from 'picocolors';
+import { failureOf, writeFailureFile } from '../../sim/failure-file.ts';
+import { runScenario, type SimRunResult } from '../../sim/run.ts';
+import { renderCounterexample, shrinkPlan } from '../../sim/shrink.ts';
+import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { EXIT, UsageError } from '../errors.ts';
+import { formatRun, printJson, runJson } from '../format.ts';
+import { startRealRun } from '../real-faults.ts';
+import { loadScenarioOrFail, replayFor } from '../scenario-arg.ts';
+import { parseSeed } from '../seeds.ts';
+
+export interface RunOptions {
+  readonly scenario: string;
+  readonly seed: string;
+  readonly adapter: string;
+  readonly faults: 'sim' | 'real';
+  readonly json?: boolean;
+  readonly shrink: boolean;
+}
+
+export async function runCommand(options: RunOptions): Promise<void> {
+  const scenario = loadScenarioOrFail(options.scenario);
+  const seed = parseSeed(options.seed);
+  if (options.faults === 'real' && options.adapter !== 'postgres') {
+    throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
+  }
+  const real = options.faults === 'real' ? await startRealRun(seed) : undefined;
+  const adapter: ResolvedAdapter =
+    real === undefined ? await resolveAdapter(options.adapter) : { name: 'postgres', store: real.store, close: () => real.close() };
+  try {
+    const replay = replayFor(options.scenario, seed, adapter.name, options.faults);
+    if (!options.json) process.stderr.write(pc.dim(`${replay}\n`));
+    const result = await runScenario({
+      scenario,
+      seed,
+      store: adapter.store,
+      faults: options.faults,
+      replay,
+      ...(real === undefined ? {} : { realFaults: real.driver }),
+      ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
+    });
+    await report(result, adapter, options);
+  } finally {
+    await adapter.close();
+  }
+}
+
+async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions): Promise<void> {
+  if (!options.json) {
+    process.stdout.write(`${formatRun(result)}\n`);
+    for (const action of result.realActions) process.stdout.write(pc.dim(`  real fault ${action.f}: ${action.outcome}\n`));
+  }
+  if (result.valid === false) {
+    const file = `out/failures/${result.scenario}-${result.seed}-${adapter.name.replace(/[^a-z0-9-]+/gi, '_')}.json`;
+    const shrinkable = options.shrink && (adapter.name === 'memory' || adapter.name.startsWith('mutant:'));
+    const invariant = result.violations[0]!.invariant;
+    let failure = failureOf(result.plan, result, adapter.policy === undefined ? {} : { policy: adapter.policy });
+    if (shrinkable) {
+      const execute = (plan: typeof result.plan) =>
+        runScenario({ scenario: loadScenarioOrFail(options.scenario), seed: result.seed, plan, store: adapter.store, replay: result.replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
+      const shrunk = await shrinkPlan(result.plan, execute, invariant, { maxRuns: 300 });
+      failure = failureOf(shrunk.plan, shrunk.result, adapter.policy === undefined ? {} : { policy: adapter.policy });
+      if (!options.json) {
+        process.stdout.write(`\n${renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: [`npx testbed replay ${file}`] })}\n`);
+      }
+    }
+    await writeFailureFile(file, failure);
+    if (!options.json && !shrinkable) process.stdout.write(`failure written to ${file} (replay: npx testbed replay ${file})\n`);
+    if (options.json) printJson({ ...runJson(result), failureFile: file, shrunk: shrinkable });
+    process.exitCode = EXIT.violation;
+    return;
+  }
+  if (options.json) printJson(runJson(result));
+  process.exitCode = result.valid === true ? EXIT.ok : EXIT.undecided;
+}

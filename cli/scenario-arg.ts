@@ -1,0 +1,20 @@
+// The `--scenario` argument: a built-in name or a path to a scenario file; any problem with it
+// is bad input (exit 2) with the loader's one-line message.
+
+import { loadScenario, ScenarioError, type Scenario } from '../scenarios/index.ts';
+import { replayLine } from '../sim/run.ts';
+import { UsageError } from './errors.ts';
+
+export function loadScenarioOrFail(nameOrPath: string): Scenario {
+  try {
+    return loadScenario(nameOrPath);
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The replay line names the scenario as the user gave it, so a scenario file replays too. */
+export function replayFor(scenarioArg: string, seed: number, adapter: string, faults: 'sim' | 'real'): string {
+  return replayLine(scenarioArg, seed, adapter, faults);
+}
