@@ -8,9 +8,10 @@ export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
  * A client operation. `f` is a store command kind (`Acquire`, `Mutate`, ...) — then `value` is
  * the command on invoke and its outcome on ok — or a controller-level operation:
  * - `effect`: a call to the external provider; value `{ intentId, scope, token, holder, operation, retrySafety, attempt }`
- *   on invoke, `{ applied: boolean }` on ok;
+ *   on invoke, `{ applied: boolean }` on ok; an ok `{ timedOut: true }` (no `applied`) means the reply did not say;
  * - `inspect`: a provider inspection before any retry; value `{ intentId }`, on ok `{ applied: boolean }`;
- * - `cancel`: a workflow-group cancellation; value `{ group, runId, supersedable, mode }`;
+ * - `cancel`: a workflow-group cancellation; value `{ group, runId, supersedable, mode }`; on ok,
+ *   `{ released?: [{ scope, token }] }` lists the leases the cancellation released;
  * - `group-submit`: a workflow-group submission; value `{ group, runId, mode, supersedable }` / decision;
  * - `wait`: a waiter's whole wait; value `{ scope, waiterId }`, ok when it got the lease.
  */
@@ -42,7 +43,11 @@ export type FaultKind =
   | 'leader-change'
   | 'liveness-phase';
 
-/** A nemesis action, recorded where it happened. `value` describes the fault. */
+/**
+ * A nemesis action, recorded where it happened. `value` describes the fault; the checkers read:
+ * - `db-restore`, `db-failover`: `{ blockedScopes?: string[] }`, the scopes that stay blocked until reconciled;
+ * - `liveness-phase`: `{ boundMs: number }`, faults are healed and every wait completes within that bound.
+ */
 export interface FaultEvent {
   readonly index: number;
   readonly time: number;

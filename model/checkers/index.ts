@@ -1,0 +1,82 @@
+// The invariant checkers, composed by name (DESIGN.md "History and checkers"). Names are stable
+// and kebab-case: scenario files and reports use them. A checker that throws yields 'unknown' for
+// its invariant, never a pass (Jepsen).
+
+import type { History } from '../history.ts';
+import type { Checker, Verdict, Violation } from '../verdict.ts';
+import { capacity } from './capacity.ts';
+import { digestConflict } from './digest-conflict.ts';
+import { fencingMonotonic } from './fencing-monotonic.ts';
+import { forceReleaseAudited } from './force-release-audited.ts';
+import { liveness } from './liveness.ts';
+import { noBlindRetry } from './no-blind-retry.ts';
+import { oneOwnerPerEpoch } from './one-owner-per-epoch.ts';
+import { releaseAfterReconcile } from './release-after-reconcile.ts';
+import { restoreInvalidates } from './restore-invalidates.ts';
+import { unknownNotNew } from './unknown-not-new.ts';
+
+export { differential } from './differential.ts';
+
+export const INVARIANT_NAMES = [
+  'one-owner-per-epoch',
+  'fencing-monotonic',
+  'no-blind-retry',
+  'unknown-not-new',
+  'digest-conflict',
+  'capacity',
+  'release-after-reconcile',
+  'force-release-audited',
+  'restore-invalidates',
+  'liveness',
+] as const;
+
+export type InvariantName = (typeof INVARIANT_NAMES)[number];
+
+export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze({
+  'one-owner-per-epoch': oneOwnerPerEpoch,
+  'fencing-monotonic': fencingMonotonic,
+  'no-blind-retry': noBlindRetry,
+  'unknown-not-new': unknownNotNew,
+  'digest-conflict': digestConflict,
+  capacity,
+  'release-after-reconcile': releaseAfterReconcile,
+  'force-release-audited': forceReleaseAudited,
+  'restore-invalidates': restoreInvalidates,
+  liveness,
+});
+
+export function isInvariantName(name: string): name is InvariantName {
+  return (INVARIANT_NAMES as ReadonlyArray<string>).includes(name);
+}
+
+export interface CombinedVerdict extends Verdict {
+  readonly byInvariant: Readonly<Partial<Record<InvariantName, Verdict>>>;
+}
+
+/** Runs one checker; an exception means it could not decide. */
+function runChecker(name: InvariantName, checker: Checker, history: History): Verdict {
+  try {
+    return checker(history);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { valid: 'unknown', violations: [{ invariant: name, message: `checker could not decide: ${reason}` }] };
+  }
+}
+
+/**
+ * Checks the named invariants. The combined verdict is false if any is false, else 'unknown' if
+ * any is unknown, else true. `violations` holds the entries of every verdict that is not true: a
+ * false verdict's violations and an unknown verdict's reasons.
+ */
+export function checkAll(history: History, names: ReadonlyArray<InvariantName>, checkers: Readonly<Record<InvariantName, Checker>> = CHECKERS): CombinedVerdict {
+  const byInvariant: Partial<Record<InvariantName, Verdict>> = {};
+  const violations: Violation[] = [];
+  for (const name of names) {
+    const verdict = runChecker(name, checkers[name], history);
+    byInvariant[name] = verdict;
+    if (verdict.valid !== true) violations.push(...verdict.violations);
+  }
+  const verdicts = Object.values(byInvariant);
+  const valid = verdicts.some((v) => v.valid === false) ? false : verdicts.some((v) => v.valid === 'unknown') ? 'unknown' : true;
+  return { valid, violations, byInvariant };
+}

@@ -1,0 +1,62 @@
+// restore-invalidates (seed 000 §272–§276, §297): after a `db-restore` or `db-failover` fault no
+// write is accepted under a token issued before the fault, and the scopes the fault lists in
+// `blockedScopes` grant no new lease until a ReconcileScope answered Reconciled (or one whose
+// outcome is unknown) may have unblocked them.
+
+import { assert } from '../assert.ts';
+import type { History } from '../history.ts';
+import type { Verdict, Violation } from '../verdict.ts';
+import { acceptedWrites } from './accepted-writes.ts';
+import { leaseGrants } from './lease-grants.ts';
+import { asFields, controllerOps, endOf, faultsOf, indicesOf, pairOperations, stringField, storeOps } from './operations.ts';
+import { verdictOf, violation } from './violations.ts';
+
+const INVARIANT = 'restore-invalidates';
+
+/** The scope lists a fault value carries in `blockedScopes` (absent means none). */
+function blockedScopesOf(value: unknown, index: number): ReadonlyArray<string> {
+  const field = asFields(value)?.['blockedScopes'];
+  if (field === undefined) return [];
+  assert(Array.isArray(field) && field.every((scope) => typeof scope === 'string'), `#${index}: blockedScopes is a list of scopes`);
+  return field as ReadonlyArray<string>;
+}
+
+export function restoreInvalidates(history: History): Verdict {
+  const operations = pairOperations(history);
+  const writes = acceptedWrites(history);
+  const effectInvokes = controllerOps(operations, 'effect');
+  const grants = leaseGrants(history, false);
+  const reconciles = storeOps(operations, 'ReconcileScope').filter(({ op, outcome }) => op.completion?.type !== 'fail' && (outcome === null || outcome.kind === 'Reconciled'));
+
+  const violations: Violation[] = [];
+  for (const fault of faultsOf(history, ['db-restore', 'db-failover'])) {
+    const before = new Map<string, { token: number; index: number }>();
+    for (const { lease, index } of grants) {
+      if (index >= fault.index) continue;
+      const seen = before.get(lease.scope);
+      if (seen === undefined || lease.token > seen.token) before.set(lease.scope, { token: lease.token, index });
+    }
+    for (const write of writes) {
+      if (write.start <= fault.index) continue;
+      const stale = before.get(write.key);
+      if (stale === undefined || write.value > stale.token) continue;
+      // A provider effect whose call began before the fault was already on its way; only calls made after it are judged.
+      const calls = effectInvokes.filter((e) => write.item.intentId !== undefined && stringField(e.invoke.value, 'intentId') === write.item.intentId);
+      if (calls.length > 0 && calls.every((e) => e.invoke.index < fault.index)) continue;
+      violations.push(
+        violation(INVARIANT, `scope ${write.key}: ${write.item.what} by ${write.item.holder} under token ${write.value} (#${write.end}) after ${fault.f} #${fault.index}; token ${stale.token} was issued before it (#${stale.index})`, [stale.index, fault.index, write.start, write.end], write.key),
+      );
+    }
+    for (const scope of blockedScopesOf(fault.value, fault.index)) {
+      for (const grant of grants) {
+        if (grant.op.invoke.index <= fault.index || grant.lease.scope !== scope) continue;
+        const unblocked = reconciles.some(({ op, command }) => command.scope === scope && op.invoke.index > fault.index && op.invoke.index < endOf(grant.op));
+        if (unblocked) continue;
+        violations.push(
+          violation(INVARIANT, `scope ${scope} blocked by ${fault.f} #${fault.index}: ${grant.what} by ${grant.lease.holder} with token ${grant.lease.token} (#${grant.index}) before any ReconcileScope`, [fault.index, ...indicesOf(grant.op)], scope),
+        );
+      }
+    }
+  }
+  return verdictOf(violations);
+}

@@ -1,0 +1,49 @@
+// seed 000 §200–§206, §290: force release needs privilege, a reason and the exact token, and leaves an audited tombstone.
+import { describe, expect, it } from 'vitest';
+import type { ForceReleaseCommand } from '../../../model/commands.ts';
+import type { Tombstone } from '../../../model/outcomes.ts';
+import { forceReleaseAudited } from '../../../model/checkers/force-release-audited.ts';
+import { HistoryBuilder, acquired } from './history-builder.ts';
+
+const command: ForceReleaseCommand = { kind: 'ForceRelease', scope: 'env', expectedToken: 7, actor: 'ops', reason: 'holder crashed, provider inspected', privileged: true };
+const tombstone: Tombstone = { scope: 'env', holder: 'A', token: 7, endedAt: 3, cause: 'force-released', actor: 'ops', reason: 'holder crashed, provider inspected' };
+
+describe('force-release-audited', () => {
+  it('passes a privileged, reasoned, exact-token force release with an audited tombstone', () => {
+    const h = new HistoryBuilder();
+    acquired(h, 'c1#1', 'env', 'A', 7);
+    h.op('ops#1', command, { kind: 'ForceReleased', tombstone, nextToken: 9 });
+    h.op('ops#1', { ...command, privileged: false }, { kind: 'Denied', reason: 'not-privileged' });
+    expect(forceReleaseAudited(h.build())).toEqual({ valid: true, violations: [] });
+  });
+
+  it('fails a force release answered ForceReleased without privilege', () => {
+    const h = new HistoryBuilder();
+    acquired(h, 'c1#1', 'env', 'A', 7);
+    const [invoke, ok] = h.op('ops#1', { ...command, privileged: false }, { kind: 'ForceReleased', tombstone, nextToken: 9 });
+    const verdict = forceReleaseAudited(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]).toMatchObject({ invariant: 'force-release-audited', scope: 'env', events: [invoke, ok] });
+    expect(verdict.violations[0]?.message).toContain('not privileged');
+  });
+
+  it('fails a key-only force release that removed a newer lease than the expected token', () => {
+    const h = new HistoryBuilder();
+    acquired(h, 'c1#1', 'env', 'A', 7);
+    acquired(h, 'c2#1', 'env', 'B', 8);
+    const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'B', token: 8, actor: undefined }, nextToken: 10 });
+    const verdict = forceReleaseAudited(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]?.events).toEqual([invoke, ok]);
+    expect(verdict.violations[0]?.message).toMatch(/not the expected token 7.*no actor/);
+  });
+
+  it('fails when the tombstone names a holder other than the one the token was issued to', () => {
+    const h = new HistoryBuilder();
+    const issued = acquired(h, 'c1#1', 'env', 'A', 7);
+    const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'Z' }, nextToken: 9 });
+    const verdict = forceReleaseAudited(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]?.events).toEqual([issued, invoke, ok]);
+  });
+});

@@ -1,0 +1,41 @@
+// seed 000 §272–§276, §297: after restore or failover no pre-fault token is honoured and blocked scopes wait for reconciliation.
+import { describe, expect, it } from 'vitest';
+import { restoreInvalidates } from '../../../model/checkers/restore-invalidates.ts';
+import { HistoryBuilder, acquired, mutated } from './history-builder.ts';
+
+describe('restore-invalidates', () => {
+  it('passes writes under post-restore tokens and an Acquire after ReconcileScope', () => {
+    const h = new HistoryBuilder();
+    acquired(h, 'c1#1', 'env', 'A', 7);
+    mutated(h, 'c1#1', 'env', 'A', 7);
+    h.fault('db-restore', { blockedScopes: ['env'] });
+    h.op('c1#1', { kind: 'Mutate', scope: 'env', aggregate: 'agg', holder: 'A', token: 7, expectedVersion: 1 }, { kind: 'StaleFence', currentToken: null });
+    h.op('c2#1', { kind: 'Acquire', scope: 'env', holder: 'B', ttlMs: 100 }, { kind: 'Rejected', reason: 'blocked-for-reconciliation' });
+    h.op('ops#1', { kind: 'ReconcileScope', scope: 'env', actor: 'ops' }, { kind: 'Reconciled' });
+    acquired(h, 'c2#1', 'env', 'B', 1_000_000_001);
+    mutated(h, 'c2#1', 'env', 'B', 1_000_000_001, 1);
+    expect(restoreInvalidates(h.build())).toEqual({ valid: true, violations: [] });
+  });
+
+  it('fails a write accepted after failover under a token issued before it', () => {
+    const h = new HistoryBuilder();
+    const issued = acquired(h, 'c1#1', 'env', 'A', 7);
+    const failover = h.fault('db-failover', {});
+    const stale = h.truth('mutation-accepted', { scope: 'env', aggregate: 'agg', token: 7, holder: 'A', version: 1 });
+    const verdict = restoreInvalidates(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations).toHaveLength(1);
+    expect(verdict.violations[0]).toMatchObject({ invariant: 'restore-invalidates', scope: 'env', events: [issued, failover, stale] });
+  });
+
+  it('fails an Acquire on a blocked scope before any ReconcileScope', () => {
+    const h = new HistoryBuilder();
+    const restore = h.fault('db-restore', { blockedScopes: ['env'] });
+    const [invoke, ok] = h.op('c1#1', { kind: 'AcquireAll', scopes: ['db', 'env'], holder: 'A', ttlMs: 100 }, {
+      kind: 'AcquiredAll', leases: [{ scope: 'db', holder: 'A', token: 1, acquiredAt: 1, expiresAt: 101 }, { scope: 'env', holder: 'A', token: 1, acquiredAt: 1, expiresAt: 101 }],
+    });
+    const verdict = restoreInvalidates(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]).toMatchObject({ scope: 'env', events: [restore, invoke, ok] });
+  });
+});
