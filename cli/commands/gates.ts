@@ -129,7 +129,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     } finally {
       await postgres.close();
     }
-    suites.push({ name: 'differential memory vs postgres', passed: same, failed: differing });
+    suites.push({ name: 'differential-postgres', passed: same, failed: differing });
 
     say(options, pc.bold(`3/4 failover and restore against a real primary/replica pair with real faults`));
     progress = startProgress(REAL_FAULT_SCENARIOS.length, 'real faults', !options.json);

@@ -1,0 +1,128 @@
+// A lease timeline as inline SVG, in the manner of Jepsen's timeline.html: time runs left to
+// right, one row per scope and holder, a bar per lease labelled with its fencing token, faults
+// shaded across all rows, protected writes as dots and violations as red crosses.
+
+import type { LeaseTimeline } from '../lease-timeline.ts';
+import { escapeMarkup as esc } from '../markup-escape.ts';
+
+const WIDTH = 1100;
+const LABEL_WIDTH = 210;
+const RIGHT = 40;
+const AXIS = 34;
+/** A lane under the time axis for fault names, so no label sits on a lease bar. */
+const FAULT_LANE = 16;
+const ROW = 24;
+const SCOPE_GAP = 20;
+
+const FAULT_COLOURS: Readonly<Record<string, string>> = {
+  partition: '#f2b134',
+  pause: '#9b7fd1',
+  crash: '#d9534f',
+  'db-crash': '#d9534f',
+  'db-failover': '#c0392b',
+  'db-restore': '#8e44ad',
+  'clock-skew': '#2e86c1',
+  'quorum-loss': '#e67e22',
+  'provider-timeout': '#16a085',
+};
+
+function tokenColour(token: number): string {
+  return `hsl(${(token * 67) % 360} 55% 48%)`;
+}
+
+function ticks(end: number): number[] {
+  const raw = end / 8;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
+  const out: number[] = [];
+  for (let t = 0; t <= end; t += step) out.push(t);
+  return out;
+}
+
+export function timelineSvg(timeline: LeaseTimeline): string {
+  const x = (t: number): number => LABEL_WIDTH + (Math.max(0, t) / timeline.endTime) * (WIDTH - LABEL_WIDTH - RIGHT);
+  const rowY = new Map<string, number>();
+  const scopeHeaders: string[] = [];
+  let y = AXIS + FAULT_LANE;
+  let previousScope: string | undefined;
+  for (const row of timeline.rows) {
+    if (row.scope !== previousScope) {
+      y += SCOPE_GAP;
+      scopeHeaders.push(`<text class="scope-label" x="6" y="${y - 6}">${esc(row.scope)}</text>`);
+      previousScope = row.scope;
+    }
+    rowY.set(`${row.scope}\u0000${row.holder}`, y);
+    y += ROW;
+  }
+  const height = Math.max(y, AXIS + FAULT_LANE + SCOPE_GAP + ROW) + 10;
+  const yOf = (scope: string | undefined, holder: string | undefined): number => {
+    const exact = rowY.get(`${scope}\u0000${holder}`);
+    if (exact !== undefined) return exact;
+    const first = timeline.rows.find((r) => r.scope === scope);
+    return first === undefined ? AXIS + 4 : (rowY.get(`${first.scope}\u0000${first.holder}`) ?? AXIS + 4);
+  };
+
+  const parts: string[] = [];
+  for (const t of ticks(timeline.endTime)) {
+    parts.push(`<line class="grid" x1="${x(t)}" x2="${x(t)}" y1="${AXIS - 6}" y2="${height - 8}"/>`);
+    parts.push(`<text class="tick" x="${x(t)}" y="${AXIS - 12}" text-anchor="middle">${t} ms</text>`);
+  }
+  // A fault that hit particular nodes shades only their rows; one that hit everything shades the
+  // whole chart. Each also gets a tick in the fault lane, named when the name fits.
+  let labelEnd = -Infinity;
+  for (const fault of timeline.faults) {
+    const fx = x(fault.start);
+    const width = Math.max(3, x(fault.end) - fx);
+    const colour = FAULT_COLOURS[fault.kind] ?? '#7f8c8d';
+    const hit = fault.nodes.length === 0 ? [] : timeline.rows.filter((r) => fault.nodes.some((n) => r.holder === n || r.holder.split('#')[0] === n));
+    const shades =
+      fault.nodes.length === 0
+        ? [`<rect class="shade global" x="${fx}" y="${AXIS + FAULT_LANE}" width="${width}" height="${height - AXIS - FAULT_LANE - 4}" fill="${colour}"/>`]
+        : hit.map((r) => `<rect class="shade" x="${fx}" y="${rowY.get(`${r.scope}\u0000${r.holder}`)!}" width="${width}" height="${ROW - 1}" fill="${colour}"/>`);
+    const labelWidth = fault.kind.length * 6.2 + 6;
+    // A name that would run off the right edge ends at the edge instead.
+    const overflows = fx + labelWidth > WIDTH;
+    const label =
+      fx >= labelEnd
+        ? `<text class="fault-label" x="${overflows ? WIDTH - 2 : fx + 2}" y="${AXIS + FAULT_LANE - 6}" fill="${colour}"${overflows ? ' text-anchor="end"' : ''}>${esc(fault.kind)}</text>`
+        : '';
+    if (label !== '') labelEnd = fx + labelWidth;
+    parts.push(
+      `<g class="fault-band" data-kind="${esc(fault.kind)}"><rect class="lane" x="${fx}" y="${AXIS + FAULT_LANE - 4}" width="${width}" height="4" fill="${colour}"/>` +
+        `${shades.join('')}${label}<title>${esc(`${fault.kind} ${fault.start}–${fault.end} ms ${fault.detail}`)}</title></g>`,
+    );
+  }
+  for (const row of timeline.rows) {
+    const ry = rowY.get(`${row.scope}\u0000${row.holder}`)!;
+    parts.push(`<text class="row-label" x="18" y="${ry + 16}">${esc(row.holder)}</text>`);
+    parts.push(`<line class="row-rule" x1="${LABEL_WIDTH}" x2="${WIDTH - RIGHT}" y1="${ry + ROW - 1}" y2="${ry + ROW - 1}"/>`);
+  }
+  for (const bar of timeline.bars) {
+    const by = yOf(bar.scope, bar.holder) + 3;
+    const width = Math.max(2, x(bar.end) - x(bar.start));
+    const label = `token ${bar.token}`;
+    parts.push(
+      `<g class="lease-bar" data-token="${bar.token}" data-ended-by="${bar.endedBy}"><rect x="${x(bar.start)}" y="${by}" width="${width}" height="${ROW - 7}" rx="3" fill="${tokenColour(bar.token)}"${bar.endedBy === 'expired' ? ' stroke-dasharray="4 3" class="expired"' : ''}/>` +
+        (width > 44 ? `<text class="bar-label" x="${x(bar.start) + 5}" y="${by + 13}">${label}</text>` : '') +
+        `<title>${esc(`${bar.scope} held by ${bar.holder} with ${label}, ${bar.start}–${bar.end} ms, ended: ${bar.endedBy}`)}</title></g>`,
+    );
+  }
+  for (const mark of timeline.marks) {
+    // On the lower edge of the row's bar, clear of the token label.
+    const my = yOf(mark.scope, mark.holder) + ROW - 4;
+    parts.push(`<circle class="op-mark op-${mark.kind}" cx="${x(mark.time)}" cy="${my}" r="3.5"><title>${esc(`${mark.time} ms ${mark.holder}: ${mark.label}`)}</title></circle>`);
+  }
+  for (const violation of timeline.violations) {
+    const vx = x(violation.time);
+    const vy = yOf(violation.scope, violation.holder) + ROW / 2;
+    parts.push(
+      `<g class="violation-marker"><path d="M${vx - 7} ${vy - 7} L${vx + 7} ${vy + 7} M${vx - 7} ${vy + 7} L${vx + 7} ${vy - 7}"/>` +
+        `<title>${esc(`${violation.time} ms ${violation.invariant}: ${violation.message}`)}</title></g>`,
+    );
+  }
+  const empty = timeline.rows.length === 0 ? `<text class="tick" x="${LABEL_WIDTH}" y="${AXIS + FAULT_LANE + 30}">no leases in this history</text>` : '';
+  return (
+    `<svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="lease timeline">` +
+    `${scopeHeaders.join('')}${parts.join('')}${empty}</svg>`
+  );
+}

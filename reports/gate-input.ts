@@ -1,0 +1,61 @@
+// The input the gate report renders from: what one release-readiness run collected (scenario
+// sweeps, mutant hunts, test suites) plus a few full histories kept for timelines. It is saved
+// as `results.json` and every report is computed from it alone, so a report can be rebuilt later.
+
+import type { Violation } from '../model/verdict.ts';
+import type { RunResult } from '../sim/run-result.ts';
+
+/** The first failing seed of a sweep, with what it showed and the line that replays it. */
+export interface FirstFailure {
+  readonly seed: number;
+  readonly replay: string;
+  readonly violations: ReadonlyArray<Violation>;
+}
+
+/** One sweep of one scenario on one adapter (`testbed sweep --json` plus the scenario's metadata). */
+export interface ScenarioEvidence {
+  readonly scenario: string;
+  readonly title: string;
+  /** Seed sections the scenario proves, for example `000 §281`. */
+  readonly sources: ReadonlyArray<string>;
+  readonly adapter: 'memory' | 'postgres' | (string & {});
+  readonly faults: 'sim' | 'real';
+  /** `pass` for a scenario the correct implementation must survive; `violation` for an `-unmitigated` demonstration. */
+  readonly expect: 'pass' | 'violation';
+  readonly seedsRun: number;
+  /** Seeds that ended with at least one violation. */
+  readonly failures: number;
+  readonly firstFailure?: FirstFailure;
+  /** `unknown` when some seeds could not be decided (infrastructure failure, checker unknown); absent or `decided` otherwise. */
+  readonly status?: 'decided' | 'unknown';
+}
+
+/** One mutant hunt (`testbed mutants --json`): did a known-bad implementation get caught? */
+export interface MutantEvidence {
+  readonly name: string;
+  readonly bug: string;
+  readonly caught: boolean;
+  readonly seedsTried: number;
+  readonly firstFailingSeed?: number;
+  /** Operations in the shrunk counterexample. */
+  readonly shrunkOperations?: number;
+  readonly replay?: string;
+}
+
+/** A test suite's totals, for example the conformance suite against PostgreSQL. */
+export interface SuiteEvidence {
+  readonly name: string;
+  readonly passed: number;
+  readonly failed: number;
+}
+
+export interface GateRunInput {
+  /** ISO-8601 wall-clock time; report metadata only, never an input to any verdict. */
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly scenarios: ReadonlyArray<ScenarioEvidence>;
+  readonly mutants: ReadonlyArray<MutantEvidence>;
+  readonly suites: ReadonlyArray<SuiteEvidence>;
+  /** Full runs kept for timelines: one per scenario and every failing one. */
+  readonly samples: ReadonlyArray<RunResult>;
+}

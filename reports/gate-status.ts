@@ -1,0 +1,184 @@
+// Gate status is computed from the run's evidence alone, never written by hand. A gate passes
+// only when something in this run proves it and every proof present holds; it fails when any
+// present proof does not hold; it is untested when nothing in this run bears on it.
+
+import type { FirstFailure, GateRunInput, MutantEvidence, ScenarioEvidence, SuiteEvidence } from './gate-input.ts';
+import { GATE_CATALOGUE, type GateDefinition } from './gate-catalogue.ts';
+import { validateGateInput } from './results-file.ts';
+
+export type GateStatus = 'pass' | 'fail' | 'untested';
+
+export interface ScenarioProof {
+  readonly scenario: string;
+  readonly adapter: string;
+  readonly faults: 'sim' | 'real';
+  readonly expect: 'pass' | 'violation';
+  readonly seedsRun: number;
+  readonly failures: number;
+  readonly holds: boolean;
+  /** One sentence on what the sweep showed. */
+  readonly finding: string;
+  readonly firstFailure?: FirstFailure;
+}
+
+export interface MutantProof {
+  readonly name: string;
+  readonly bug: string;
+  readonly caught: boolean;
+  readonly seedsTried: number;
+  readonly firstFailingSeed?: number;
+  readonly shrunkOperations?: number;
+  readonly replay?: string;
+  readonly holds: boolean;
+}
+
+export interface SuiteProof {
+  readonly name: string;
+  readonly passed: number;
+  readonly failed: number;
+  readonly holds: boolean;
+}
+
+export interface GateEvidence {
+  readonly summary: string;
+  readonly scenarios: ReadonlyArray<ScenarioProof>;
+  readonly mutants: ReadonlyArray<MutantProof>;
+  readonly suites: ReadonlyArray<SuiteProof>;
+}
+
+/** One row of `testbed gates --json` (DESIGN.md "The CLI contract"). */
+export interface GateResult {
+  readonly id: string;
+  readonly title: string;
+  readonly source: string;
+  readonly status: GateStatus;
+  readonly evidence: GateEvidence;
+}
+
+function matchesScenario(reference: string, evidence: ScenarioEvidence): boolean {
+  const [name, adapter] = reference.split('@');
+  return evidence.scenario === name && (adapter === undefined || evidence.adapter === adapter);
+}
+
+/** What one sweep shows: `holds` when the scenario did what it must (no violation, or caught when unmitigated). */
+export function scenarioProof(e: ScenarioEvidence): ScenarioProof {
+  const where = `${e.scenario} on ${e.adapter} (${e.faults} faults)`;
+  let holds: boolean;
+  let finding: string;
+  if (e.status === 'unknown') {
+    holds = false;
+    finding = `${where}: could not decide every seed of ${e.seedsRun}; an undecided run never counts as a pass.`;
+  } else if (e.expect === 'pass') {
+    holds = e.failures === 0;
+    finding = holds
+      ? `${where}: ${e.seedsRun} seeds, no violation.`
+      : `${where}: ${e.failures} of ${e.seedsRun} seeds violated ${invariantsOf(e.firstFailure)}.`;
+  } else {
+    holds = e.failures > 0;
+    finding = holds
+      ? `${where}: caught as expected in ${e.failures} of ${e.seedsRun} seeds (${invariantsOf(e.firstFailure)}).`
+      : `${where}: expected a violation with the mitigation off, none in ${e.seedsRun} seeds.`;
+  }
+  return {
+    scenario: e.scenario,
+    adapter: e.adapter,
+    faults: e.faults,
+    expect: e.expect,
+    seedsRun: e.seedsRun,
+    failures: e.failures,
+    holds,
+    finding,
+    ...(e.firstFailure === undefined ? {} : { firstFailure: e.firstFailure }),
+  };
+}
+
+function invariantsOf(failure: FirstFailure | undefined): string {
+  if (failure === undefined || failure.violations.length === 0) return 'an invariant';
+  return [...new Set(failure.violations.map((v) => v.invariant))].join(', ');
+}
+
+function mutantProof(m: MutantEvidence): MutantProof {
+  return { ...m, holds: m.caught };
+}
+
+function suiteProof(s: SuiteEvidence): SuiteProof {
+  return { name: s.name, passed: s.passed, failed: s.failed, holds: s.failed === 0 };
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function summarize(
+  gate: GateDefinition,
+  status: GateStatus,
+  scenarios: ReadonlyArray<ScenarioProof>,
+  mutants: ReadonlyArray<MutantProof>,
+  suites: ReadonlyArray<SuiteProof>,
+  missing: ReadonlyArray<string>,
+): string {
+  const parts: string[] = [];
+  if (status === 'untested') {
+    const expected = [...gate.proofs.scenarios, ...gate.proofs.mutants, ...gate.proofs.suites];
+    parts.push(
+      expected.length === 0
+        ? 'Nothing proves this gate.'
+        : `Nothing in this run proves it; it would be proven by: ${expected.join(', ')}.`,
+    );
+  } else {
+    const broken = [
+      ...scenarios.filter((p) => !p.holds).map((p) => p.finding),
+      ...mutants.filter((p) => !p.holds).map((p) => `Mutant ${p.name} was not caught in ${p.seedsTried} seeds.`),
+      ...suites.filter((p) => !p.holds).map((p) => `Suite ${p.name}: ${p.failed} failed, ${p.passed} passed.`),
+    ];
+    parts.push(...broken);
+    if (scenarios.length > 0) {
+      const seeds = scenarios.reduce((n, p) => n + p.seedsRun, 0);
+      const adapters = [...new Set(scenarios.map((p) => p.adapter))].join(', ');
+      const violations = scenarios.filter((p) => p.expect === 'pass').reduce((n, p) => n + p.failures, 0);
+      parts.push(`${plural(scenarios.length, 'scenario sweep')}, ${plural(seeds, 'seed')} on ${adapters}; ${plural(violations, 'failing seed')} where none is allowed.`);
+    }
+    if (mutants.length > 0) parts.push(`Mutants caught: ${mutants.filter((p) => p.caught).length} of ${mutants.length}.`);
+    if (suites.length > 0) parts.push(`Suites green: ${suites.filter((p) => p.holds).length} of ${suites.length}.`);
+    if (missing.length > 0) parts.push(`Not in this run: ${missing.join(', ')}.`);
+  }
+  if (gate.note !== undefined) parts.push(gate.note);
+  return parts.join(' ');
+}
+
+function evaluate(gate: GateDefinition, input: GateRunInput): GateResult {
+  const missing: string[] = [];
+  const scenarios: ScenarioProof[] = [];
+  for (const reference of gate.proofs.scenarios) {
+    const found = input.scenarios.filter((e) => matchesScenario(reference, e) && e.seedsRun > 0);
+    if (found.length === 0) missing.push(reference);
+    scenarios.push(...found.map(scenarioProof));
+  }
+  const mutants: MutantProof[] = [];
+  for (const name of gate.proofs.mutants) {
+    const found = input.mutants.filter((m) => m.name === name && m.seedsTried > 0);
+    if (found.length === 0) missing.push(`mutant ${name}`);
+    mutants.push(...found.map(mutantProof));
+  }
+  const suites: SuiteProof[] = [];
+  for (const name of gate.proofs.suites) {
+    const found = input.suites.filter((s) => s.name === name && s.passed + s.failed > 0);
+    if (found.length === 0) missing.push(`suite ${name}`);
+    suites.push(...found.map(suiteProof));
+  }
+  const proofs = [...scenarios, ...mutants, ...suites];
+  const status: GateStatus = proofs.length === 0 ? 'untested' : proofs.every((p) => p.holds) ? 'pass' : 'fail';
+  return {
+    id: gate.id,
+    title: gate.title,
+    source: gate.source,
+    status,
+    evidence: { summary: summarize(gate, status, scenarios, mutants, suites, missing), scenarios, mutants, suites },
+  };
+}
+
+/** Every gate of the catalogue, in catalogue order, with its status and evidence. Throws `GateInputError` on a malformed input. */
+export function computeGates(input: GateRunInput): ReadonlyArray<GateResult> {
+  validateGateInput(input);
+  return GATE_CATALOGUE.map((gate) => evaluate(gate, input));
+}

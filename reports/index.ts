@@ -1,0 +1,9 @@
+// The gate report: evidence in (`results.json`), gates computed, reports out.
+
+export type { FirstFailure, GateRunInput, MutantEvidence, ScenarioEvidence, SuiteEvidence } from './gate-input.ts';
+export type { GateDefinition, GateProofs } from './gate-catalogue.ts';
+export type { GateEvidence, GateResult, GateStatus, MutantProof, ScenarioProof, SuiteProof } from './gate-status.ts';
+export { GATE_CATALOGUE } from './gate-catalogue.ts';
+export { computeGates } from './gate-status.ts';
+export { GateInputError, loadResults, saveResults } from './results-file.ts';
+export { writeReports, type WrittenReports } from './write-reports.ts';

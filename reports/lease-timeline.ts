@@ -1,0 +1,281 @@
+// The picture behind a Jepsen-style timeline: who held which scope with which fencing token and
+// when, which faults were active, which protected writes landed, and where the violations are.
+// Pure: it reads a RunResult and returns plain data for the SVG renderer.
+
+import type { FaultEvent, HistoryEvent, OpEvent } from '../model/history.ts';
+import type { Lease, Tombstone } from '../model/outcomes.ts';
+import type { RunResult } from '../sim/run-result.ts';
+
+type LeaseEnd = 'released' | 'expired' | 'handed-off' | 'force-released' | 'invalidated' | 'open';
+
+interface LeaseBar {
+  readonly scope: string;
+  readonly holder: string;
+  readonly token: number;
+  readonly start: number;
+  readonly end: number;
+  readonly endedBy: LeaseEnd;
+}
+
+interface FaultBand {
+  readonly kind: string;
+  readonly start: number;
+  /** Equal to `start` for an instantaneous fault (failover, restore, skew). */
+  readonly end: number;
+  readonly detail: string;
+  /** The nodes or processes the fault hit (a paused controller, the ends of a partition); empty when it hit everything. */
+  readonly nodes: ReadonlyArray<string>;
+}
+
+/** A protected write or external effect on a holder's row. */
+interface OperationMark {
+  readonly scope: string;
+  readonly holder: string;
+  readonly time: number;
+  readonly kind: 'accepted' | 'rejected' | 'effect';
+  readonly label: string;
+}
+
+interface ViolationMark {
+  readonly time: number;
+  readonly scope: string | undefined;
+  readonly holder: string | undefined;
+  readonly invariant: string;
+  readonly message: string;
+}
+
+interface TimelineRow {
+  readonly scope: string;
+  readonly holder: string;
+}
+
+export interface LeaseTimeline {
+  readonly rows: ReadonlyArray<TimelineRow>;
+  readonly bars: ReadonlyArray<LeaseBar>;
+  readonly faults: ReadonlyArray<FaultBand>;
+  readonly marks: ReadonlyArray<OperationMark>;
+  readonly violations: ReadonlyArray<ViolationMark>;
+  readonly endTime: number;
+}
+
+/** Faults that last until a matching fault ends them. */
+const FAULT_ENDS: Readonly<Record<string, string>> = {
+  partition: 'heal',
+  pause: 'resume',
+  crash: 'restart',
+  'db-crash': 'db-restart',
+  'quorum-loss': 'quorum-restored',
+};
+const ENDING_FAULTS = new Set(Object.values(FAULT_ENDS));
+/** Faults that hold from where they happen to the end of the run. */
+const UNTIL_END = new Set(['liveness-phase']);
+
+interface OpenLease {
+  readonly lease: Lease;
+  expiresAt: number;
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Which link or node a fault is about, so a heal ends the partition of the same link and a resume the pause of the same node. */
+function faultTarget(event: FaultEvent): string {
+  const v = event.value;
+  if (event.f === 'partition' || event.f === 'heal') return v['from'] === undefined ? '' : `${String(v['from'])}->${String(v['to'])}`;
+  return String(v['node'] ?? v['process'] ?? v['target'] ?? '');
+}
+
+function faultNodes(event: FaultEvent): string[] {
+  const v = event.value;
+  const named = event.f === 'partition' ? [v['from'], v['to']] : [v['process'], v['node']];
+  return named.filter((n): n is string => typeof n === 'string');
+}
+
+/** How long a fault lasts by its own account (`durationMs`, `downMs`), when no later event ends it. */
+function statedEnd(event: FaultEvent, endTime: number): number {
+  const duration = event.value['durationMs'] ?? event.value['downMs'];
+  return typeof duration === 'number' && !UNTIL_END.has(event.f) ? Math.min(endTime, event.time + duration) : endTime;
+}
+
+function faultBands(history: ReadonlyArray<HistoryEvent>, endTime: number): FaultBand[] {
+  const bands: FaultBand[] = [];
+  const open: { event: FaultEvent; target: string }[] = [];
+  const band = (event: FaultEvent, end: number): FaultBand => ({ kind: event.f, start: event.time, end, detail: JSON.stringify(event.value), nodes: faultNodes(event) });
+  for (const event of history) {
+    if (event.type !== 'fault') continue;
+    if (event.f in FAULT_ENDS) {
+      open.push({ event, target: faultTarget(event) });
+    } else if (ENDING_FAULTS.has(event.f)) {
+      const target = faultTarget(event);
+      for (let i = open.length - 1; i >= 0; i -= 1) {
+        const candidate = open[i]!;
+        if (FAULT_ENDS[candidate.event.f] !== event.f) continue;
+        if (target !== '' && candidate.target !== '' && candidate.target !== target) continue;
+        bands.push(band(candidate.event, event.time));
+        open.splice(i, 1);
+      }
+    } else {
+      const lasting = UNTIL_END.has(event.f) || typeof (event.value['durationMs'] ?? event.value['downMs']) === 'number';
+      bands.push(band(event, lasting ? statedEnd(event, endTime) : event.time));
+    }
+  }
+  for (const { event } of open) bands.push(band(event, statedEnd(event, endTime)));
+  return bands.sort((a, b) => a.start - b.start);
+}
+
+export function leaseTimeline(run: RunResult): LeaseTimeline {
+  const history = run.history;
+  const endTime = history.reduce((end, e) => Math.max(end, e.time), Math.max(run.simulatedMs, 1));
+  const invokes = new Map<string, OpEvent>();
+  const open = new Map<string, OpenLease>();
+  const bars: LeaseBar[] = [];
+  const marks: OperationMark[] = [];
+  const byIndex = new Map<number, HistoryEvent>();
+  const scopeOfHolder = new Map<string, string>();
+  const hasTruth = history.some((e) => e.type === 'truth');
+
+  // Keyed by holder too: a broken store may hand the same token to two holders, and both must show.
+  const keyOf = (scope: string, token: number, holder: string): string => `${scope}\u0000${token}\u0000${holder}`;
+  const close = (scope: string, token: number, holder: string | undefined, time: number, endedBy: LeaseEnd): void => {
+    for (const [key, lease] of [...open]) {
+      if (lease.lease.scope !== scope || lease.lease.token !== token || (holder !== undefined && lease.lease.holder !== holder)) continue;
+      open.delete(key);
+      const expired = lease.expiresAt < time;
+      bars.push({
+        scope,
+        holder: lease.lease.holder,
+        token,
+        start: lease.lease.acquiredAt,
+        end: expired ? lease.expiresAt : time,
+        endedBy: expired ? 'expired' : endedBy,
+      });
+    }
+  };
+  const start = (lease: Lease, time: number): void => {
+    close(lease.scope, lease.token, lease.holder, time, 'invalidated');
+    open.set(keyOf(lease.scope, lease.token, lease.holder), { lease, expiresAt: lease.expiresAt });
+    scopeOfHolder.set(lease.holder, lease.scope);
+  };
+
+  for (const event of history) {
+    byIndex.set(event.index, event);
+    if (event.type === 'truth') {
+      const scope = text(event.value['scope']);
+      const holder = text(event.value['holder']);
+      if (scope !== undefined && holder !== undefined) {
+        const token = String(event.value['token'] ?? '?');
+        marks.push(
+          event.f === 'effect-applied'
+            ? { scope, holder, time: event.time, kind: 'effect', label: `effect applied ${String(event.value['operation'] ?? '')} under token ${token}` }
+            : { scope, holder, time: event.time, kind: 'accepted', label: `write landed on ${String(event.value['aggregate'] ?? '')} under token ${token}` },
+        );
+      }
+      continue;
+    }
+    if (event.type === 'fault') continue;
+    if (event.type === 'invoke') {
+      invokes.set(event.process, event);
+      continue;
+    }
+    const invoke = invokes.get(event.process);
+    invokes.delete(event.process);
+    if (event.type !== 'ok') continue;
+    const command = invoke?.value;
+    const outcome = event.value;
+    const kind = field(outcome, 'kind');
+    const scope = text(field(command, 'scope'));
+    const commandHolder = text(field(command, 'holder'));
+    const holder = commandHolder ?? event.process;
+    switch (kind) {
+      case 'Acquired':
+        start(field(outcome, 'lease') as Lease, event.time);
+        break;
+      case 'AcquiredAll':
+        for (const lease of field(outcome, 'leases') as ReadonlyArray<Lease>) start(lease, event.time);
+        break;
+      case 'Renewed': {
+        const lease = field(outcome, 'lease') as Lease;
+        const current = open.get(keyOf(lease.scope, lease.token, lease.holder));
+        if (current !== undefined) current.expiresAt = lease.expiresAt;
+        break;
+      }
+      case 'Released':
+        if (scope !== undefined) close(scope, Number(field(outcome, 'token')), commandHolder, event.time, 'released');
+        break;
+      case 'HandedOff': {
+        const lease = field(outcome, 'lease') as Lease;
+        const previous = Number(field(command, 'token'));
+        close(lease.scope, previous, commandHolder, event.time, 'handed-off');
+        start(lease, event.time);
+        break;
+      }
+      case 'ForceReleased': {
+        const tombstone = field(outcome, 'tombstone') as Tombstone;
+        close(tombstone.scope, tombstone.token, tombstone.holder, event.time, 'force-released');
+        break;
+      }
+      case undefined:
+        // A workflow-group cancellation reports the leases it released (model/history.ts `cancel`).
+        if (invoke?.f === 'cancel') {
+          for (const released of (field(outcome, 'released') ?? []) as ReadonlyArray<{ scope: string; token: number }>) {
+            close(released.scope, released.token, undefined, event.time, 'released');
+          }
+        }
+        break;
+      case 'RecoveryAdvanced':
+        for (const { lease } of [...open.values()]) close(lease.scope, lease.token, lease.holder, event.time, 'invalidated');
+        break;
+      case 'Accepted':
+      case 'StaleFence':
+        // Ground truth shows the writes that landed; a client's own Accepted is drawn only without it.
+        if (scope !== undefined && (kind === 'StaleFence' || !hasTruth)) {
+          marks.push({
+            scope,
+            holder,
+            time: event.time,
+            kind: kind === 'Accepted' ? 'accepted' : 'rejected',
+            label: `Mutate with token ${String(field(command, 'token'))}: ${kind}`,
+          });
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  for (const { lease, expiresAt } of [...open.values()]) {
+    const ended = Math.min(expiresAt, endTime);
+    bars.push({ scope: lease.scope, holder: lease.holder, token: lease.token, start: lease.acquiredAt, end: ended, endedBy: expiresAt <= endTime ? 'expired' : 'open' });
+  }
+  bars.sort((a, b) => a.start - b.start || a.token - b.token);
+
+  const rows: TimelineRow[] = [];
+  const seen = new Set<string>();
+  const addRow = (scope: string, holder: string): void => {
+    const key = `${scope}\u0000${holder}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    rows.push({ scope, holder });
+  };
+  const appearances = [...bars.map((b) => ({ ...b, time: b.start })), ...marks].sort((a, b) => a.time - b.time);
+  for (const scope of new Set(appearances.map((a) => a.scope))) {
+    for (const item of appearances) if (item.scope === scope) addRow(scope, item.holder);
+  }
+
+  const violations: ViolationMark[] = [];
+  for (const violation of run.violations) {
+    const events = (violation.events ?? []).map((i) => byIndex.get(i)).filter((e): e is HistoryEvent => e !== undefined);
+    const at = events.length === 0 ? [undefined] : events;
+    for (const event of at) {
+      const value = event?.value;
+      const holder = text(field(value, 'holder')) ?? text(field(field(value, 'lease'), 'holder')) ?? (event === undefined ? undefined : event.process);
+      const scope = violation.scope ?? text(field(value, 'scope')) ?? text(field(field(value, 'lease'), 'scope')) ?? (holder === undefined ? undefined : scopeOfHolder.get(holder));
+      violations.push({ time: event?.time ?? endTime, scope, holder, invariant: violation.invariant, message: violation.message });
+    }
+  }
+  return { rows, bars, faults: faultBands(history, endTime), marks, violations, endTime };
+}

@@ -1,0 +1,7 @@
+// gates.json: exactly the `testbed gates --json` document (DESIGN.md "The CLI contract").
+
+import type { GateResult } from '../gate-status.ts';
+
+export function renderGatesJson(gates: ReadonlyArray<GateResult>): string {
+  return `${JSON.stringify({ gates }, null, 2)}\n`;
+}

@@ -1,0 +1,218 @@
+// index.html: the whole report in one self-contained page (inline CSS, JS and SVG, nothing
+// fetched): the gate tables, the scenario and mutant tables, and for every kept run a lease
+// timeline with its faults, violations and replay line, and a plot of how long waiters waited.
+
+import type { GateRunInput } from '../gate-input.ts';
+import { countsLine, gateGroups, statusCounts, type StatusCounts } from '../gate-groups.ts';
+import { scenarioProof, type GateResult } from '../gate-status.ts';
+import { leaseTimeline } from '../lease-timeline.ts';
+import { escapeMarkup as esc } from '../markup-escape.ts';
+import { replayLine } from '../replay-line.ts';
+import { timelineSvg } from '../charts/timeline-svg.ts';
+import { waitPlotSvg } from '../charts/wait-plot-svg.ts';
+import { waitStats, waitTimes } from '../wait-times.ts';
+import type { RunResult } from '../../sim/run-result.ts';
+
+const STYLE = `
+:root { --pass: #1e8449; --fail: #c0392b; --untested: #7f8c8d; --ink: #1c2833; --muted: #5d6d7e; --rule: #d5d8dc; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 0; background: #f7f9fa; }
+header { background: #1c2833; color: #fff; padding: 18px 28px; }
+header h1 { margin: 0 0 4px; font-size: 22px; }
+header .meta { color: #cfd8dc; }
+header nav { margin-top: 10px; } header nav a { color: #aed6f1; margin-right: 18px; }
+main { padding: 8px 28px 40px; max-width: 1400px; }
+h2 { margin: 28px 0 8px; font-size: 18px; border-bottom: 2px solid var(--rule); padding-bottom: 4px; }
+h3 { margin: 18px 0 6px; font-size: 15px; }
+table { border-collapse: collapse; width: 100%; background: #fff; margin-bottom: 10px; }
+th, td { border: 1px solid var(--rule); padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #eaeded; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; }
+.badge { display: inline-block; min-width: 64px; text-align: center; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
+.badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.untested { background: var(--untested); }
+.counts { margin-top: 8px; } .counts .badge { margin-right: 6px; }
+.counts-label { display: inline-block; width: 170px; color: #cfd8dc; }
+table.gate-table { table-layout: fixed; }
+.none-shown { color: var(--muted); margin: 0 0 10px; }
+.filters { margin: 12px 0 0; }
+.filters button { font: inherit; margin-right: 6px; padding: 2px 10px; border: 1px solid var(--rule); background: #fff; border-radius: 4px; cursor: pointer; }
+.filters button.active { background: var(--ink); color: #fff; }
+tr.status-fail td:first-child { border-left: 4px solid var(--fail); }
+details summary { cursor: pointer; color: var(--muted); }
+.evidence-list { margin: 4px 0 0; padding-left: 18px; }
+pre.replay { background: #fdecea; border-left: 4px solid var(--fail); padding: 6px 10px; margin: 6px 0; white-space: pre-wrap; }
+pre.replay.ok { background: #eef6f0; border-left-color: var(--pass); }
+.sample { background: #fff; border: 1px solid var(--rule); padding: 10px 14px; margin: 14px 0; }
+.sample .charts { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.legend span { display: inline-block; margin-right: 14px; color: var(--muted); font-size: 12px; }
+.legend i { display: inline-block; width: 14px; height: 10px; margin-right: 4px; vertical-align: middle; }
+svg text { font: 11px system-ui, sans-serif; }
+svg .tick { fill: var(--muted); }
+svg .scope-label { font-weight: 700; fill: var(--ink); font-size: 12px; }
+svg .row-label { fill: var(--ink); }
+svg .grid { stroke: #eceff1; }
+svg .row-rule { stroke: #f2f3f4; }
+svg .fault-band .shade { opacity: 0.2; } svg .fault-band .shade.global { opacity: 0.13; }
+svg .fault-label { font-weight: 600; }
+svg .lease-bar rect { stroke: rgba(0,0,0,0.35); }
+svg .lease-bar rect.expired { stroke: #000; stroke-width: 1.5; }
+svg .bar-label { fill: #fff; font-weight: 600; }
+svg .op-accepted { fill: #fff; stroke: #1c2833; stroke-width: 1.5; }
+svg .op-rejected { fill: #bdc3c7; stroke: #7f8c8d; }
+svg .op-effect { fill: #f39c12; stroke: #935116; }
+svg .violation-marker path { stroke: var(--fail); stroke-width: 3.5; stroke-linecap: round; }
+svg .axis { stroke: var(--muted); }
+svg .percentile { stroke: var(--muted); stroke-dasharray: 4 3; }
+`;
+
+const SCRIPT = `
+document.querySelectorAll('.filters button').forEach(function (button) {
+  button.addEventListener('click', function () {
+    var want = button.getAttribute('data-filter');
+    document.querySelectorAll('.filters button').forEach(function (b) { b.classList.toggle('active', b === button); });
+    document.querySelectorAll('tr.gate-row').forEach(function (row) {
+      row.hidden = want !== 'all' && row.getAttribute('data-status') !== want;
+    });
+    document.querySelectorAll('.gate-group').forEach(function (group) {
+      var shown = group.querySelectorAll('tr.gate-row:not([hidden])').length;
+      group.querySelector('table').hidden = shown === 0;
+      group.querySelector('.none-shown').hidden = shown !== 0;
+    });
+  });
+});
+`;
+
+function gateRows(gate: GateResult): string {
+  const e = gate.evidence;
+  const items = [
+    ...e.scenarios.map((p) => `<li>${esc(p.finding)}${p.firstFailure === undefined ? '' : ` <code>${esc(replayLine(p.firstFailure.replay))}</code>`}</li>`),
+    ...e.mutants.map((p) => `<li>mutant <code>${esc(p.name)}</code>: ${p.caught ? `caught at seed ${esc(p.firstFailingSeed ?? '?')} of ${p.seedsTried}` : `<strong>not caught</strong> in ${p.seedsTried} seeds`}</li>`),
+    ...e.suites.map((p) => `<li>suite <code>${esc(p.name)}</code>: ${p.passed} passed, ${p.failed} failed</li>`),
+  ];
+  const details = items.length === 0 ? '' : `<details><summary>${items.length} proofs</summary><ul class="evidence-list">${items.join('')}</ul></details>`;
+  return (
+    `<tr class="gate-row status-${gate.status}" data-status="${gate.status}" data-id="${esc(gate.id)}">` +
+    `<td><span class="badge ${gate.status}">${gate.status}</span></td><td><code>${esc(gate.id)}</code></td><td>${esc(gate.title)}</td>` +
+    `<td>${esc(e.summary)}${details}</td></tr>`
+  );
+}
+
+function countsBlock(label: string, counts: StatusCounts): string {
+  return (
+    `<div class="counts" title="${esc(countsLine(counts))}"><span class="counts-label">${label} (${counts.total})</span>` +
+    `<span class="badge pass">${counts.pass} pass</span><span class="badge fail">${counts.fail} fail</span><span class="badge untested">${counts.untested} untested</span></div>`
+  );
+}
+
+function gateTables(gates: ReadonlyArray<GateResult>): string {
+  return gateGroups(gates)
+    .map(
+      (group) =>
+        `<div class="gate-group"><h3>${esc(group.heading)}</h3><table class="gate-table" data-source="${esc(group.source)}">` +
+        '<colgroup><col style="width:96px"><col style="width:260px"><col style="width:28%"><col></colgroup>' +
+        `<thead><tr><th>Status</th><th>Id</th><th>Gate</th><th>Evidence</th></tr></thead><tbody>${group.gates.map(gateRows).join('')}</tbody></table>` +
+        '<p class="none-shown" hidden>No row with this status.</p></div>',
+    )
+    .join('');
+}
+
+function scenarioTable(input: GateRunInput): string {
+  if (input.scenarios.length === 0) return '<p>No scenario sweep in this run.</p>';
+  const rows = input.scenarios.map((s) => {
+    const proof = scenarioProof(s);
+    return (
+      `<tr><td><code>${esc(s.scenario)}</code><br>${esc(s.title)}</td><td>${esc(s.sources.join(', '))}</td><td>${esc(s.adapter)}</td><td>${s.faults}</td>` +
+      `<td>${s.expect === 'pass' ? 'no violation' : 'violation caught'}</td><td class="num">${s.seedsRun}</td><td class="num">${s.failures}</td>` +
+      `<td><span class="badge ${proof.holds ? 'pass' : 'fail'}">${proof.holds ? 'as expected' : 'not as expected'}</span></td>` +
+      `<td>${s.firstFailure === undefined ? '' : `<code>${esc(replayLine(s.firstFailure.replay))}</code>`}</td></tr>`
+    );
+  });
+  return (
+    '<table class="scenario-table"><thead><tr><th>Scenario</th><th>Proves</th><th>Adapter</th><th>Faults</th><th>Must show</th>' +
+    `<th>Seeds</th><th>Failing seeds</th><th>Result</th><th>First failure</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
+}
+
+function mutantTable(input: GateRunInput): string {
+  if (input.mutants.length === 0) return '<p>No mutant hunt in this run.</p>';
+  const caught = input.mutants.filter((m) => m.caught).length;
+  const rows = input.mutants.map(
+    (m) =>
+      `<tr class="mutant-row"><td><code>${esc(m.name)}</code></td><td>${esc(m.bug)}</td><td><span class="badge ${m.caught ? 'pass' : 'fail'}">${m.caught ? 'caught' : 'survived'}</span></td>` +
+      `<td class="num">${m.caught ? esc(m.firstFailingSeed ?? '?') : '—'}</td><td class="num">${m.seedsTried}</td><td class="num">${m.caught ? esc(m.shrunkOperations ?? '—') : '—'}</td>` +
+      `<td>${m.replay === undefined ? '' : `<code>${esc(replayLine(m.replay))}</code>`}</td></tr>`,
+  );
+  return (
+    `<p>Mutation score: ${caught} of ${input.mutants.length} mutants caught.</p>` +
+    '<table class="mutant-table"><thead><tr><th>Mutant</th><th>Bug</th><th>Result</th><th>Caught at seed</th><th>Seeds tried</th><th>Shrunk operations</th><th>Replay</th></tr></thead>' +
+    `<tbody>${rows.join('')}</tbody></table>`
+  );
+}
+
+const LEGEND =
+  '<div class="legend"><span><i style="background:hsl(67 55% 48%)"></i>lease bar (label: fencing token)</span>' +
+  '<span><i style="border:1.5px dashed #000"></i>ended by expiry</span><span><i style="background:#f2b134;opacity:.4"></i>fault band</span>' +
+  '<span>○ protected write landed</span><span style="color:#e67e22">● external effect</span><span style="color:#c0392b">✕ violation</span></div>';
+
+const VIOLATIONS_SHOWN = 5;
+
+/** The first few violations in full; the rest folded, with a count per invariant so the shape of a large failure shows at a glance. */
+function violationList(run: RunResult): string {
+  if (run.violations.length === 0) return '';
+  const item = (v: RunResult['violations'][number]): string =>
+    `<li><strong>${esc(v.invariant)}</strong>${v.scope === undefined ? '' : ` on <code>${esc(v.scope)}</code>`}: ${esc(v.message)}</li>`;
+  const shown = run.violations.slice(0, VIOLATIONS_SHOWN);
+  const rest = run.violations.slice(VIOLATIONS_SHOWN);
+  const perInvariant = new Map<string, number>();
+  for (const v of run.violations) perInvariant.set(v.invariant, (perInvariant.get(v.invariant) ?? 0) + 1);
+  const tally = [...perInvariant].map(([name, n]) => `${esc(name)} ×${n}`).join(', ');
+  return (
+    `<ul class="violations">${shown.map(item).join('')}</ul>` +
+    (rest.length === 0 ? '' : `<details><summary>${rest.length} more violations (all ${run.violations.length}: ${tally})</summary><ul class="violations">${rest.map(item).join('')}</ul></details>`)
+  );
+}
+
+function sampleSection(run: RunResult, position: number): string {
+  const timeline = leaseTimeline(run);
+  const waits = waitTimes(run.history);
+  const stats = waitStats(waits);
+  const failed = run.valid !== true;
+  const verdict = run.valid === true ? 'pass' : run.valid === false ? 'fail' : 'untested';
+  const verdictText = run.valid === true ? 'no violation' : run.valid === false ? `${run.violations.length} ${run.violations.length === 1 ? 'violation' : 'violations'}` : 'undecided';
+  const violations = violationList(run);
+  return (
+    `<section class="sample" id="sample-${position}" data-scenario="${esc(run.scenario)}" data-valid="${String(run.valid)}">` +
+    `<h3><code>${esc(run.scenario)}</code> · seed ${run.seed} · ${esc(run.adapter)} (${run.faults} faults) <span class="badge ${verdict}">${verdictText}</span></h3>` +
+    `<pre class="replay${failed ? '' : ' ok'}">${esc(replayLine(run.replay))}</pre>${violations}` +
+    `<div class="meta">${run.events} events, ${run.operations} operations, ${run.simulatedMs} simulated ms, trace <code>${esc(run.traceHash)}</code></div>` +
+    `${LEGEND}<div class="scroll">${timelineSvg(timeline)}</div>` +
+    `<h4>Contention: wait from Enqueue to Acquired</h4><div class="charts">${waitPlotSvg(waits, timeline.endTime)}` +
+    `<table class="wait-stats" style="width:auto"><tr><th>waiters</th><td class="num">${stats.count}</td></tr><tr><th>p50</th><td class="num">${stats.p50Ms} ms</td></tr>` +
+    `<tr><th>p95</th><td class="num">${stats.p95Ms} ms</td></tr><tr><th>max</th><td class="num">${stats.maxMs} ms</td></tr></table></div></section>`
+  );
+}
+
+export function renderIndexHtml(input: GateRunInput, gates: ReadonlyArray<GateResult>): string {
+  const counts = statusCounts(gates);
+  // Failing runs first: they are what a reader opens the page for.
+  const samples = [...input.samples].sort((a, b) => Number(a.valid === true) - Number(b.valid === true));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Production-readiness gate report</title><style>${STYLE}</style></head>
+<body><header><h1>Production-readiness gate report</h1>
+<div class="meta">Run ${esc(input.startedAt)} → ${esc(input.finishedAt)} · ${input.scenarios.length} scenario sweeps · ${input.mutants.length} mutants · ${input.samples.length} kept histories</div>
+${countsBlock('Release gates', counts.gates)}${countsBlock('Acceptance tests', counts.acceptance)}
+<nav><a href="#gates">Gates</a><a href="#scenarios">Scenarios</a><a href="#mutants">Mutants</a><a href="#timelines">Timelines (${samples.length}, failing first)</a></nav></header>
+<main>
+<h2 id="gates">Gates</h2>
+<div class="filters"><button data-filter="all" class="active">all</button><button data-filter="fail">fail</button><button data-filter="untested">untested</button><button data-filter="pass">pass</button></div>
+${gateTables(gates)}
+<h2 id="scenarios">Scenarios</h2>${scenarioTable(input)}
+<h2 id="mutants">Mutants</h2>${mutantTable(input)}
+<h2 id="timelines">Timelines</h2>
+${samples.length === 0 ? '<p>No history kept in this run.</p>' : samples.map(sampleSection).join('\n')}
+</main><script>${SCRIPT}</script></body></html>
+`;
+}

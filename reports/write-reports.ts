@@ -1,0 +1,35 @@
+// Render every report in memory first, then write each one atomically: a render that throws
+// writes nothing, and a reader never sees a half-written file.
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GateRunInput } from './gate-input.ts';
+import { computeGates } from './gate-status.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { renderGatesJson } from './render/gates-json.ts';
+import { renderGatesMd } from './render/gates-md.ts';
+import { renderIndexHtml } from './render/index-html.ts';
+import { renderJunitXml } from './render/junit-xml.ts';
+
+export interface WrittenReports {
+  /** The paths written (`outDir` joined with each file name), in the order written. */
+  readonly files: ReadonlyArray<string>;
+}
+
+export async function writeReports(input: GateRunInput, outDir: string): Promise<WrittenReports> {
+  const gates = computeGates(input);
+  const outputs: ReadonlyArray<readonly [string, string]> = [
+    ['gates.json', renderGatesJson(gates)],
+    ['gates.md', renderGatesMd(input, gates)],
+    ['junit.xml', renderJunitXml(input, gates)],
+    ['index.html', renderIndexHtml(input, gates)],
+  ];
+  await mkdir(outDir, { recursive: true });
+  const files: string[] = [];
+  for (const [name, content] of outputs) {
+    const path = join(outDir, name);
+    await writeFileAtomic(path, content);
+    files.push(path);
+  }
+  return { files };
+}
