@@ -1,0 +1,219 @@
+// Real faults for runs against PostgreSQL (DESIGN.md "Faults"): each simulated fault kind maps to
+// an action on a real primary/replica pair and on fault-proxy links between the clients and the
+// servers. Faults with no real counterpart (controller pause, clock skew, provider and coordination
+// faults) are answered with `simulated-only` and a reason, never skipped in silence.
+//
+// Fault values this driver reads (the simulator's shapes, plus optional knobs for direct callers):
+// - partition `{ from, to, oneWay? }` (nodes `db`, `provider`, controller ids) or `{ clients: [...] }`;
+//   `mode: 'blackhole' | 'down'`, `timeoutMs`. Only a link between `db` and a declared client is real:
+//   blackhole = Toxiproxy `timeout` toxic (data silently dropped; closed after timeoutMs if > 0), one
+//   way or both; down = proxy disabled (live connections cut, new ones refused).
+// - heal `{ from, to }` heals that partition; without them, every link.
+// - message-loss `{ pct?, durationMs?, clients?, mode?: 'lost-reply' | 'lost-request' | 'delay', delayMs?, jitterMs? }`:
+//   a reset_peer (or latency) toxic on each affected connection with toxicity pct/100, removed after
+//   durationMs of real time (capped by `lossWindowMsMax`) or at heal.
+// - crash (controller) `{ node }` (or `{ process }`): that client's database sessions are terminated.
+// - db-failover `{ phase?: 'cut' | 'promote', skipped? }`: cut only the replication link, or (default)
+//   cut it, promote the replica and repoint every client to it. Commits are lost for real only with
+//   `replicationLagMs` > 0 or after an earlier cut; otherwise the replica catches up first.
+// - db-restore `{ phase?: 'backup' | 'restore', skipped? }`: take a data dir copy now, or (default)
+//   restore the latest copy (simulated-only when none was taken).
+
+import { Toxiproxy } from 'toxiproxy-node-client';
+import type { FaultKind } from '../../model/history.ts';
+import { ClientLinks } from './client-links.ts';
+import { connectFaultProxy, type FaultProxyHandle } from './proxy/connect.ts';
+import { PostgresCluster, type DataDirCopy, type ServerName } from './postgres-cluster.ts';
+
+export interface RealFault {
+  readonly f: FaultKind;
+  readonly value: Readonly<Record<string, unknown>>;
+}
+
+export type RealFaultOutcome =
+  | { readonly kind: 'applied'; readonly action: string }
+  | { readonly kind: 'simulated-only'; readonly reason: string };
+
+export interface RealFaultDriver {
+  apply(fault: RealFault): Promise<RealFaultOutcome>;
+  /** Where a client connects now: through its own proxy to the current primary. */
+  connectionStringFor(clientId: string): string;
+  close(): Promise<void>;
+}
+
+export interface RealFaultDriverOptions {
+  /** Client (controller) ids; each gets its own proxy to each server, so faults can single one out. */
+  readonly clients: ReadonlyArray<string>;
+  /**
+   * Delay on the replication link from the start: the window of commits a failover loses. With 0
+   * (the default) a failover first lets the replica catch up and loses nothing.
+   */
+  readonly replicationLagMs?: number;
+  /** Longest real time a message-loss toxic stays on before it is removed by itself. */
+  readonly lossWindowMsMax?: number;
+}
+
+const DEFAULT_LOSS_WINDOW_MS_MAX = 1_000;
+/** How long a lossless failover waits for the replica to catch up before promoting anyway. */
+const CATCH_UP_MS_MAX = 5_000;
+
+const SIMULATED_ONLY: Partial<Record<FaultKind, string>> = {
+  pause: 'a controller pause is a pause of the simulated controller; the database sees only a quiet session',
+  resume: 'resuming a paused controller happens in the simulator',
+  restart: 'the simulator starts the new controller incarnation, which opens its own sessions',
+  'clock-skew': 'client clocks are simulated, and the store reads time from the database or virtual time, never from the client',
+  'provider-timeout': 'the external provider is simulated',
+  'quorum-loss': 'the coordination layer is simulated; the database is unaffected',
+  'quorum-restored': 'the coordination layer is simulated; the database is unaffected',
+  'leader-change': 'the coordination layer is simulated; the database is unaffected',
+};
+
+class ProxiedCluster implements RealFaultDriver {
+  private failedOver = false;
+  private replicationCut = false;
+  /** Set when the primary was restored under a following replica: the replica's history is no longer the primary's. */
+  private standbyDiverged = false;
+  private readonly copies: DataDirCopy[] = [];
+
+  constructor(
+    private readonly faultProxy: FaultProxyHandle,
+    readonly cluster: PostgresCluster,
+    private readonly links: ClientLinks,
+    private readonly replicationLagMs: number,
+  ) {}
+
+  /** The server that is the primary now. */
+  private get current(): ServerName {
+    return this.links.primary;
+  }
+
+  connectionStringFor(clientId: string): string {
+    return this.links.connectionStringFor(clientId);
+  }
+
+  async apply(fault: RealFault): Promise<RealFaultOutcome> {
+    const v = fault.value;
+    switch (fault.f) {
+      case 'partition':
+        return this.links.partition(v);
+      case 'message-loss':
+        return this.links.messageLoss(v);
+      case 'heal':
+        return this.links.heal(v);
+      case 'crash':
+        return this.killSessions(v);
+      case 'db-crash':
+        await this.cluster.crash(this.current);
+        return { kind: 'applied', action: `pg_ctl stop -m immediate on ${this.current}` };
+      case 'db-restart':
+        await this.cluster.restart(this.current);
+        return { kind: 'applied', action: `pg_ctl start on ${this.current} (crash recovery)` };
+      case 'db-failover':
+        if (v['skipped'] === true) return { kind: 'simulated-only', reason: 'the simulator skipped this failover' };
+        return this.failover(v['phase'] === 'cut');
+      case 'db-restore':
+        if (v['skipped'] === true) return { kind: 'simulated-only', reason: 'the simulator skipped this restore' };
+        return this.restore(v['phase'] === 'backup');
+      case 'liveness-phase': {
+        const healed = await this.links.healAll();
+        if (!this.cluster.isRunning(this.current)) await this.cluster.restart(this.current);
+        return { kind: 'applied', action: `${healed}; ${this.current} running` };
+      }
+      default: {
+        const reason = SIMULATED_ONLY[fault.f];
+        if (reason === undefined) throw new Error(`no mapping for fault kind ${fault.f}`);
+        return { kind: 'simulated-only', reason };
+      }
+    }
+  }
+
+  private async killSessions(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome> {
+    const clientId = value['node'] ?? value['process'];
+    if (typeof clientId !== 'string' || !this.links.has(clientId)) {
+      return { kind: 'simulated-only', reason: `controller ${String(clientId)} has no database sessions in this run` };
+    }
+    const killed = await this.cluster.killBackends(this.current, { applicationName: clientId });
+    return { kind: 'applied', action: `pg_terminate_backend on ${killed} session(s) of ${clientId} on ${this.current}` };
+  }
+
+  private async failover(cutOnly: boolean): Promise<RealFaultOutcome> {
+    if (this.failedOver) return { kind: 'simulated-only', reason: 'no standby left: this cluster has already failed over once' };
+    if (this.standbyDiverged) return { kind: 'simulated-only', reason: 'the standby is ahead of the restored primary; promoting it would undo the restore' };
+    // Without a configured lag the failover loses nothing: the simulator has already modelled the
+    // lag window in its own image, so the replica is first let catch up. With a lag (or a link
+    // cut earlier) the commits still in flight are lost for real.
+    const caughtUp = !cutOnly && !this.replicationCut && this.replicationLagMs === 0
+      ? await this.cluster.waitForReplicaCatchUp(CATCH_UP_MS_MAX)
+      : undefined;
+    await this.cutReplication();
+    if (cutOnly) return { kind: 'applied', action: 'replication link cut (primary keeps committing, replica falls behind)' };
+    const { durationMs } = await this.cluster.promote('replica');
+    // Clients can no longer reach the old primary: their sessions there are cut and they reconnect to the replica.
+    await this.links.repoint('replica');
+    this.failedOver = true;
+    const lag = caughtUp === undefined ? 'commits in the lag window lost' : caughtUp ? 'replica caught up first' : `replica not caught up within ${CATCH_UP_MS_MAX} ms`;
+    return { kind: 'applied', action: `replication cut (${lag}), replica promoted in ${Math.round(durationMs)} ms, clients repointed to the replica` };
+  }
+
+  private async restore(backupOnly: boolean): Promise<RealFaultOutcome> {
+    if (backupOnly) {
+      this.copies.push(await this.cluster.takeDataDirCopy(this.current));
+      return { kind: 'applied', action: `data dir copy of ${this.current} taken (checkpoint, clean stop, copy, start)` };
+    }
+    const copy = this.copies.at(-1);
+    if (copy === undefined) {
+      return { kind: 'simulated-only', reason: 'no data dir copy was taken earlier in this run (db-restore { phase: "backup" } takes one)' };
+    }
+    if (copy.server !== this.current) {
+      return { kind: 'simulated-only', reason: `the latest copy is of the ${copy.server}, which is no longer the primary` };
+    }
+    if (!this.failedOver) {
+      // The replica holds WAL the restored primary never wrote; stop it from streaming a different history.
+      await this.cutReplication();
+      this.standbyDiverged = true;
+    }
+    await this.cluster.restoreFrom(copy);
+    return { kind: 'applied', action: `${this.current} restored from ${copy.dir}` };
+  }
+
+  private async cutReplication(): Promise<void> {
+    const link = this.cluster.replicationLink;
+    await link.update({ enabled: false, listen: link.listen, upstream: link.upstream });
+    this.replicationCut = true;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.links.close();
+      await this.cluster.close();
+    } finally {
+      await this.faultProxy.close();
+    }
+  }
+}
+
+/** Starts the fault proxy (or connects to `TOXIPROXY_URL`), the cluster and the client proxies. */
+export async function startRealFaultDriver(options: RealFaultDriverOptions): Promise<RealFaultDriver & { readonly cluster: PostgresCluster }> {
+  const faultProxy = await connectFaultProxy();
+  let cluster: PostgresCluster | undefined;
+  try {
+    cluster = await PostgresCluster.start({ faultProxyUrl: faultProxy.url });
+    const lagMs = options.replicationLagMs ?? 0;
+    if (lagMs > 0) {
+      // WAL flows from the primary (the link's upstream) to the replica: the downstream stream.
+      await cluster.replicationLink.addToxic({ name: 'replication-lag', type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: lagMs, jitter: 0 } });
+    }
+    const servers = cluster;
+    const links = await ClientLinks.create(
+      new Toxiproxy(faultProxy.url),
+      options.clients,
+      (server) => servers.server(server).port,
+      options.lossWindowMsMax ?? DEFAULT_LOSS_WINDOW_MS_MAX,
+    );
+    return new ProxiedCluster(faultProxy, cluster, links, lagMs);
+  } catch (error) {
+    await cluster?.close();
+    await faultProxy.close();
+    throw error;
+  }
+}
