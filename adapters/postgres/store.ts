@@ -1,0 +1,182 @@
+// The PostgreSQL store: every command of model/commands.ts in one transaction each, every query
+// parameterized, outcomes exactly as the reference model returns them (model/SEMANTICS.md).
+// Isolation, locking and unknown-outcome handling: see transaction.ts.
+//
+// Time (DESIGN.md "Time and determinism"): with `time: 'database'` the store clock is the
+// server's `clock_timestamp()` (integer ms), read after the command's locks are granted; with a
+// TimeSource its `now()` is read once per command and passed into the transaction as a
+// parameter that the SQL uses instead of the server clock.
+
+import pg from 'pg';
+import type { Command } from '../../model/commands.ts';
+import type { Outcome, OutcomeOf } from '../../model/outcomes.ts';
+import { StoreUnavailableError, type Store, type StoreFactory, type StoreImage, type StoreOptions } from '../port.ts';
+import { acquirePermit, defineCapacity, releasePermit, reserve, transitionReservation } from './capacity-commands.ts';
+import { startPostgres, type PostgresServer } from './harness.ts';
+import { inspect, loadImage, takeImage } from './inspect.ts';
+import { acquire, acquireAll, cancelWait, enqueue, forceRelease, handoff, mutate, release, renew } from './lease-commands.ts';
+import {
+  advanceRecoveryEpoch,
+  advanceRoleEpoch,
+  idempotencyBegin,
+  idempotencyComplete,
+  planIntent,
+  reconcileScope,
+  transitionIntent,
+} from './record-commands.ts';
+import { assertSchemaName, migrate } from './schema.ts';
+import { isConnectionError, TransactionRunner, type TransactionHooks, type Tx } from './transaction.ts';
+
+export interface PostgresStoreOptions extends StoreOptions {
+  readonly connectionString: string;
+  /** The schema holding this store's tables (created and migrated on first use). Default 'testbed'. */
+  readonly schema?: string;
+  /** Connections in the pool. Default 10. */
+  readonly poolSize?: number;
+  /** Give up connecting after this long: the store is unavailable. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  readonly hooks?: TransactionHooks;
+  /** Called by close() after the pool has ended (a harness-owned server stops here). */
+  readonly onClose?: () => Promise<void>;
+}
+
+/** bigint arrives as a string from pg; every bigint here is below 2^53 (tokens, ms times). */
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === 20) {
+      return (value: string) => {
+        const parsed = Number(value);
+        if (!Number.isSafeInteger(parsed)) throw new Error(`bigint ${value} does not fit a JS number`);
+        return parsed;
+      };
+    }
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as unknown as pg.CustomTypesConfig;
+
+function dispatch(tx: Tx, command: Command): Promise<Outcome> {
+  switch (command.kind) {
+    case 'Acquire':
+      return acquire(tx, command);
+    case 'Renew':
+      return renew(tx, command);
+    case 'Release':
+      return release(tx, command);
+    case 'Handoff':
+      return handoff(tx, command);
+    case 'ForceRelease':
+      return forceRelease(tx, command);
+    case 'Enqueue':
+      return enqueue(tx, command);
+    case 'CancelWait':
+      return cancelWait(tx, command);
+    case 'Mutate':
+      return mutate(tx, command);
+    case 'DefineCapacity':
+      return defineCapacity(tx, command);
+    case 'AcquirePermit':
+      return acquirePermit(tx, command);
+    case 'ReleasePermit':
+      return releasePermit(tx, command);
+    case 'Reserve':
+      return reserve(tx, command);
+    case 'ActivateReservation':
+    case 'ConsumeReservation':
+    case 'ReleaseReservation':
+    case 'FailReservation':
+      return transitionReservation(tx, command);
+    case 'AcquireAll':
+      return acquireAll(tx, command);
+    case 'IdempotencyBegin':
+      return idempotencyBegin(tx, command);
+    case 'IdempotencyComplete':
+      return idempotencyComplete(tx, command);
+    case 'PlanIntent':
+      return planIntent(tx, command);
+    case 'TransitionIntent':
+      return transitionIntent(tx, command);
+    case 'AdvanceRecoveryEpoch':
+      return advanceRecoveryEpoch(tx, command);
+    case 'ReconcileScope':
+      return reconcileScope(tx, command);
+    case 'AdvanceRoleEpoch':
+      return advanceRoleEpoch(tx, command);
+    case 'Inspect':
+      return inspect(tx).then((view) => ({ kind: 'Snapshot', view }));
+    default: {
+      const unknown: never = command;
+      throw new Error(`unknown command ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const schema = options.schema ?? 'testbed';
+  assertSchemaName(schema);
+  const clientConfig: pg.ClientConfig = {
+    connectionString: options.connectionString,
+    options: `-c search_path=${schema}`,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    types,
+  };
+  const pool = new pg.Pool({ ...clientConfig, pipeline: true, max: options.poolSize ?? 10 } as pg.PoolConfig);
+  // An idle client whose server went away emits 'error'; the pool drops it, nothing to do here.
+  pool.on('error', () => undefined);
+  const runner = new TransactionRunner(pool, clientConfig, options.hooks ?? {});
+  const time = options.time;
+
+  let migrated: Promise<void> | null = null;
+  const ready = (kind: Command['kind']): Promise<void> => {
+    migrated ??= (async () => {
+      const client = await pool.connect();
+      try {
+        await migrate(client, schema);
+        client.release();
+      } catch (error) {
+        client.release(error instanceof Error ? error : true);
+        throw error;
+      }
+    })();
+    return migrated.catch((error: unknown) => {
+      migrated = null;
+      throw isConnectionError(error) ? new StoreUnavailableError(kind, error) : error;
+    });
+  };
+
+  const virtualNow = (): number | null => (time === 'database' ? null : time.now());
+
+  return {
+    name: 'postgres',
+    async execute<C extends Command>(command: C): Promise<OutcomeOf<C>> {
+      await ready(command.kind);
+      const now = virtualNow();
+      const readOnly = command.kind === 'Inspect';
+      const exclusive = command.kind === 'AdvanceRecoveryEpoch';
+      const outcome = await runner.run(command.kind, now, (tx) => dispatch(tx, command), { readOnly, exclusive });
+      return outcome as OutcomeOf<C>;
+    },
+    async snapshot(): Promise<StoreImage> {
+      await ready('Inspect');
+      return runner.run('Inspect', virtualNow(), takeImage, { readOnly: true });
+    },
+    async restore(image: StoreImage): Promise<void> {
+      await ready('AdvanceRecoveryEpoch');
+      await runner.run('AdvanceRecoveryEpoch', virtualNow(), (tx) => loadImage(tx, image), { exclusive: true });
+    },
+    async close(): Promise<void> {
+      await pool.end();
+      await options.onClose?.();
+    },
+  };
+}
+
+/**
+ * The `--adapter postgres` factory: the server from DATABASE_URL (in a fresh schema), else an
+ * embedded server started for this store and stopped by close().
+ */
+const factory: StoreFactory = async (options) => {
+  const server: PostgresServer = await startPostgres();
+  return createPostgresStore({ ...options, connectionString: server.connectionString, schema: server.schema, onClose: () => server.stop() });
+};
+
+export default factory;

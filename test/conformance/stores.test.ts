@@ -1,0 +1,29 @@
+// The store-port conformance suite (model/SEMANTICS.md) against every store: the memory store,
+// PostgreSQL on an embedded server, and a user's module named by TESTBED_ADAPTER.
+
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, test } from 'vitest';
+import { createMemoryStore } from '../../adapters/memory.ts';
+import type { StoreFactory } from '../../adapters/port.ts';
+import { usePostgres } from '../postgres/fixture.ts';
+import { describeStoreConformance } from './suite.ts';
+
+describeStoreConformance('memory', (time) => createMemoryStore({ time }));
+
+describe('postgres (embedded)', () => {
+  const pg = usePostgres();
+  describeStoreConformance('postgres', (time) => pg.store({ time, poolSize: 2 }));
+});
+
+const userModule = process.env.TESTBED_ADAPTER;
+if (userModule) {
+  describeStoreConformance(`module ${userModule}`, async (time) => {
+    const loaded = (await import(pathToFileURL(path.resolve(userModule)).href)) as { default: StoreFactory };
+    return loaded.default({ time });
+  });
+} else {
+  describe('user adapter', () => {
+    test.skip('skipped: set TESTBED_ADAPTER=./path/to/module.ts to run the conformance suite against your store', () => {});
+  });
+}

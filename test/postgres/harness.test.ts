@@ -1,0 +1,71 @@
+// The PostgreSQL harness: an embedded server leaves no process and no temp dir after stop();
+// DATABASE_URL mode gives each use its own schema; containers are skipped without Docker.
+
+import fs from 'node:fs';
+import pg from 'pg';
+import { describe, expect, test } from 'vitest';
+import { containerRuntimeAvailable, livePostmasterPid, processRuns as alive, ServerUnavailableError, startPostgres } from '../../adapters/postgres/harness.ts';
+
+
+describe('postgres harness', () => {
+  test('after stop() no postgres process from that data dir is left and the temp dir is gone', async () => {
+    const server = await startPostgres({ kind: 'embedded' });
+    expect(server.kind).toBe('embedded');
+    const pid = livePostmasterPid(server.dataDir!);
+    expect(pid).toBeDefined();
+    const client = new pg.Client(server.connectionString);
+    await client.connect();
+    const { rows } = await client.query<{ data_directory: string }>('SHOW data_directory');
+    expect(rows[0]!.data_directory).toBe(server.dataDir);
+    await client.end();
+    expect(fs.existsSync(server.baseDir!)).toBe(true);
+    await server.stop();
+    expect(alive(pid!)).toBe(false);
+    expect(fs.existsSync(server.baseDir!)).toBe(false);
+  });
+
+  test('a crashed server (pg_ctl stop -m immediate) is still cleaned up by stop()', async () => {
+    const server = await startPostgres({ kind: 'embedded' });
+    server.pgCtl!(['-m', 'immediate', '-w', 'stop']);
+    expect(livePostmasterPid(server.dataDir!)).toBeUndefined();
+    server.pgCtl!(['-w', '-l', `${server.baseDir}/server.log`, '-o', server.serverFlags!, 'start']);
+    const pid = livePostmasterPid(server.dataDir!);
+    expect(pid).toBeDefined();
+    await server.stop();
+    expect(alive(pid!)).toBe(false);
+    expect(fs.existsSync(server.baseDir!)).toBe(false);
+  });
+
+  test('DATABASE_URL mode: each use gets its own fresh schema, dropped by stop()', async () => {
+    const host = await startPostgres({ kind: 'embedded' });
+    try {
+      const [a, b] = await Promise.all([startPostgres({ kind: 'url', url: host.connectionString }), startPostgres({ kind: 'url', url: host.connectionString })]);
+      expect(a.kind).toBe('url');
+      expect(a.schema).not.toBe(b.schema);
+      const client = new pg.Client(host.connectionString);
+      await client.connect();
+      const schemas = async () =>
+        (await client.query<{ n: string }>('SELECT nspname AS n FROM pg_namespace WHERE nspname = ANY($1)', [[a.schema, b.schema]])).rows.map((r) => r.n).sort();
+      expect(await schemas()).toEqual([a.schema, b.schema].sort());
+      await a.stop();
+      await b.stop();
+      expect(await schemas()).toEqual([]);
+      await client.end();
+    } finally {
+      await host.stop();
+    }
+  });
+
+  test.runIf(!containerRuntimeAvailable())('containers: skipped with a clear message when no container runtime is reachable', async () => {
+    await expect(startPostgres({ kind: 'container' })).rejects.toThrow(ServerUnavailableError);
+    await expect(startPostgres({ kind: 'container' })).rejects.toThrow(/skipped: no container runtime/);
+  });
+
+  test.runIf(containerRuntimeAvailable())('containers: a PostgreSQL container starts and stops', async () => {
+    const server = await startPostgres({ kind: 'container' });
+    const client = new pg.Client(server.connectionString);
+    await client.connect();
+    await client.end();
+    await server.stop();
+  });
+});
