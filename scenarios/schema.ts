@@ -1,0 +1,140 @@
+// The scenario format: plain data (JSON-serializable), validated once on load. A scenario names
+// its workload, its fault profile (random knobs plus scripted faults), the invariants that judge
+// it, the seed sections it proves, its mitigations, and whether the correct implementation must
+// pass it or whether it demonstrates a violation (`-unmitigated`).
+
+import { z } from 'zod';
+import { INVARIANT_NAMES } from '../model/checkers/index.ts';
+
+export const WORKLOAD_KINDS = [
+  'env-deploy',
+  'infra-apply',
+  'alias-publish',
+  'migration',
+  'device-reservation',
+  'signing-slot',
+  'workflow-group',
+  'api-request',
+  'api-conflict',
+  'multi-resource',
+  'force-release',
+  'cancel-deploy',
+  'cross-tenant',
+] as const;
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+
+
+const kebab = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case (a-z, 0-9, single dashes)');
+const ms = z.number().int().nonnegative();
+const pct = z.number().int().min(0).max(100);
+const node = z.string().regex(/^(c[1-9][0-9]?|db|provider|operator)$/, "must be 'c<n>', 'db', 'provider' or 'operator'");
+
+const scripted = z.discriminatedUnion('f', [
+  z.object({ f: z.literal('partition'), at: ms, durationMs: ms, from: node, to: node, oneWay: z.boolean().default(false) }).strict(),
+  z.object({ f: z.literal('pause'), at: ms, node, durationMs: ms }).strict(),
+  z.object({ f: z.literal('crash'), at: ms, node, downMs: ms }).strict(),
+  z.object({ f: z.literal('clock-skew'), at: ms, node, offsetMs: z.number().int(), driftPpm: z.number().int().min(-100_000).max(100_000) }).strict(),
+  z.object({ f: z.literal('message-loss'), at: ms, durationMs: ms, pct }).strict(),
+  z.object({ f: z.literal('db-crash'), at: ms, downMs: ms }).strict(),
+  z.object({ f: z.literal('db-failover'), at: ms, lagMs: ms }).strict(),
+  z.object({ f: z.literal('db-restore'), at: ms, snapshotAgeMs: ms }).strict(),
+  z.object({ f: z.literal('provider-timeout'), at: ms, count: z.number().int().min(1).max(1000), appliedPct: pct }).strict(),
+]);
+export type ScriptedFault = z.infer<typeof scripted>;
+
+const faultProfile = z
+  .object({
+    partitionProbabilityPct: pct,
+    oneWayPartitionPct: pct,
+    partitionMsMax: ms,
+    clockSkewMsMax: ms,
+    clockDriftPpmMax: ms,
+    pauseProbabilityPct: pct,
+    pauseMsMax: ms,
+    crashProbabilityPct: pct,
+    restartDelayMs: ms,
+    messageLossPct: pct,
+    networkDelayMsMin: ms,
+    networkDelayMsMax: ms,
+    holdProbabilityPct: pct,
+    holdMsMax: ms,
+    dbCrashProbabilityPct: pct,
+    dbDownMs: ms,
+    dbFailoverProbabilityPct: pct,
+    dbFailoverLagMs: ms,
+    providerTimeoutPct: pct,
+    providerTimeoutAppliedPct: pct,
+    nemesisIntervalMs: ms,
+  })
+  .partial()
+  .strict();
+
+const workload = z
+  .object({
+    controllers: z.number().int().min(1).max(32),
+    tenants: z.number().int().min(1).max(16).default(1),
+    /** Distinct scopes per workload kind and tenant. */
+    scopes: z.number().int().min(1).max(64).default(2),
+    mix: z.partialRecord(z.enum(WORKLOAD_KINDS), z.number().int().min(1).max(1000)),
+    /** Length of the safety phase over which operations start, in ms. */
+    horizonMs: z.number().int().min(1).max(3_600_000),
+    leaseTtlMs: z.number().int().min(10).max(600_000).default(3_000),
+    workMsMin: ms.default(50),
+    workMsMax: ms.default(400),
+    rpcTimeoutMs: z.number().int().min(1).default(1_000),
+    /** Share (percent) of exclusive operations that enqueue and wait instead of trying once. */
+    waitPct: pct.default(50),
+    /** Longest a waiter waits before it gives up with CancelWait, in ms. */
+    waitTimeoutMs: z.number().int().min(1).default(20_000),
+  })
+  .strict()
+  .refine((w) => Object.keys(w.mix).length > 0, { message: 'workload.mix must name at least one workload kind' })
+  .refine((w) => w.workMsMax >= w.workMsMin, { message: 'workload.workMsMax must be at least workMsMin' });
+
+const policyFlags = z
+  .object({
+    stopOnRenewalFailure: z.boolean(),
+    inspectBeforeRetry: z.boolean(),
+    unknownIsFailure: z.boolean(),
+    recheckAfterWait: z.boolean(),
+    sendFencingToken: z.boolean(),
+    forceReleaseWithObservedEpoch: z.boolean(),
+    releaseBeforeReconcile: z.boolean(),
+    cancelNonSupersedable: z.boolean(),
+    canonicalOrder: z.boolean(),
+    checkLeaseBeforeEffect: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+export const scenarioSchema = z
+  .object({
+    name: kebab,
+    title: z.string().min(1),
+    sources: z.array(z.string().regex(/^00[0-3] (§\d+(–\d+)?|[a-z0-9-]+)$/, "must look like '000 §281', '000 §160–162' or '003 refresh-error'")).min(1),
+    description: z.string().optional(),
+    workload,
+    faults: z
+      .object({
+        profile: faultProfile.default({}),
+        /** Swarm testing: the seed also picks which of the profile's faults are on. */
+        swarm: z.boolean().default(false),
+        scripted: z.array(scripted).default([]),
+      })
+      .strict(),
+    /** Checker names: exactly those model/checkers composes. */
+    invariants: z.array(z.enum(INVARIANT_NAMES)).min(1),
+    mitigations: z.object({ recoveryEpoch: z.boolean().default(true) }).strict().default({ recoveryEpoch: true }),
+    policy: policyFlags.optional(),
+    expect: z.enum(['pass', 'violation']),
+    /** Target number of controller operations. */
+    operations: z.number().int().min(1).max(10_000),
+    liveness: z.object({ boundMs: z.number().int().min(1) }).strict().optional(),
+  })
+  .strict()
+  .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || s.policy !== undefined, {
+    message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",
+  });
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;

@@ -1,0 +1,50 @@
+// The client protocol's decisions (seed 000 §2, §318), each behind one named flag. The default is
+// the correct protocol; a controller-policy mutant flips exactly one flag.
+
+export interface ControllerPolicy {
+  /** On a failed renewal, enter OwnershipUncertain and start no new side effect (§157–§160, seed 003). */
+  readonly stopOnRenewalFailure: boolean;
+  /** After an unknown provider outcome, inspect the provider before any retry (§64–§65, §191). */
+  readonly inspectBeforeRetry: boolean;
+  /** Treat an unknown outcome as a failure and start over as new work (wrong: §53). */
+  readonly unknownIsFailure: boolean;
+  /** A waiter that got the lease re-checks that it is still the owner before acting (seed 003). */
+  readonly recheckAfterWait: boolean;
+  /** Send the fencing token to the provider where the operation supports it (§26–§28). */
+  readonly sendFencingToken: boolean;
+  /** Force release binds to the epoch observed and reconciled, never the current one (§201, seed 002). */
+  readonly forceReleaseWithObservedEpoch: boolean;
+  /** Release the lease before the in-flight effect is reconciled (wrong: §115–§117, §288). */
+  readonly releaseBeforeReconcile: boolean;
+  /** Let CancelPrevious cancel non-supersedable work (wrong: §119–§121). */
+  readonly cancelNonSupersedable: boolean;
+  /** Acquire several scopes in canonical order, all or nothing (§100–§105). */
+  readonly canonicalOrder: boolean;
+  /** Check the lease's local validity window before each side effect (§157–§158). */
+  readonly checkLeaseBeforeEffect: boolean;
+}
+
+export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
+  stopOnRenewalFailure: true,
+  inspectBeforeRetry: true,
+  unknownIsFailure: false,
+  recheckAfterWait: true,
+  sendFencingToken: true,
+  forceReleaseWithObservedEpoch: true,
+  releaseBeforeReconcile: false,
+  cancelNonSupersedable: false,
+  canonicalOrder: true,
+  checkLeaseBeforeEffect: true,
+});
+
+export const POLICY_FLAGS: ReadonlyArray<keyof ControllerPolicy> = Object.freeze(
+  Object.keys(CORRECT_POLICY).sort() as Array<keyof ControllerPolicy>,
+);
+
+export function controllerPolicy(partial?: Partial<ControllerPolicy>): ControllerPolicy {
+  const merged: ControllerPolicy = { ...CORRECT_POLICY, ...(partial ?? {}) };
+  for (const flag of POLICY_FLAGS) {
+    if (typeof merged[flag] !== 'boolean') throw new TypeError(`policy flag ${flag} must be a boolean`);
+  }
+  return Object.freeze(merged);
+}

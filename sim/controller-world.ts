@@ -1,0 +1,47 @@
+// Protocol-side state the simulated controllers share: the workflow-group service, running runs,
+// the aggregate-version cache, effects a retired holder never observed, and the scopes waiting for
+// the recovery procedure. Also the protocol's timing constants.
+
+import type { GroupState } from '../model/concurrency-group.ts';
+import type { Lease } from '../model/outcomes.ts';
+import type { Node, Sim } from './engine.ts';
+import type { OpSpec } from './plan.ts';
+
+/** Retention of API idempotency records (§55): longer than any run. */
+export const API_RETENTION_MS = 3_600_000;
+/** A waiter re-asks the store at this local interval (no busy spinning, §87). */
+export const WAIT_POLL_MS = 100;
+/** How many times an operation is retried after its effect was found not applied. */
+export const MAX_ATTEMPTS = 3;
+
+export interface HeldLease {
+  readonly lease: Lease;
+  lost: boolean;
+  released: boolean;
+}
+
+export interface RunningJob {
+  readonly op: OpSpec;
+  readonly node: Node;
+  cancelRequested: boolean;
+  held: HeldLease | null;
+}
+
+export class World {
+  readonly groups = new Map<string, GroupState>();
+  readonly started = new Set<string>();
+  readonly superseded = new Set<string>();
+  readonly runs = new Map<string, RunningJob>();
+  /** Aggregate versions a controller last saw (a cache: StaleVersion corrects it). */
+  readonly versions = new Map<string, number>();
+  /** Effects whose outcome a retired holder never observed, by holder process. */
+  readonly unobserved = new Map<string, { intentId: string; scope: string }>();
+  heartbeats = 0;
+  /** Scopes blocked by failover/restore that the recovery procedure has not reopened yet. */
+  blockedPending: string[] = [];
+}
+
+export function world(sim: Sim): World {
+  if (sim.world === null) sim.world = new World();
+  return sim.world as World;
+}

@@ -1,0 +1,43 @@
+// The external-effect side of the client protocol (§59–§65, §115–§117): persist the intent, confirm
+// the lease, call the provider, observe, reconcile the intent.
+
+import type { Fiber, Journal, Sim } from './engine.ts';
+import { world, type HeldLease, type RunningJob } from './controller-world.ts';
+import { confirm, release } from './lease-protocol.ts';
+
+export type EffectResult = 'applied' | 'not-applied' | 'uncertain' | 'cancelled';
+
+/** Plans the intent, confirms the lease, calls the provider and reconciles the intent (§59–§65). */
+export async function runEffect(sim: Sim, fiber: Fiber, j: Journal, held: HeldLease | null, run: RunningJob | null, scope = j.op.scope): Promise<EffectResult> {
+  const op = j.op;
+  const intentId = j.intentId ?? `${op.id}/e`;
+  j.intentId = intentId;
+  const token = held?.lease.token;
+  if (held !== null) {
+    await sim.call(fiber, { kind: 'PlanIntent', intentId, scope, token: held.lease.token, operation: op.operation, retrySafety: op.retrySafety });
+    if (run?.cancelRequested === true) {
+      // Cancelled before the effect started: stop new side effects (§116).
+      await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Failed' });
+      return 'cancelled';
+    }
+    await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Started' });
+    // The lease is confirmed last, so nothing (a pause, a slow reply) sits between it and the call.
+    if (!(await confirm(sim, fiber, held))) {
+      // OwnershipUncertain: no new protected side effect; the intent never reached the provider.
+      await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Failed' });
+      return 'uncertain';
+    }
+    if (sim.policy.releaseBeforeReconcile) await release(sim, fiber, held);
+  }
+  j.effectInFlight = true;
+  world(sim).unobserved.set(fiber.node.proc, { intentId, scope });
+  const applied = await sim.effect(
+    fiber,
+    { intentId, scope, token, holder: fiber.node.proc, operation: op.operation, retrySafety: op.retrySafety, fencing: op.fencing && sim.policy.sendFencingToken && token !== undefined },
+    j.attempt,
+  );
+  j.effectInFlight = false;
+  world(sim).unobserved.delete(fiber.node.proc);
+  if (held !== null) await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: applied ? 'Succeeded' : 'Failed' });
+  return applied ? 'applied' : 'not-applied';
+}

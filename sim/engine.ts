@@ -1,0 +1,531 @@
+// The discrete-event core: one agenda, integer virtual time, and nodes (controllers, the database
+// node holding the store, the external provider) that talk only through the simulated network.
+// A controller's protocol is written as ordinary async code (controller.ts); each of its blocking
+// steps is a fiber that the loop resumes from one event at a time, so exactly one piece of
+// protocol code runs at any moment and the order is fixed by the agenda alone. Simulated time does
+// not advance while a store call is in flight: the loop awaits it before popping the next event.
+
+import { strict as assert } from 'node:assert';
+import type { Command } from '../model/commands.ts';
+import type { OutcomeOf } from '../model/outcomes.ts';
+import type { FaultKind } from '../model/history.ts';
+import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
+import { OutcomeUnknownError, StoreUnavailableError, type Store, type TimeSource } from '../adapters/port.ts';
+import { LocalClock } from './clock.ts';
+import type { ControllerPolicy } from './controller-policy.ts';
+import { EventQueue } from './event-queue.ts';
+import { HistoryRecorder } from './history-recorder.ts';
+import { Nemesis } from './nemesis.ts';
+import { Network } from './network.ts';
+import { Provider, type EffectRequest } from './provider.ts';
+import type { OpSpec, Plan } from './plan.ts';
+import { Streams } from './prng.ts';
+
+const EV_OP = 1;
+const EV_DELIVER = 2;
+const EV_WAKE = 3;
+const EV_FAULT = 4;
+const EV_SNAPSHOT = 5;
+const EV_RESTART = 6;
+const EV_END_FAULT = 7;
+const EV_LIVENESS = 8;
+
+/** How often the replica/backup image is taken when a plan has failover or restore. */
+const SNAPSHOT_INTERVAL_MS = 100;
+
+const MSG_DB_REQ = 1;
+const MSG_DB_REP = 2;
+const MSG_PROV_REQ = 3;
+const MSG_PROV_REP = 4;
+const MSG_INSP_REQ = 5;
+
+/** The value a fiber is woken with when its call timed out. */
+const TIMEOUT: unique symbol = Symbol('timeout');
+
+/** Thrown inside protocol code when its process was retired (crash, or an unknown outcome). */
+class Retired extends Error {
+  constructor(readonly process: string) {
+    super(`process ${process} retired`);
+    this.name = 'Retired';
+  }
+}
+
+
+interface Message {
+  readonly type: number;
+  readonly from: string;
+  readonly to: string;
+  readonly fiber: Fiber;
+  readonly waitId: number;
+  readonly payload: unknown;
+  /** Database connection generation for db replies: a reply from before a crash or failover is lost. */
+  readonly conn: number;
+}
+
+export interface Journal {
+  op: OpSpec;
+  attempt: number;
+  intentId: string | null;
+  /** The effect may have been applied: the next incarnation must inspect before anything else. */
+  effectInFlight: boolean;
+}
+
+/** A controller machine; its process restarts as new incarnations (seed 001 §12–§13). */
+export class Node {
+  incarnation = 0;
+  proc = '';
+  readonly clock = new LocalClock();
+  pausedUntil = 0;
+  down = false;
+  busy = false;
+  readonly pending: OpSpec[] = [];
+  /** Durable job journal: survives crashes, read by the next incarnation (§287). */
+  journal: Journal | null = null;
+  fibers: Fiber[] = [];
+  constructor(readonly name: string) {}
+}
+
+export class Fiber {
+  resume: ((value: unknown) => void) | null = null;
+  waitId = 0;
+  dead = false;
+  started = false;
+  /** The op this fiber has in flight, so a crash can close it as `info`. */
+  inFlight: string | null = null;
+  constructor(
+    readonly node: Node,
+    readonly process: string,
+    readonly body: (fiber: Fiber) => Promise<void>,
+  ) {}
+}
+
+export interface SimHooks {
+  /** Starts the next queued operation of an idle node (controller.ts). */
+  startNext(sim: Sim, node: Node): void;
+  /** A new incarnation's first fiber: reconcile what the journal says, then continue. */
+  recover(sim: Sim, node: Node): void;
+  /** Runs the recovery procedure after failover/restore (§272–§276). */
+  afterRecoveryEpoch(sim: Sim, scopes: ReadonlyArray<string>): void;
+}
+
+interface SyncStore {
+  executeSync<C extends Command>(command: C): OutcomeOf<C>;
+}
+
+export class Sim {
+  now = 0;
+  readonly queue = new EventQueue();
+  readonly history = new HistoryRecorder();
+  readonly streams: Streams;
+  readonly network: Network;
+  readonly nodes = new Map<string, Node>();
+  readonly controllers: Node[] = [];
+  store!: Store;
+  private sync: SyncStore | null = null;
+  /** The node whose request the database is executing: the store's `callerClock` reads its clock. */
+  private caller: Node | null = null;
+  faultsOn = true;
+  endMs: number;
+  dbDown = false;
+  dbConn = 0;
+  /** Restore/failover generation, kept outside the store (§274). */
+  recoveryGeneration = 0;
+  readonly provider: Provider;
+  private signal: (() => void) | null = null;
+  /** Protocol-side state shared by the controllers (controller.ts owns its shape). */
+  world: unknown = null;
+
+  constructor(
+    readonly plan: Plan,
+    readonly policy: ControllerPolicy,
+    readonly hooks: SimHooks,
+  ) {
+    this.streams = new Streams(plan.seed);
+    this.network = new Network(plan.faults, this.streams.get('network'));
+    this.provider = new Provider(this.streams.get('provider'), this.history, plan.faults.providerTimeoutPct, plan.faults.providerTimeoutAppliedPct);
+    this.endMs = plan.horizonMs + plan.livenessBoundMs;
+    for (let i = 1; i <= plan.controllers; i++) this.addNode(`c${i}`, true);
+    this.addNode('operator', false);
+    this.addNode('recovery', false);
+  }
+
+  private addNode(name: string, controller: boolean): void {
+    const node = new Node(name);
+    this.nodes.set(name, node);
+    if (controller) this.controllers.push(node);
+    this.newIncarnation(node);
+  }
+
+  newIncarnation(node: Node): void {
+    node.incarnation++;
+    node.proc = `${node.name}#${node.incarnation}`;
+    node.fibers = [];
+  }
+
+  /** The store's TimeSource is true virtual time; `callerClock` is the executing caller's clock. */
+  readonly storeTime: TimeSource = { now: () => this.now };
+  readonly callerClock: TimeSource = { now: () => (this.caller === null ? this.now : this.caller.clock.read(this.now)) };
+
+  attachStore(store: Store): void {
+    this.store = store;
+    const maybe = store as Partial<SyncStore>;
+    this.sync = typeof maybe.executeSync === 'function' ? (store as unknown as SyncStore) : null;
+  }
+
+  // ---- fibers -------------------------------------------------------------------------------
+
+  spawn(node: Node, process: string, body: (fiber: Fiber) => Promise<void>, delayMs = 0): Fiber {
+    const fiber = new Fiber(node, process, body);
+    node.fibers.push(fiber);
+    this.queue.push(this.now + delayMs, EV_WAKE, 0, 0, { fiber, waitId: 0, value: undefined });
+    return fiber;
+  }
+
+  /** Parks the running fiber until the agenda wakes it with a matching wait id. */
+  block(fiber: Fiber): Promise<unknown> {
+    return new Promise((resolve) => {
+      fiber.resume = resolve;
+      this.fireSignal();
+    });
+  }
+
+  private fireSignal(): void {
+    const s = this.signal;
+    this.signal = null;
+    if (s !== null) s();
+  }
+
+  private step(fiber: Fiber, value: unknown): Promise<void> {
+    return new Promise<void>((done) => {
+      this.signal = done;
+      if (!fiber.started) {
+        fiber.started = true;
+        fiber.body(fiber).then(
+          () => this.fireSignal(),
+          (error: unknown) => {
+            if (error instanceof Retired) {
+              this.fireSignal();
+              return;
+            }
+            this.failure = error;
+            this.fireSignal();
+          },
+        );
+        return;
+      }
+      const resume = fiber.resume;
+      assert.ok(resume !== null, `fiber ${fiber.process} is parked when woken`);
+      fiber.resume = null;
+      resume(value);
+    });
+  }
+
+  failure: unknown = null;
+
+  /** Sleep on the node's local clock. */
+  async sleepLocal(fiber: Fiber, localMs: number): Promise<void> {
+    const waitId = ++fiber.waitId;
+    this.queue.push(this.now + fiber.node.clock.trueDuration(localMs), EV_WAKE, 0, 0, { fiber, waitId, value: undefined });
+    await this.block(fiber);
+    this.checkAlive(fiber);
+  }
+
+  checkAlive(fiber: Fiber): void {
+    if (fiber.dead) throw new Retired(fiber.process);
+  }
+
+  local(node: Node): number {
+    return node.clock.read(this.now);
+  }
+
+  // ---- calls --------------------------------------------------------------------------------
+
+  /** A store call: request message → executed at the database on arrival → reply message. */
+  async call<C extends Command>(fiber: Fiber, command: C, process = fiber.process): Promise<OutcomeOf<C> | null> {
+    this.checkAlive(fiber);
+    this.history.op(this.now, process, 'invoke', command.kind, command);
+    fiber.inFlight = process;
+    const waitId = ++fiber.waitId;
+    const node = fiber.node;
+    const delay = this.network.transit(node.name, 'db', this.faultsOn);
+    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: this.dbConn } satisfies Message);
+    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, 0, 0, { fiber, waitId, value: TIMEOUT });
+    const reply = await this.block(fiber);
+    this.checkAlive(fiber);
+    fiber.inFlight = null;
+    if (reply === TIMEOUT) {
+      this.history.op(this.now, process, 'info', command.kind, { error: 'timeout' });
+      this.retire(node, 'timeout');
+      throw new Retired(process);
+    }
+    const r = reply as { error?: string; outcome?: unknown };
+    if (r.error === 'unavailable') {
+      this.history.op(this.now, process, 'fail', command.kind, { error: 'unavailable' });
+      return null;
+    }
+    if (r.error === 'unknown') {
+      this.history.op(this.now, process, 'info', command.kind, { error: 'unknown' });
+      this.retire(node, 'unknown-outcome');
+      throw new Retired(process);
+    }
+    this.history.op(this.now, process, 'ok', command.kind, r.outcome);
+    return r.outcome as OutcomeOf<C>;
+  }
+
+  /** A provider call. Returns applied or not; a lost reply makes it `info` and retires the process. */
+  async effect(fiber: Fiber, request: EffectRequest, attempt: number): Promise<boolean> {
+    this.checkAlive(fiber);
+    const value = { intentId: request.intentId, scope: request.scope, token: request.token ?? null, holder: request.holder, operation: request.operation, retrySafety: request.retrySafety, attempt };
+    return this.providerCall(fiber, 'effect', value, MSG_PROV_REQ, request);
+  }
+
+  async inspect(fiber: Fiber, intentId: string): Promise<boolean> {
+    this.checkAlive(fiber);
+    return this.providerCall(fiber, 'inspect', { intentId }, MSG_INSP_REQ, intentId);
+  }
+
+  private async providerCall(fiber: Fiber, f: string, value: unknown, type: number, payload: unknown): Promise<boolean> {
+    const process = fiber.process;
+    this.history.op(this.now, process, 'invoke', f, value);
+    fiber.inFlight = process;
+    const waitId = ++fiber.waitId;
+    const node = fiber.node;
+    const delay = this.network.transit(node.name, 'provider', this.faultsOn);
+    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: node.name, to: 'provider', fiber, waitId, payload, conn: 0 } satisfies Message);
+    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, 0, 0, { fiber, waitId, value: TIMEOUT });
+    const reply = await this.block(fiber);
+    this.checkAlive(fiber);
+    fiber.inFlight = null;
+    if (reply === TIMEOUT) {
+      this.history.op(this.now, process, 'info', f, { timedOut: true });
+      this.retire(node, `${f}-timeout`);
+      throw new Retired(process);
+    }
+    const applied = (reply as { applied: boolean }).applied;
+    this.history.op(this.now, process, 'ok', f, reply);
+    return applied;
+  }
+
+  // ---- incarnations -------------------------------------------------------------------------
+
+  /** Ends the node's current incarnation: every fiber stops, in-flight ops become `info`. */
+  retire(node: Node, why: string, downMs = 0): void {
+    for (const fiber of node.fibers) {
+      if (fiber.dead) continue;
+      fiber.dead = true;
+      // The fiber that raised the retirement has already closed its own op.
+      if (fiber.inFlight !== null) this.history.op(this.now, fiber.inFlight, 'info', this.lastInvokedF(fiber.inFlight), { error: why });
+    }
+    this.closeOpenOps(node, why);
+    node.busy = false;
+    node.down = true;
+    this.queue.push(this.now + Math.max(1, downMs), EV_RESTART, 0, 0, node);
+  }
+
+  /** Open `wait`/`cancel` ops of the retiring incarnation are closed as unknown. */
+  private readonly openOps = new Map<string, { node: Node; f: string }>();
+  openOp(node: Node, process: string, f: string, value: unknown): void {
+    this.history.op(this.now, process, 'invoke', f, value);
+    this.openOps.set(process, { node, f });
+  }
+  closeOp(process: string, type: 'ok' | 'fail' | 'info', value: unknown): void {
+    const open = this.openOps.get(process);
+    if (open === undefined) return;
+    this.openOps.delete(process);
+    this.history.op(this.now, process, type, open.f, value);
+  }
+  private closeOpenOps(node: Node, why: string): void {
+    const mine: string[] = [];
+    for (const [process, open] of this.openOps) if (open.node === node && process.startsWith(`${node.proc}:`)) mine.push(process);
+    mine.sort();
+    for (const process of mine) this.closeOp(process, 'info', { error: why });
+  }
+
+  private lastInvokedF(process: string): string {
+    for (let i = this.history.events.length - 1; i >= 0; i--) {
+      const e = this.history.events[i]!;
+      if (e.process === process && e.type === 'invoke') return e.f;
+    }
+    return 'unknown';
+  }
+
+  // ---- the loop -----------------------------------------------------------------------------
+
+  async run(): Promise<void> {
+    const queue = this.queue;
+    for (;;) {
+      const event = queue.pop();
+      if (event === undefined) break;
+      if (event.time > this.endMs) break;
+      assert.ok(event.time >= this.now, 'time never goes backwards');
+      this.now = event.time;
+      switch (event.kind) {
+        case EV_WAKE: {
+          const w = event.data as { fiber: Fiber; waitId: number; value: unknown };
+          const fiber = w.fiber;
+          if (fiber.dead || fiber.waitId !== w.waitId) break;
+          if (fiber.node.pausedUntil > this.now) {
+            queue.push(fiber.node.pausedUntil, EV_WAKE, 0, 0, w);
+            break;
+          }
+          if (fiber.started && fiber.resume === null) break;
+          await this.step(fiber, w.value);
+          break;
+        }
+        case EV_DELIVER:
+          await this.deliver(event.data as Message);
+          break;
+        case EV_OP:
+          this.enqueueOp(event.data as { node: string; op: OpSpec });
+          break;
+        case EV_FAULT:
+          await this.nemesis.apply(event.data as Record<string, unknown> & { f: string });
+          break;
+        case EV_END_FAULT:
+          await this.nemesis.end(event.data as Record<string, unknown> & { f: string });
+          break;
+        case EV_SNAPSHOT:
+          await this.nemesis.takeSnapshot();
+          break;
+        case EV_RESTART:
+          await this.restart(event.data as Node);
+          break;
+        case EV_LIVENESS:
+          await this.nemesis.startLiveness();
+          break;
+      }
+      if (this.failure !== null) throw this.failure;
+    }
+  }
+
+  private enqueueOp(step: { node: string; op: OpSpec }): void {
+    const node = this.nodes.get(step.node);
+    assert.ok(node !== undefined, `plan names a known node: ${step.node}`);
+    node.pending.push(step.op);
+    if (!node.busy && !node.down) this.hooks.startNext(this, node);
+  }
+
+  private async restart(node: Node): Promise<void> {
+    this.newIncarnation(node);
+    node.down = false;
+    node.pausedUntil = 0;
+    await this.nemesis.record('restart', { node: node.name, process: node.proc });
+    this.hooks.recover(this, node);
+  }
+
+  // ---- messages -----------------------------------------------------------------------------
+
+  private async deliver(m: Message): Promise<void> {
+    if (this.network.isBlocked(m.from, m.to)) {
+      this.network.dropped++;
+      return;
+    }
+    switch (m.type) {
+      case MSG_DB_REQ:
+        await this.executeAtDb(m);
+        return;
+      case MSG_DB_REP:
+        if (m.conn !== this.dbConn) return;
+        await this.wakeFromMessage(m);
+        return;
+      case MSG_PROV_REQ:
+        this.applyAtProvider(m);
+        return;
+      case MSG_INSP_REQ: {
+        this.reply(m, MSG_PROV_REP, this.provider.inspect(m.payload as string));
+        return;
+      }
+      case MSG_PROV_REP:
+        await this.wakeFromMessage(m);
+        return;
+    }
+  }
+
+  private async wakeFromMessage(m: Message): Promise<void> {
+    const fiber = m.fiber;
+    if (fiber.dead || fiber.waitId !== m.waitId || fiber.resume === null) return;
+    // A paused node processes the reply when it resumes; otherwise it is processed now.
+    if (fiber.node.pausedUntil > this.now) {
+      this.queue.push(fiber.node.pausedUntil, EV_WAKE, 0, 0, { fiber, waitId: m.waitId, value: m.payload });
+      return;
+    }
+    await this.step(fiber, m.payload);
+  }
+
+  private reply(m: Message, type: number, payload: unknown): void {
+    const delay = this.network.transit(m.to, m.from, this.faultsOn);
+    if (delay < 0) return;
+    this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload, conn: this.dbConn } satisfies Message);
+  }
+
+  private async executeAtDb(m: Message): Promise<void> {
+    if (this.dbDown || m.conn !== this.dbConn) return;
+    const command = m.payload as Command;
+    this.caller = m.fiber.node;
+    let payload: { outcome?: unknown; error?: string };
+    try {
+      const outcome = this.sync !== null ? this.sync.executeSync(command) : await this.store.execute(command);
+      payload = { outcome };
+      if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
+        const o = outcome as { version: number; token: number };
+        this.history.truth(this.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });
+      }
+    } catch (error) {
+      if (error instanceof OutcomeUnknownError) payload = { error: 'unknown' };
+      else if (error instanceof StoreUnavailableError) payload = { error: 'unavailable' };
+      else throw error;
+    } finally {
+      this.caller = null;
+    }
+    this.reply(m, MSG_DB_REP, payload);
+  }
+
+  private applyAtProvider(m: Message): void {
+    const request = m.payload as EffectRequest;
+    const reply = this.provider.call(this.now, request, this.faultsOn, (applied) => this.fault('provider-timeout', { intentId: request.intentId, applied }));
+    if (reply !== null) this.reply(m, MSG_PROV_REP, reply);
+  }
+
+  // ---- faults -------------------------------------------------------------------------------
+
+  fault(f: FaultKind, value: Readonly<Record<string, unknown>>): void {
+    this.history.fault(this.now, f, value);
+  }
+
+  readonly nemesis: Nemesis = new Nemesis(this);
+
+  /** A fault that lasts (partition, loss window, pause, database crash) ends at `time`. */
+  scheduleFaultEnd(time: number, fault: Readonly<Record<string, unknown>>): void {
+    this.queue.push(time, EV_END_FAULT, 0, 0, fault);
+  }
+
+  /** With real faults, each simulated fault is also applied for real while time stands still. */
+  realFaults: RealFaultDriver | null = null;
+  readonly realActions: Array<{ f: string; outcome: string }> = [];
+
+  /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
+  async executeDirect<C extends Command>(command: C): Promise<OutcomeOf<C>> {
+    return this.sync !== null ? this.sync.executeSync(command) : this.store.execute(command);
+  }
+
+  /** Capacities are defined once, before any operation starts (a deployment-time setting). */
+  async defineCapacities(): Promise<void> {
+    for (const { scope, capacity } of this.plan.capacities) {
+      const command = { kind: 'DefineCapacity' as const, scope, capacity };
+      this.history.op(this.now, 'setup#1', 'invoke', command.kind, command);
+      this.history.op(this.now, 'setup#1', 'ok', command.kind, await this.executeDirect(command));
+    }
+  }
+
+  /** Puts the plan's steps, the snapshot cadence and the liveness phase on the agenda. */
+  schedule(): void {
+    const needsImages = this.plan.steps.some((s) => s.kind === 'fault' && (s.fault.f === 'db-failover' || s.fault.f === 'db-restore'));
+    if (needsImages) for (let t = 0; t < this.plan.horizonMs; t += SNAPSHOT_INTERVAL_MS) this.queue.push(t, EV_SNAPSHOT, 0, 0, null);
+    for (const step of this.plan.steps) {
+      if (step.kind === 'op') this.queue.push(step.at, EV_OP, 0, 0, { node: step.node, op: step.op });
+      else this.queue.push(step.at, EV_FAULT, 0, 0, step.fault);
+    }
+    this.queue.push(this.plan.horizonMs, EV_LIVENESS, 0, 0, null);
+  }
+}
+

@@ -1,0 +1,203 @@
+// Draws a plan from (scenario, seed): operations spread over the safety phase with the workload
+// mix, scripted faults, random faults from the (possibly swarm-selected) profile, and clock skew.
+// Each concern draws from its own named stream.
+
+import { scopeId, systemScopeId, type ScopeKind, type ScopeRef } from '../model/scope.ts';
+import type { RetrySafety } from '../model/effect-state.ts';
+import type { ConcurrencyMode } from '../model/concurrency-group.ts';
+import type { Scenario, ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
+import { faultOptions, swarmFaults, type FaultOptions } from './fault-options.ts';
+import type { OpSpec, Plan, PlanStep } from './plan.ts';
+import { streamFor, type Stream } from './prng.ts';
+
+interface Profile {
+  readonly scopeKind: ScopeKind;
+  readonly operation: string;
+  readonly retrySafety: RetrySafety;
+  readonly fencing: boolean;
+}
+
+/** The provider operation each workload drives, with its declared retry safety (§191–§193). */
+const PROFILES: Readonly<Record<WorkloadKind, Profile>> = {
+  'env-deploy': { scopeKind: 'DeploymentEnvironment', operation: 'deploy', retrySafety: 'InspectBeforeRetry', fencing: true },
+  'cancel-deploy': { scopeKind: 'DeploymentEnvironment', operation: 'deploy', retrySafety: 'InspectBeforeRetry', fencing: true },
+  'infra-apply': { scopeKind: 'InfrastructureEnvironment', operation: 'apply', retrySafety: 'InspectBeforeRetry', fencing: true },
+  'alias-publish': { scopeKind: 'ReleaseChannel', operation: 'publish-alias', retrySafety: 'ProviderIdempotent', fencing: true },
+  migration: { scopeKind: 'DatabaseMigration', operation: 'migrate', retrySafety: 'ManualOnly', fencing: true },
+  'device-reservation': { scopeKind: 'Device', operation: 'device-reset', retrySafety: 'Idempotent', fencing: false },
+  'signing-slot': { scopeKind: 'Custom', operation: 'sign', retrySafety: 'Idempotent', fencing: false },
+  'workflow-group': { scopeKind: 'WorkflowGroup', operation: 'run-pipeline', retrySafety: 'ProviderIdempotent', fencing: true },
+  'api-request': { scopeKind: 'Custom', operation: 'api-create', retrySafety: 'ProviderIdempotent', fencing: false },
+  'api-conflict': { scopeKind: 'Custom', operation: 'api-create', retrySafety: 'ProviderIdempotent', fencing: false },
+  'multi-resource': { scopeKind: 'Custom', operation: 'provision', retrySafety: 'InspectBeforeRetry', fencing: true },
+  'force-release': { scopeKind: 'DeploymentEnvironment', operation: 'force-release', retrySafety: 'ManualOnly', fencing: false },
+  'cross-tenant': { scopeKind: 'DeploymentEnvironment', operation: 'deploy', retrySafety: 'InspectBeforeRetry', fencing: true },
+};
+
+const GROUP_MODES: ReadonlyArray<ConcurrencyMode> = ['Queue', 'CancelPrevious', 'RejectNew', 'AllowParallel'];
+const SIGNING_SCOPE = systemScopeId('Custom', 'signing-hsm');
+const SIGNING_CAPACITY = 2;
+
+const scopeCache = new Map<string, string>();
+
+/** Scope ids are pure functions of their reference; the digest is worth computing once. */
+function cachedScope(ref: ScopeRef): string {
+  const key = `${ref.tenant}\u0000${ref.kind}\u0000${ref.project ?? ''}\u0000${ref.name}`;
+  let id = scopeCache.get(key);
+  if (id === undefined) {
+    const result = scopeId(ref);
+    if (result.kind !== 'Scope') throw new Error(`scope ${ref.kind} ${ref.name} is invalid: ${result.reason}`);
+    id = result.id;
+    scopeCache.set(key, id);
+  }
+  return id;
+}
+
+function scopeFor(kind: WorkloadKind, tenant: string, index: number): string {
+  const p = PROFILES[kind];
+  const base = kind === 'cancel-deploy' || kind === 'cross-tenant' || kind === 'force-release' ? 'env-deploy' : kind;
+  return cachedScope({ tenant, kind: p.scopeKind, name: `${base}-${index}`, ...(p.scopeKind === 'WorkflowGroup' ? { project: 'forge' } : {}) });
+}
+
+function deviceScope(tenant: string, index: number): string {
+  return cachedScope({ tenant, kind: 'Custom', name: `device-pool-${index}` });
+}
+
+function pickKind(mix: Scenario['workload']['mix'], stream: Stream): WorkloadKind {
+  const entries = (Object.keys(mix) as WorkloadKind[]).sort().map((k) => [k, mix[k] ?? 0] as const);
+  const total = entries.reduce((sum, [, w]) => sum + w, 0);
+  let roll = stream.int(1, total);
+  for (const [kind, weight] of entries) {
+    roll -= weight;
+    if (roll <= 0) return kind;
+  }
+  return entries[entries.length - 1]![0];
+}
+
+function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
+  const w = scenario.workload;
+  const kind = pickKind(w.mix, stream);
+  const p = PROFILES[kind];
+  const tenant = `t${stream.int(1, w.tenants)}`;
+  const index = stream.int(1, w.scopes);
+  const scope = scopeFor(kind, tenant, index);
+  const id = `op${n}`;
+  const base = {
+    id,
+    workload: kind,
+    tenant,
+    scope,
+    aggregate: `${kind}-${index}`,
+    operation: p.operation,
+    retrySafety: p.retrySafety,
+    fencing: p.fencing,
+    wait: stream.chance(w.waitPct),
+    priority: 0,
+    workMs: stream.int(w.workMsMin, w.workMsMax),
+    ttlMs: w.leaseTtlMs,
+  };
+  switch (kind) {
+    case 'signing-slot':
+      return { ...base, scope: SIGNING_SCOPE, units: 1, wait: true };
+    case 'device-reservation':
+      return { ...base, units: 1, scopes: [deviceScope(tenant, index)] };
+    case 'api-request':
+    case 'api-conflict': {
+      const key = `k${stream.int(1, Math.max(1, w.scopes * 4))}`;
+      const digest = kind === 'api-conflict' ? `d-${id}` : `d-${key}`;
+      return { ...base, wait: false, idempotency: { tenant, operation: 'api-create', subject: `subject-${index}`, key, digest } };
+    }
+    case 'workflow-group': {
+      const mode = GROUP_MODES[(index - 1) % GROUP_MODES.length]!;
+      return { ...base, wait: true, group: { group: `group-${index}`, mode, supersedable: stream.chance(60) } };
+    }
+    case 'multi-resource': {
+      const names = ['env', 'device', 'account'].map((name) => cachedScope({ tenant, kind: 'Custom', name: `${name}-${stream.int(1, w.scopes)}` }));
+      const scopes = [...new Set(names)];
+      // Requests list resources in whatever order they were written; canonical order is the controller's job.
+      if (stream.chance(50)) scopes.reverse();
+      return { ...base, scope: scopes[0]!, scopes, units: 1 };
+    }
+    case 'cancel-deploy':
+      return { ...base, workMs: Math.max(base.workMs, 200), cancelAfterMs: stream.int(1, Math.max(2, base.workMs)) };
+    case 'force-release':
+      return { ...base, wait: false };
+    case 'migration':
+    case 'env-deploy':
+    case 'infra-apply':
+    case 'alias-publish':
+    case 'cross-tenant':
+      return { ...base, priority: stream.int(0, 2) };
+  }
+}
+
+function randomFaults(options: FaultOptions, controllers: number, horizonMs: number, stream: Stream): ScriptedFault[] {
+  const out: ScriptedFault[] = [];
+  if (options.nemesisIntervalMs <= 0) return out;
+  const nodes = ['db', 'provider', ...Array.from({ length: controllers }, (_, i) => `c${i + 1}`)];
+  const controller = (): string => `c${stream.int(1, controllers)}`;
+  for (let at = options.nemesisIntervalMs; at < horizonMs; at += options.nemesisIntervalMs) {
+    if (stream.chance(options.partitionProbabilityPct)) {
+      const from = stream.pick(nodes);
+      let to = stream.pick(nodes);
+      if (to === from) to = from === 'db' ? 'provider' : 'db';
+      out.push({ f: 'partition', at, from, to, oneWay: stream.chance(options.oneWayPartitionPct), durationMs: stream.int(1, Math.max(1, options.partitionMsMax)) });
+    }
+    if (stream.chance(options.pauseProbabilityPct)) out.push({ f: 'pause', at, node: controller(), durationMs: stream.int(1, Math.max(1, options.pauseMsMax)) });
+    if (stream.chance(options.crashProbabilityPct)) out.push({ f: 'crash', at, node: controller(), downMs: options.restartDelayMs });
+    if (stream.chance(options.dbCrashProbabilityPct)) out.push({ f: 'db-crash', at, downMs: Math.max(1, options.dbDownMs) });
+    if (stream.chance(options.dbFailoverProbabilityPct)) out.push({ f: 'db-failover', at, lagMs: options.dbFailoverLagMs });
+  }
+  return out;
+}
+
+export function generatePlan(scenario: Scenario, seed: number): Plan {
+  const w = scenario.workload;
+  const profile = faultOptions(scenario.faults.profile);
+  const faults = scenario.faults.swarm ? swarmFaults(profile, streamFor(seed, 'plan/swarm')) : profile;
+  const opsStream = streamFor(seed, 'plan/ops');
+  const steps: PlanStep[] = [];
+  const clocks = streamFor(seed, 'plan/clocks');
+  for (let c = 1; c <= w.controllers; c++) {
+    if (faults.clockSkewMsMax === 0 && faults.clockDriftPpmMax === 0) break;
+    const offsetMs = clocks.int(-faults.clockSkewMsMax, faults.clockSkewMsMax);
+    const driftPpm = clocks.int(-faults.clockDriftPpmMax, faults.clockDriftPpmMax);
+    steps.push({ kind: 'fault', at: 0, fault: { f: 'clock-skew', at: 0, node: `c${c}`, offsetMs, driftPpm } });
+  }
+  for (const fault of scenario.faults.scripted) steps.push({ kind: 'fault', at: fault.at, fault });
+  for (const fault of randomFaults(faults, w.controllers, w.horizonMs, streamFor(seed, 'plan/nemesis'))) steps.push({ kind: 'fault', at: fault.at, fault });
+  // Operations start over the first 80% of the safety phase so most finish before faults heal.
+  const spreadMs = Math.max(1, Math.floor((w.horizonMs * 4) / 5));
+  for (let n = 1; n <= scenario.operations; n++) {
+    const op = opFor(scenario, n, opsStream);
+    const at = opsStream.int(0, spreadMs);
+    const node = op.workload === 'force-release' ? 'operator' : `c${opsStream.int(1, w.controllers)}`;
+    steps.push({ kind: 'op', at, node, op });
+  }
+  steps.sort((a, b) => a.at - b.at);
+  const protectedScopes = new Set<string>();
+  for (const step of steps) if (step.kind === 'op' && step.op.fencing) protectedScopes.add(step.op.scope);
+  const capacities = new Map<string, number>();
+  for (const step of steps) {
+    if (step.kind !== 'op') continue;
+    if (step.op.workload === 'signing-slot') capacities.set(SIGNING_SCOPE, SIGNING_CAPACITY);
+    if (step.op.workload === 'device-reservation') for (const s of step.op.scopes ?? []) capacities.set(s, 1);
+  }
+  return {
+    version: 1,
+    scenario: scenario.name,
+    seed,
+    faults,
+    swarm: scenario.faults.swarm,
+    recoveryEpoch: scenario.mitigations.recoveryEpoch,
+    controllers: w.controllers,
+    rpcTimeoutMs: w.rpcTimeoutMs,
+    waitTimeoutMs: w.waitTimeoutMs,
+    horizonMs: w.horizonMs,
+    livenessBoundMs: scenario.liveness?.boundMs ?? Math.max(10_000, w.waitTimeoutMs + 5 * w.leaseTtlMs),
+    protectedScopes: [...protectedScopes].sort(),
+    invariants: [...scenario.invariants],
+    capacities: [...capacities].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([scope, capacity]) => ({ scope, capacity })),
+    steps,
+  };
+}

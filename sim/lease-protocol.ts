@@ -1,0 +1,110 @@
+// The lease side of the client protocol (§31–§36, §86–§92, §157–§160): try or enqueue-and-wait,
+// confirm the lease right before a side effect, renew by the local clock, release; and the fenced
+// canonical transition (§66–§70).
+
+import type { Lease } from '../model/outcomes.ts';
+import type { Fiber, Node, Sim } from './engine.ts';
+import type { OpSpec } from './plan.ts';
+import { WAIT_POLL_MS, world, type HeldLease } from './controller-world.ts';
+
+export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, wait: boolean, attempt: number): Promise<Lease | null> {
+  const holder = fiber.node.proc;
+  if (!wait) {
+    const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs });
+    return r?.kind === 'Acquired' ? r.lease : null;
+  }
+  const waiterId = `${op.id}/${fiber.node.proc}/w${attempt}`;
+  const waitProcess = `${fiber.node.proc}:wait`;
+  sim.openOp(fiber.node, waitProcess, 'wait', { scope, waiterId });
+  const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
+  let enqueued = false;
+  for (;;) {
+    if (!enqueued) {
+      const e = await sim.call(fiber, { kind: 'Enqueue', scope, waiterId, holder, priority: op.priority });
+      enqueued = e?.kind === 'Enqueued';
+    }
+    if (enqueued) {
+      const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs, waiterId });
+      if (r?.kind === 'Acquired') {
+        sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
+        if (sim.policy.recheckAfterWait && !(await confirm(sim, fiber, { lease: r.lease, lost: false, released: false }))) return null;
+        return r.lease;
+      }
+      if (r?.kind === 'Rejected' && r.reason === 'unknown-waiter') enqueued = false;
+    }
+    if (sim.local(fiber.node) >= deadline) {
+      if (enqueued) await sim.call(fiber, { kind: 'CancelWait', scope, waiterId });
+      sim.closeOp(waitProcess, 'fail', { scope, waiterId, reason: 'wait-timeout' });
+      return null;
+    }
+    await sim.sleepLocal(fiber, WAIT_POLL_MS);
+  }
+}
+
+/**
+ * Confirms the lease with the store right before a side effect (§157–§160): a holder cannot
+ * assume its lease is still valid after a pause, a partition or a failover.
+ */
+export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<boolean> {
+  const policy = sim.policy;
+  if (held.lost && policy.stopOnRenewalFailure) return false;
+  if (!policy.checkLeaseBeforeEffect) return true;
+  for (let round = 0; round < 3; round++) {
+    const sentLocal = sim.local(fiber.node);
+    const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: held.lease.expiresAt - held.lease.acquiredAt });
+    if (r?.kind !== 'Renewed') {
+      held.lost = true;
+      return !policy.stopOnRenewalFailure;
+    }
+    // A reply that sat out a pause is too old to act on: confirm again.
+    if (sim.local(fiber.node) - sentLocal < (held.lease.expiresAt - held.lease.acquiredAt) / 3) return true;
+  }
+  return !policy.stopOnRenewalFailure;
+}
+
+export function startHeartbeat(sim: Sim, node: Node, leases: ReadonlyArray<HeldLease>): void {
+  const ttl = leases[0]!.lease.expiresAt - leases[0]!.lease.acquiredAt;
+  // Each heartbeat is its own process: one operation in flight per process (Jepsen).
+  const w = world(sim);
+  w.heartbeats++;
+  sim.spawn(node, `${node.proc}:hb${w.heartbeats}`, async (fiber) => {
+    for (;;) {
+      await sim.sleepLocal(fiber, Math.max(1, Math.floor(ttl / 3)));
+      for (const held of leases) {
+        if (held.released || held.lost) continue;
+        const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: ttl });
+        // Renewal failed: the holder is OwnershipUncertain and starts no new side effect (§157–§158).
+        if (r?.kind !== 'Renewed') held.lost = true;
+      }
+      if (leases.every((h) => h.released || h.lost)) return;
+    }
+  });
+}
+
+export async function release(sim: Sim, fiber: Fiber, held: HeldLease): Promise<void> {
+  if (held.released) return;
+  held.released = true;
+  if (held.lost) return;
+  await sim.call(fiber, { kind: 'Release', scope: held.lease.scope, holder: held.lease.holder, token: held.lease.token });
+}
+
+/** Mutates the aggregate under the lease: token and expected version together (§66–§70). */
+export async function mutate(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLease): Promise<boolean> {
+  const w = world(sim);
+  const key = `${op.scope}/${op.aggregate}`;
+  for (let round = 0; round < 2; round++) {
+    const expectedVersion = w.versions.get(key) ?? 0;
+    const r = await sim.call(fiber, { kind: 'Mutate', scope: op.scope, aggregate: op.aggregate, holder: held.lease.holder, token: held.lease.token, expectedVersion });
+    if (r === null) return false;
+    if (r.kind === 'Accepted') {
+      w.versions.set(key, r.version);
+      return true;
+    }
+    if (r.kind !== 'StaleVersion') {
+      held.lost = true;
+      return false;
+    }
+    w.versions.set(key, r.currentVersion);
+  }
+  return false;
+}

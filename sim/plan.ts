@@ -1,0 +1,71 @@
+// A plan is everything a run will do, decided up front from (scenario, seed): controller
+// operations with their start times and parameters, plus scripted and randomly drawn faults. It
+// is plain JSON, so a shrinker can drop steps and `executePlan` still runs any sub-list.
+
+import type { ConcurrencyMode } from '../model/concurrency-group.ts';
+import type { RetrySafety } from '../model/effect-state.ts';
+import type { ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
+import type { FaultOptions } from './fault-options.ts';
+import type { InvariantName } from '../model/checkers/index.ts';
+
+export interface IdempotencySpec {
+  readonly tenant: string;
+  readonly operation: string;
+  readonly subject: string;
+  readonly key: string;
+  readonly digest: string;
+}
+
+export interface OpSpec {
+  readonly id: string;
+  readonly workload: WorkloadKind;
+  readonly tenant: string;
+  /** Primary scope (a ScopeId from model/scope.ts). */
+  readonly scope: string;
+  /** Every scope of a multi-resource operation, in the order the request lists them. */
+  readonly scopes?: ReadonlyArray<string>;
+  readonly aggregate: string;
+  /** Provider operation name and its declared retry safety (§193). */
+  readonly operation: string;
+  readonly retrySafety: RetrySafety;
+  /** The provider operation accepts an expected token (precondition) (§28). */
+  readonly fencing: boolean;
+  readonly wait: boolean;
+  readonly priority: number;
+  readonly workMs: number;
+  readonly ttlMs: number;
+  readonly idempotency?: IdempotencySpec;
+  readonly group?: { readonly group: string; readonly mode: ConcurrencyMode; readonly supersedable: boolean };
+  /** Permit or reservation units. */
+  readonly units?: number;
+  /** Cancellation requested this long after the operation starts (§115–§116). */
+  readonly cancelAfterMs?: number;
+}
+
+export type PlanStep =
+  | { readonly kind: 'op'; readonly at: number; readonly node: string; readonly op: OpSpec }
+  | { readonly kind: 'fault'; readonly at: number; readonly fault: ScriptedFault };
+
+export interface Plan {
+  readonly version: 1;
+  readonly scenario: string;
+  readonly seed: number;
+  /** The fault knobs in force (after swarm selection): what a CLI prints at start. */
+  readonly faults: FaultOptions;
+  readonly swarm: boolean;
+  readonly recoveryEpoch: boolean;
+  readonly controllers: number;
+  readonly rpcTimeoutMs: number;
+  readonly waitTimeoutMs: number;
+  /** End of the safety phase; faults heal here and the liveness phase starts. */
+  readonly horizonMs: number;
+  /** Every waiter must have completed this long after the liveness phase starts. */
+  readonly livenessBoundMs: number;
+  /** Scopes kept BlockedForReconciliation after failover or restore (§237, §275). */
+  readonly protectedScopes: ReadonlyArray<string>;
+  readonly capacities: ReadonlyArray<{ readonly scope: string; readonly capacity: number }>;
+  /** Checker names that judge the run. */
+  readonly invariants: ReadonlyArray<InvariantName>;
+  readonly steps: ReadonlyArray<PlanStep>;
+}
+

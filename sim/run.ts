@@ -1,0 +1,93 @@
+// Running a scenario: `generatePlan(scenario, seed)` decides everything up front, then
+// `executePlan(plan, options)` plays it against a store and judges the history with the
+// scenario's checkers. Any sub-list of a plan's steps is itself a valid plan (for shrinking).
+
+import type { StoreFactory } from '../adapters/port.ts';
+import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
+import { checkAll } from '../model/checkers/index.ts';
+import type { Scenario } from '../scenarios/schema.ts';
+import { controllerHooks } from './controller.ts';
+import { controllerPolicy, type ControllerPolicy } from './controller-policy.ts';
+import { Sim } from './engine.ts';
+import { generatePlan } from './generate-plan.ts';
+import { traceHash } from './history-recorder.ts';
+import type { Plan } from './plan.ts';
+import type { RunResult } from './run-result.ts';
+
+export { generatePlan };
+export type { Plan, PlanStep, OpSpec } from './plan.ts';
+
+export interface StoreChoice {
+  readonly name: string;
+  readonly factory: StoreFactory;
+}
+
+export interface ExecuteOptions {
+  readonly store: StoreChoice;
+  readonly faults?: 'sim' | 'real';
+  /** With `faults: 'real'`, every simulated fault is also applied for real through this driver. */
+  readonly realFaults?: RealFaultDriver;
+  readonly policy?: Partial<ControllerPolicy>;
+  /** Overrides the replay line (the default names the plan's scenario, seed and adapter). */
+  readonly replay?: string;
+}
+
+export interface RunScenarioOptions extends ExecuteOptions {
+  readonly scenario: Scenario;
+  readonly seed: number;
+  /** A (possibly shrunk) plan to run instead of the one the seed generates. */
+  readonly plan?: Plan;
+}
+
+/** What a run returns: the RunResult contract plus the plan it played (derived fault options included). */
+export interface SimRunResult extends RunResult {
+  readonly plan: Plan;
+  readonly policy: ControllerPolicy;
+  /** Real fault actions taken, in order, when `faults: 'real'`. */
+  readonly realActions: ReadonlyArray<{ readonly f: string; readonly outcome: string }>;
+}
+
+export function replayLine(scenario: string, seed: number, adapter: string, faults: 'sim' | 'real'): string {
+  return `npx testbed run --scenario ${scenario} --seed ${seed} --adapter ${adapter}${faults === 'real' ? ' --faults real' : ''}`;
+}
+
+export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<SimRunResult> {
+  const faults = options.faults ?? 'sim';
+  if (faults === 'real' && options.realFaults === undefined) throw new Error("faults 'real' needs a real fault driver");
+  const policy = controllerPolicy({ ...(options.policy ?? {}) });
+  const sim = new Sim(plan, policy, controllerHooks);
+  if (faults === 'real') sim.realFaults = options.realFaults ?? null;
+  const store = await options.store.factory({ time: sim.storeTime, callerClock: sim.callerClock });
+  sim.attachStore(store);
+  try {
+    await sim.defineCapacities();
+    sim.schedule();
+    await sim.run();
+  } finally {
+    await store.close();
+  }
+  const history = sim.history.events;
+  const verdict = checkAll(history, plan.invariants);
+  return {
+    scenario: plan.scenario,
+    seed: plan.seed,
+    adapter: options.store.name,
+    faults,
+    traceHash: traceHash(history),
+    events: history.length,
+    operations: sim.history.completedOps,
+    valid: verdict.valid,
+    violations: verdict.violations,
+    replay: options.replay ?? replayLine(plan.scenario, plan.seed, options.store.name, faults),
+    simulatedMs: sim.now,
+    history,
+    plan,
+    policy,
+    realActions: sim.realActions,
+  };
+}
+
+export async function runScenario(options: RunScenarioOptions): Promise<SimRunResult> {
+  const plan = options.plan ?? generatePlan(options.scenario, options.seed);
+  return executePlan(plan, options);
+}

@@ -1,0 +1,214 @@
+// The workloads a controller runs (seed 000 §123–§140, §10–§17, §43–§53, §93–§107, §200–§206):
+// each is the client protocol applied to one kind of operation.
+
+import type { Lease } from '../model/outcomes.ts';
+import { API_RETENTION_MS, WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controller-world.ts';
+import { runEffect } from './effect-protocol.ts';
+import type { Fiber, Journal, Node, Sim } from './engine.ts';
+import { mutate, obtainLease, release, startHeartbeat } from './lease-protocol.ts';
+
+export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const op = j.op;
+  const lease = await obtainLease(sim, fiber, op, op.scope, op.wait, j.attempt);
+  if (lease === null) return;
+  const held: HeldLease = { lease, lost: false, released: false };
+  const run: RunningJob = { op, node: fiber.node, cancelRequested: false, held };
+  world(sim).runs.set(op.id, run);
+  startHeartbeat(sim, fiber.node, [held]);
+  if (op.cancelAfterMs !== undefined) requestCancelLater(sim, fiber.node, run, op.cancelAfterMs);
+  // Preparing takes time; a holder that stalls here and lost its lease is stopped by the fenced
+  // transition below, not by its own belief (§25–§27).
+  const prepareMs = Math.floor(op.workMs / 2);
+  await sim.sleepLocal(fiber, prepareMs);
+  if (await mutate(sim, fiber, op, held)) {
+    // Running the change takes the rest of the work; the lease is confirmed again before the effect.
+    await sim.sleepLocal(fiber, op.workMs - prepareMs);
+    // Observed and reconciled: the outcome is committed to the aggregate, fenced by the store
+    // itself (§27, §66–§70) — a holder that lost its lease meanwhile is rejected here.
+    if ((await runEffect(sim, fiber, j, held, run)) === 'applied') await mutate(sim, fiber, op, held);
+  }
+  await release(sim, fiber, held);
+  world(sim).runs.delete(op.id);
+}
+
+/** A user cancels a running deploy (§115–§116, §289): the run stops new effects, reconciles, then releases. */
+function requestCancelLater(sim: Sim, node: Node, run: RunningJob, afterMs: number): void {
+  sim.spawn(node, `${node.proc}:cx`, async (fiber) => {
+    await sim.sleepLocal(fiber, afterMs);
+    if (run.held === null || run.held.released) return;
+    recordCancel(sim, fiber.process, { group: 'deploy', runId: run.op.id, supersedable: false, mode: 'Cancel' });
+    run.cancelRequested = true;
+  });
+}
+
+/**
+ * A cancellation is a request, recorded when made; the run itself stops new effects, reconciles
+ * and only then releases (§116), and that Release is in the history as the run's own operation.
+ */
+export function recordCancel(sim: Sim, process: string, value: { group: string; runId: string; supersedable: boolean; mode: string }): void {
+  sim.history.op(sim.now, process, 'invoke', 'cancel', value);
+  sim.history.op(sim.now, process, 'ok', 'cancel', { runId: value.runId, requested: true });
+}
+
+/** Device reservation with saga compensation (§39, §107, §292): reserve, then lease, else release the reservation. */
+export async function deviceJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const op = j.op;
+  const pool = op.scopes![0]!;
+  const reservationId = `${op.id}/${fiber.node.proc}/r`;
+  const r = await sim.call(fiber, { kind: 'Reserve', scope: pool, reservationId, owner: fiber.node.proc, units: op.units ?? 1, ttlMs: op.ttlMs * 4 });
+  if (r?.kind !== 'Reserved') return;
+  const lease = await obtainLease(sim, fiber, op, op.scope, false, j.attempt);
+  if (lease === null) {
+    await sim.call(fiber, { kind: 'ReleaseReservation', reservationId });
+    return;
+  }
+  const held: HeldLease = { lease, lost: false, released: false };
+  startHeartbeat(sim, fiber.node, [held]);
+  const active = await sim.call(fiber, { kind: 'ActivateReservation', reservationId });
+  if (active?.kind === 'ReservationUpdated' && (await mutate(sim, fiber, op, held))) {
+    await sim.sleepLocal(fiber, op.workMs);
+    const result = await runEffect(sim, fiber, j, held, null);
+    await sim.call(fiber, { kind: result === 'applied' ? 'ConsumeReservation' : 'ReleaseReservation', reservationId });
+  } else {
+    await sim.call(fiber, { kind: 'ReleaseReservation', reservationId });
+  }
+  await release(sim, fiber, held);
+}
+
+/** A signing slot: a permit of a capacity-2 semaphore (§93–§96, §140, §293). */
+export async function permitJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const op = j.op;
+  const permitId = `${op.id}/${fiber.node.proc}/p`;
+  const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
+  for (;;) {
+    const r = await sim.call(fiber, { kind: 'AcquirePermit', scope: op.scope, permitId, holder: fiber.node.proc, units: op.units ?? 1, ttlMs: op.ttlMs });
+    if (r?.kind === 'Granted') break;
+    if (sim.local(fiber.node) >= deadline) return;
+    await sim.sleepLocal(fiber, WAIT_POLL_MS);
+  }
+  await sim.sleepLocal(fiber, Math.min(op.workMs, Math.floor(op.ttlMs / 3)));
+  await runEffect(sim, fiber, j, null, null);
+  await sim.call(fiber, { kind: 'ReleasePermit', scope: op.scope, permitId });
+}
+
+/** Idempotent API request with client retries (§43–§53, §283–§284). */
+export async function apiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const op = j.op;
+  const key = op.idempotency!;
+  for (let tries = 0; tries < 3; tries++) {
+    const begin = await sim.call(fiber, { kind: 'IdempotencyBegin', ...key, retentionMs: API_RETENTION_MS, retryAfterTerminal: false });
+    if (begin === null) return;
+    switch (begin.kind) {
+      case 'New': {
+        j.intentId = `api/${key.tenant}/${key.key}/${key.digest}`;
+        const result = await runEffect(sim, fiber, j, null, null);
+        await sim.call(fiber, { kind: 'IdempotencyComplete', ...key, outcome: result === 'applied' ? { kind: 'Succeeded', response: j.intentId } : { kind: 'FailedTerminal', error: 'provider refused' } });
+        return;
+      }
+      case 'InProgress':
+        await sim.sleepLocal(fiber, WAIT_POLL_MS * 2);
+        continue;
+      case 'Unknown':
+        // Unknown is never turned into a new operation (§53): inspect, then resolve the record.
+        await resolveUnknownKey(sim, fiber, j);
+        return;
+      case 'Replay':
+      case 'Conflict':
+      case 'Rejected':
+        return;
+    }
+  }
+}
+
+async function resolveUnknownKey(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const key = j.op.idempotency!;
+  const intentId = `api/${key.tenant}/${key.key}/${key.digest}`;
+  if (sim.policy.unknownIsFailure) {
+    await sim.call(fiber, { kind: 'IdempotencyComplete', ...key, outcome: { kind: 'FailedTerminal', error: 'treated as failed' } });
+    return;
+  }
+  const applied = await sim.inspect(fiber, intentId);
+  await sim.call(fiber, { kind: 'IdempotencyComplete', ...key, outcome: applied ? { kind: 'Succeeded', response: intentId } : { kind: 'FailedTerminal', error: 'not applied' } });
+}
+
+/** Several resources at once: canonical order, all or nothing (§99–§105, §291). */
+export async function multiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const op = j.op;
+  const scopes = op.scopes!;
+  const holder = fiber.node.proc;
+  let leases: Lease[] = [];
+  const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
+  if (sim.policy.canonicalOrder) {
+    for (;;) {
+      const r = await sim.call(fiber, { kind: 'AcquireAll', scopes, holder, ttlMs: op.ttlMs });
+      if (r?.kind === 'AcquiredAll') {
+        leases = [...r.leases];
+        break;
+      }
+      if (!op.wait || sim.local(fiber.node) >= deadline) return;
+      await sim.sleepLocal(fiber, WAIT_POLL_MS);
+    }
+  } else {
+    // Nested acquisition in request order: two requests listing the same scopes in opposite
+    // orders can each hold one and wait for the other (the deadlock §100–§103 forbid).
+    const partial: HeldLease[] = [];
+    for (const scope of scopes) {
+      const lease = await obtainLease(sim, fiber, op, scope, true, j.attempt);
+      if (lease === null) break;
+      const held: HeldLease = { lease, lost: false, released: false };
+      // Held leases are kept alive while waiting for the next one: that is what closes the cycle.
+      startHeartbeat(sim, fiber.node, [held]);
+      partial.push(held);
+      leases.push(lease);
+    }
+    if (leases.length < scopes.length) {
+      for (const held of partial) await release(sim, fiber, held);
+      return;
+    }
+    await sim.sleepLocal(fiber, op.workMs);
+    await runEffect(sim, fiber, j, partial[0]!, null, partial[0]!.lease.scope);
+    for (const held of partial) await release(sim, fiber, held);
+    return;
+  }
+  const helds = leases.map((lease): HeldLease => ({ lease, lost: false, released: false }));
+  startHeartbeat(sim, fiber.node, helds);
+  const primary = helds.find((h) => h.lease.scope === op.scope) ?? helds[0]!;
+  await sim.sleepLocal(fiber, op.workMs);
+  await runEffect(sim, fiber, j, primary, null, primary.lease.scope);
+  for (const held of helds) await release(sim, fiber, held);
+}
+
+/**
+ * Force release by an operator (§200–§206, §290, seed 002): only a lease whose holder process is
+ * gone, after inspecting that holder's unobserved effect, and bound to the epoch observed.
+ */
+export async function forceReleaseJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const op = j.op;
+  const actor = fiber.node.proc;
+  const probe = await sim.call(fiber, { kind: 'Acquire', scope: op.scope, holder: actor, ttlMs: op.ttlMs });
+  if (probe === null) return;
+  if (probe.kind === 'Acquired') {
+    await sim.call(fiber, { kind: 'Release', scope: op.scope, holder: actor, token: probe.lease.token });
+    return;
+  }
+  if (probe.kind !== 'Busy') return;
+  const observed = probe.token;
+  const holderNode = sim.nodes.get(probe.holder.split('#')[0] ?? '');
+  const holderAlive = holderNode !== undefined && holderNode.proc === probe.holder && !holderNode.down;
+  if (holderAlive) return;
+  const pending = world(sim).unobserved.get(probe.holder);
+  if (pending !== undefined) await sim.inspect(fiber, pending.intentId);
+  // Manual proof takes time (§202); meanwhile the lease may expire and a new owner take over.
+  await sim.sleepLocal(fiber, Math.max(op.workMs, Math.floor(op.ttlMs / 2)));
+  let expectedToken = observed;
+  if (!sim.policy.forceReleaseWithObservedEpoch) {
+    // Key-only thinking: whatever lease is current now, not the one that was investigated.
+    const again = await sim.call(fiber, { kind: 'Acquire', scope: op.scope, holder: actor, ttlMs: op.ttlMs });
+    if (again?.kind === 'Acquired') {
+      await sim.call(fiber, { kind: 'Release', scope: op.scope, holder: actor, token: again.lease.token });
+      return;
+    }
+    if (again?.kind === 'Busy') expectedToken = again.token;
+  }
+  await sim.call(fiber, { kind: 'ForceRelease', scope: op.scope, expectedToken, actor, reason: `holder ${probe.holder} is gone; effects reconciled`, privileged: true });
+}

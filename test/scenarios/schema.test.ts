@@ -1,0 +1,72 @@
+// seed 000 §277–§302 as data: scenarios are validated on load, and malformed data is rejected with a clear one-line message.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listScenarios, loadScenario, parseScenario, ScenarioError } from '../../scenarios/index.ts';
+
+const valid = {
+  name: 'my-scenario',
+  title: 'A scenario',
+  sources: ['000 §281'],
+  workload: { controllers: 2, mix: { 'env-deploy': 1 }, horizonMs: 1_000 },
+  faults: {},
+  invariants: ['one-owner-per-epoch'],
+  expect: 'pass',
+  operations: 5,
+};
+
+function rejection(data: unknown): string {
+  try {
+    parseScenario(data, 'input');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ScenarioError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ScenarioError');
+}
+
+describe('scenario validation', () => {
+  it('accepts well-formed data and fills defaults', () => {
+    const s = parseScenario(valid, 'input');
+    expect(s.workload.leaseTtlMs).toBe(3_000);
+    expect(s.mitigations.recoveryEpoch).toBe(true);
+    expect(s.faults.scripted).toEqual([]);
+  });
+
+  it('rejects a name that is not kebab-case, on one line naming the field', () => {
+    const message = rejection({ ...valid, name: 'My Scenario' });
+    expect(message).toMatch(/^invalid scenario input: name: must be kebab-case/);
+    expect(message).not.toContain('\n');
+  });
+
+  it('rejects an unknown invariant, a bad source citation, an unknown fault knob and a negative duration', () => {
+    expect(rejection({ ...valid, invariants: ['two-owners-ok'] })).toMatch(/invariants\.0/);
+    expect(rejection({ ...valid, sources: ['section 281'] })).toMatch(/sources\.0: must look like '000 §281'/);
+    expect(rejection({ ...valid, faults: { profile: { lossPct: 5 } } })).toMatch(/faults\.profile/);
+    expect(rejection({ ...valid, faults: { scripted: [{ f: 'pause', at: 0, node: 'c1', durationMs: -5 }] } })).toMatch(/faults\.scripted\.0\.durationMs/);
+  });
+
+  it('rejects a violation scenario that is neither -unmitigated nor a policy flip', () => {
+    expect(rejection({ ...valid, expect: 'violation' })).toMatch(/-unmitigated/);
+  });
+
+  it('loads a .json file, and reports an unknown name or unreadable file as ScenarioError', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scenario-'));
+    const path = join(dir, 'mine.json');
+    writeFileSync(path, JSON.stringify(valid));
+    expect(loadScenario(path).name).toBe('my-scenario');
+    writeFileSync(path, '{ not json');
+    expect(() => loadScenario(path)).toThrow(ScenarioError);
+    expect(() => loadScenario('no-such-scenario')).toThrow(/unknown scenario 'no-such-scenario'/);
+  });
+
+  it('ships at least 18 passing scenarios, each citing seed sections, plus the -unmitigated demonstrations', () => {
+    const all = listScenarios();
+    const passing = all.filter((s) => s.expect === 'pass');
+    expect(passing.length).toBeGreaterThanOrEqual(18);
+    for (const s of all) expect(s.sources.length).toBeGreaterThan(0);
+    expect(all.map((s) => s.name)).toEqual(expect.arrayContaining(['standard-mix', 'db-failover', 'db-failover-unmitigated', 'restore', 'restore-unmitigated']));
+    expect(all.find((s) => s.name === 'standard-mix')?.operations).toBe(200);
+  });
+});

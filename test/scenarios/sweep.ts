@@ -1,0 +1,26 @@
+// Shared by the scenario sweeps: runs one scenario over a range of seeds with the memory store.
+import createMemoryStore from '../../adapters/memory.ts';
+import type { Scenario } from '../../scenarios/index.ts';
+import { runScenario } from '../../sim/run.ts';
+
+/** Seeds per scenario; SWEEP_SEEDS overrides it for a quicker local loop. */
+export const SWEEP_SEEDS = Number(process.env['SWEEP_SEEDS'] ?? 200);
+
+export interface SweepOutcome {
+  readonly violated: ReadonlyArray<number>;
+  readonly undecided: ReadonlyArray<number>;
+  readonly firstMessage: string | null;
+}
+
+export async function sweep(scenario: Scenario, seeds: number): Promise<SweepOutcome> {
+  const violated: number[] = [];
+  const undecided: number[] = [];
+  let firstMessage: string | null = null;
+  for (let seed = 1; seed <= seeds; seed++) {
+    const result = await runScenario({ scenario, seed, store: { name: 'memory', factory: createMemoryStore } });
+    if (result.valid === true) continue;
+    (result.valid === false ? violated : undecided).push(seed);
+    firstMessage ??= `${result.replay}: ${result.violations[0]?.invariant}: ${result.violations[0]?.message}`;
+  }
+  return { violated, undecided, firstMessage };
+}

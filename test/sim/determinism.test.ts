@@ -1,0 +1,43 @@
+// DESIGN.md "Time and determinism" (seed 000 §299–§302): the same seed, scenario and adapter give the same trace hash in separate processes; other seeds differ.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import createMemoryStore from '../../adapters/memory.ts';
+import { loadScenario } from '../../scenarios/index.ts';
+import { runScenario } from '../../sim/run.ts';
+
+const script = fileURLToPath(new URL('./fixtures/trace-hash.mts', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const store = { name: 'memory', factory: createMemoryStore };
+
+function hashInChildProcess(scenario: string, seed: number): string {
+  return execFileSync('npx', ['tsx', script, scenario, String(seed)], { cwd: root, encoding: 'utf8' }).trim();
+}
+
+describe('determinism', () => {
+  it('gives the same trace hash for the same seed in two separate processes', () => {
+    const first = hashInChildProcess('standard-mix', 11);
+    const second = hashInChildProcess('standard-mix', 11);
+    expect(first).toMatch(/^[0-9a-f]{64} \d+$/);
+    expect(second).toBe(first);
+  });
+
+  it('gives the same hash in-process as in a child process, and a different hash for another seed', async () => {
+    const scenario = loadScenario('swarm-mix');
+    const a = await runScenario({ scenario, seed: 5, store });
+    const b = await runScenario({ scenario, seed: 5, store });
+    const c = await runScenario({ scenario, seed: 6, store });
+    expect(b.traceHash).toBe(a.traceHash);
+    expect(c.traceHash).not.toBe(a.traceHash);
+    expect(hashInChildProcess('swarm-mix', 5)).toBe(`${a.traceHash} ${a.events}`);
+  });
+
+  it('replays a plan exactly after a JSON round trip', async () => {
+    const scenario = loadScenario('controller-crash-reconcile');
+    const direct = await runScenario({ scenario, seed: 3, store });
+    const plan = JSON.parse(JSON.stringify(direct.plan));
+    const replayed = await runScenario({ scenario, seed: 3, store, plan });
+    expect(replayed.traceHash).toBe(direct.traceHash);
+    expect(direct.replay).toBe('npx testbed run --scenario controller-crash-reconcile --seed 3 --adapter memory');
+  });
+});
