@@ -1,0 +1,13 @@
+// cancel-non-supersedable — seed 000 §119–§121 ("CancelPrevious: Safe only for operations
+// declared supersedable"; production deploy, release publish and DB migration are not), §17,
+// §315. CancelPrevious cancels whatever runs in the group, protected operations included.
+
+import type { Mutant } from './mutant.ts';
+
+export const cancelNonSupersedable: Mutant = {
+  name: 'cancel-non-supersedable',
+  bug: 'CancelPrevious cancels a running operation that is not supersedable',
+  source: '000 §17, §119–§121',
+  scenarios: ['cancel-previous-non-supersedable', 'standard-mix'],
+  policy: { cancelNonSupersedable: true },
+};

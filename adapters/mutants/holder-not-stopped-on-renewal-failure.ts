@@ -1,0 +1,14 @@
+// holder-not-stopped-on-renewal-failure — seed 003 (commit 0892821, "cancel handlers when the
+// lease refresh loop errors out": "the lease expires at TTL while the handler ... would keep
+// running unserialized"), seed 000 §157–§160 (renewal failure → OwnershipUncertain, no new side
+// effects). The controller sees its renewal fail and keeps working as if it still owned the scope.
+
+import type { Mutant } from './mutant.ts';
+
+export const holderNotStoppedOnRenewalFailure: Mutant = {
+  name: 'holder-not-stopped-on-renewal-failure',
+  bug: 'a holder whose renewal fails keeps starting side effects instead of entering OwnershipUncertain',
+  source: '003 commit 0892821; 000 §157–§160',
+  scenarios: ['renewal-failure-stops-holder', 'paused-holder-expiry', 'standard-mix'],
+  policy: { stopOnRenewalFailure: false },
+};

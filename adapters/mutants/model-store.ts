@@ -1,0 +1,73 @@
+// The host of the model-level mutants: a store that runs the reference model (model/step.ts)
+// exactly as the memory adapter does, except that the command kinds a mutant names go through its
+// broken rule. Every other command, the clock, snapshot and restore are the reference behaviour,
+// so a mutant differs from the correct store in the one rule it names and nowhere else.
+
+import type { Command, CommandKind } from '../../model/commands.ts';
+import type { Outcome, OutcomeOf, Outcomes } from '../../model/outcomes.ts';
+import type { ModelState, Transition } from '../../model/state.ts';
+import { initialState } from '../../model/state.ts';
+import { step } from '../../model/step.ts';
+import type { Store, StoreImage, StoreOptions, TimeSource } from '../port.ts';
+
+/** The correct transition of any command. */
+export type ReferenceStep = <C extends Command>(state: ModelState, command: C, now: number) => Transition<OutcomeOf<C>>;
+
+export type CommandOf<K extends CommandKind> = Extract<Command, { readonly kind: K }>;
+
+/** The broken rule for commands of the kinds `K`; `reference` is the correct rule, to delegate to. */
+export type BrokenRule<K extends CommandKind> = (
+  state: ModelState,
+  command: CommandOf<K>,
+  now: number,
+  reference: ReferenceStep,
+) => Transition<Outcomes[K]>;
+
+/** A store that also answers synchronously, as the memory store does for the simulator's hot path. */
+export interface SyncStore extends Store {
+  executeSync<C extends Command>(command: C): OutcomeOf<C>;
+}
+
+const reference: ReferenceStep = (state, command, now) => step(state, command, now);
+
+/**
+ * A store over the reference model in which the commands of `kinds` follow `rule`.
+ * `name` is the mutant's name; images taken from it restore only into the same mutant.
+ */
+export function modelMutantStore<K extends CommandKind>(name: string, kinds: ReadonlyArray<K>, rule: BrokenRule<K>): (options: StoreOptions) => Promise<SyncStore> {
+  const broken = new Set<CommandKind>(kinds);
+  // The rule is typed per kind for its author; here it is applied only to commands of `kinds`.
+  const applyRule = rule as unknown as (state: ModelState, command: Command, now: number, reference: ReferenceStep) => Transition<Outcome>;
+  const adapter = `mutant:${name}`;
+  return async (options) => {
+    const time = storeTime(adapter, options.time);
+    let state = initialState();
+    const executeSync = <C extends Command>(command: C): OutcomeOf<C> => {
+      const now = time.now();
+      const next = broken.has(command.kind)
+        ? (applyRule(state, command, now, reference) as Transition<OutcomeOf<C>>)
+        : reference(state, command, now);
+      state = next.state;
+      return next.outcome;
+    };
+    const store: SyncStore = {
+      name: adapter,
+      executeSync,
+      execute: async (command) => executeSync(command),
+      async snapshot(): Promise<StoreImage> {
+        return { adapter, data: state };
+      },
+      async restore(image: StoreImage): Promise<void> {
+        if (image.adapter !== adapter) throw new Error(`${adapter} cannot restore an image of ${image.adapter}`);
+        state = image.data as ModelState;
+      },
+      async close(): Promise<void> {},
+    };
+    return store;
+  };
+}
+
+function storeTime(adapter: string, time: TimeSource | 'database'): TimeSource {
+  if (time === 'database') throw new Error(`${adapter} runs over the reference model and needs a TimeSource, not the database clock`);
+  return time;
+}

@@ -1,0 +1,13 @@
+// release-before-reconcile — seed 000 §115–§117 (cancel sequence: "reconcile in-flight effect"
+// comes before "release lease"; "Otherwise new owner may collide with old external operation"),
+// §288 provider timeout test ("Lease not blindly released before observation"), §289.
+
+import type { Mutant } from './mutant.ts';
+
+export const releaseBeforeReconcile: Mutant = {
+  name: 'release-before-reconcile',
+  bug: 'the lease is released while an effect is still in flight or unknown, before reconciliation',
+  source: '000 §115–§117, §288–§289',
+  scenarios: ['cancel-keeps-lease', 'provider-timeout-unknown', 'standard-mix'],
+  policy: { releaseBeforeReconcile: true },
+};

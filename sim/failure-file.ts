@@ -1,0 +1,172 @@
+// `failure.json` (DESIGN.md "The CLI contract": every failure replays exactly): written on every
+// failing run, it holds the plan that failed (shrunk when shrinking ran), so `testbed replay`
+// re-executes the very same steps and must reproduce the very same trace hash.
+
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import createMemoryStore, { MEMORY_ADAPTER } from '../adapters/memory.ts';
+import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
+import type { ControllerPolicy } from './controller-policy.ts';
+import type { Plan } from './plan.ts';
+import type { RunResult } from './run-result.ts';
+import { executePlan, type StoreChoice } from './run.ts';
+
+export const FAILURE_FILE_VERSION = 1;
+
+const violationSchema = z
+  .object({
+    invariant: z.string().min(1),
+    message: z.string(),
+    events: z.array(z.number().int().nonnegative()).optional(),
+    scope: z.string().optional(),
+  })
+  .passthrough();
+
+// The plan is checked for its frame here; `executePlan` owns the meaning of each step.
+const planSchema = z
+  .object({
+    version: z.literal(1),
+    scenario: z.string().min(1),
+    seed: z.number().int(),
+    invariants: z.array(z.string()),
+    steps: z.array(z.object({ kind: z.enum(['op', 'fault']), at: z.number().int().nonnegative() }).passthrough()),
+  })
+  .passthrough();
+
+export const failureFileSchema = z
+  .object({
+    version: z.literal(FAILURE_FILE_VERSION),
+    scenario: z.string().min(1),
+    seed: z.number().int(),
+    adapter: z.string().min(1),
+    faults: z.enum(['sim', 'real']),
+    mutant: z.string().min(1).optional(),
+    policy: z.record(z.string(), z.boolean()).optional(),
+    plan: planSchema,
+    violations: z.array(violationSchema),
+    traceHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest'),
+    replay: z.string().min(1),
+  })
+  .strict();
+
+export interface FailureFile {
+  readonly version: typeof FAILURE_FILE_VERSION;
+  readonly scenario: string;
+  readonly seed: number;
+  readonly adapter: string;
+  readonly faults: 'sim' | 'real';
+  /** The mutant that ran, when the adapter is `mutant:<name>`. */
+  readonly mutant?: string;
+  /** Policy flags that differed from the correct protocol. */
+  readonly policy?: Partial<ControllerPolicy>;
+  /** The plan that failed: shrunk when shrinking ran, else the full plan of (scenario, seed). */
+  readonly plan: Plan;
+  readonly violations: RunResult['violations'];
+  /** Trace hash of the run of `plan`; a replay must give the same. */
+  readonly traceHash: string;
+  /** The one line that replays the seed from scratch. */
+  readonly replay: string;
+}
+
+/** A failure file that cannot be read; the message is one line naming the file and the problem. */
+export class FailureFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path}: ${problem}`);
+    this.name = 'FailureFileError';
+  }
+}
+
+/** The failure record of a failing run of `plan`. */
+export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutant?: string; readonly policy?: Partial<ControllerPolicy> } = {}): FailureFile {
+  return {
+    version: FAILURE_FILE_VERSION,
+    scenario: result.scenario,
+    seed: result.seed,
+    adapter: result.adapter,
+    faults: result.faults,
+    ...(extra.mutant === undefined ? {} : { mutant: extra.mutant }),
+    ...(extra.policy === undefined || Object.keys(extra.policy).length === 0 ? {} : { policy: extra.policy }),
+    plan,
+    violations: result.violations,
+    traceHash: result.traceHash,
+    replay: result.replay,
+  };
+}
+
+/** Writes atomically: a temporary file in the same directory, then a rename over `path`. */
+export async function writeFailureFile(path: string, failure: FailureFile): Promise<void> {
+  const checked = failureFileSchema.safeParse(failure);
+  if (!checked.success) throw new FailureFileError(path, `refusing to write an invalid failure file: ${firstIssue(checked.error)}`);
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(failure, null, 2)}\n`, { encoding: 'utf8', flag: 'wx' });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+export async function readFailureFile(path: string): Promise<FailureFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new FailureFileError(path, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new FailureFileError(path, `not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = failureFileSchema.safeParse(json);
+  if (!parsed.success) throw new FailureFileError(path, `not a failure file: ${firstIssue(parsed.error)}`);
+  const failure = parsed.data as unknown as FailureFile;
+  if (failure.plan.scenario !== failure.scenario || failure.plan.seed !== failure.seed) {
+    throw new FailureFileError(path, `not a failure file: plan is for ${failure.plan.scenario} seed ${failure.plan.seed}, not ${failure.scenario} seed ${failure.seed}`);
+  }
+  return failure;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid';
+  const where = issue.path.length === 0 ? '(root)' : issue.path.join('.');
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
+  return `${where}: ${issue.message}${more}`;
+}
+
+/** The store a failure ran on: the memory store, or a mutant of it. */
+function storeOf(adapter: string): { readonly store: StoreChoice; readonly policy?: Partial<ControllerPolicy> } {
+  if (adapter === MEMORY_ADAPTER) return { store: { name: MEMORY_ADAPTER, factory: createMemoryStore } };
+  const mutant = findMutant(adapter);
+  if (adapter.startsWith('mutant:') && mutant !== undefined) {
+    return {
+      store: { name: `mutant:${mutant.name}`, factory: mutantStoreFactory(mutant, createMemoryStore) },
+      ...(mutant.policy === undefined ? {} : { policy: mutant.policy }),
+    };
+  }
+  throw new Error(`replay of adapter '${adapter}' needs its store: pass it to replayFailure`);
+}
+
+/**
+ * Re-executes the stored plan exactly, on the adapter it failed on (the memory store or a mutant
+ * unless `store` is given) with the stored policy; the result carries the same trace hash.
+ */
+export async function replayFailure(failure: FailureFile, store?: StoreChoice): Promise<RunResult> {
+  const resolved = store === undefined ? storeOf(failure.adapter) : { store };
+  const policy = failure.policy ?? resolved.policy;
+  return executePlan(failure.plan, {
+    store: resolved.store,
+    faults: failure.faults,
+    replay: failure.replay,
+    ...(policy === undefined ? {} : { policy }),
+  });
+}

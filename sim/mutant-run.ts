@@ -1,0 +1,216 @@
+// The mutation score (DESIGN.md "Scenarios and mutants", "Performance targets"): every mutant is
+// run over its target scenarios, seed after seed, until a run shows a violation that the correct
+// implementation does not show on the same plan; that plan is then shrunk to a counterexample.
+
+import createMemoryStore from '../adapters/memory.ts';
+import { MUTANTS, mutantStoreFactory, type Mutant } from '../adapters/mutants/index.ts';
+import type { Violation } from '../model/verdict.ts';
+import { loadScenario } from '../scenarios/index.ts';
+import { failureOf, type FailureFile } from './failure-file.ts';
+import type { Plan } from './plan.ts';
+import type { RunResult } from './run-result.ts';
+import { executePlan, generatePlan, replayLine } from './run.ts';
+import { counterexampleOf, countCalls, countOperations, DEFAULT_SHRINK_RUNS, renderCounterexample, shrinkPlan, violates, type ShrunkPlan } from './shrink.ts';
+
+export interface MutantReport {
+  readonly name: string;
+  readonly bug: string;
+  readonly caught: boolean;
+  /** Seeds tried (1..seedsTried), each over every target scenario, until the catch or the budget. */
+  readonly seedsTried: number;
+  readonly firstFailingSeed: number | null;
+  /** The scenario of the reported counterexample. */
+  readonly scenario: string | null;
+  /**
+   * Client operations in the shrunk counterexample (its history up to the violation), a
+   * waiter's run of identical polls counted once: the numbered rows of `counterexample`.
+   */
+  readonly shrunkOperations: number | null;
+  /** Client calls in the same history, every poll counted. */
+  readonly shrunkCalls: number | null;
+  /** Plan steps (scheduled operations and faults) left after shrinking, of how many. */
+  readonly shrunkSteps: number | null;
+  readonly originalSteps: number | null;
+  /** Simulator runs the shrinker spent, and whether it stopped at its budget. */
+  readonly shrinkRuns: number | null;
+  readonly shrinkExhausted: boolean | null;
+  /** Violations of the shrunk counterexample (of the invariant that caught the mutant). */
+  readonly violations: ReadonlyArray<Violation>;
+  /** Replays the counterexample's seed: `npx testbed run --scenario <s> --seed <n> --adapter mutant:<name>`. */
+  readonly replay: string | null;
+  /** The counterexample as numbered steps (see `renderCounterexample`). */
+  readonly counterexample: string | null;
+  /** The shrunk failure, ready for `writeFailureFile`. */
+  readonly failure: FailureFile | null;
+  /** Target scenarios that do not exist (yet): they were skipped. */
+  readonly missingScenarios: ReadonlyArray<string>;
+}
+
+export interface MutantProgress {
+  readonly mutant: string;
+  readonly seed: number;
+  readonly seeds: number;
+  readonly caught: boolean;
+}
+
+export interface RunMutantsOptions {
+  /** Seed budget per mutant (seeds 1..seeds). */
+  readonly seeds?: number;
+  readonly onProgress?: (progress: MutantProgress) => void;
+  /** Defaults to the whole catalogue. */
+  readonly mutants?: ReadonlyArray<Mutant>;
+  /** Executor runs allowed to the shrinker per catch. */
+  readonly shrinkRuns?: number;
+  /**
+   * Catches to shrink (the first, then later ones within a few seeds of it); the smallest
+   * counterexample is reported. `seedsTried` and `firstFailingSeed` always come from the first.
+   */
+  readonly candidates?: number;
+}
+
+export const DEFAULT_MUTANT_SEEDS = 200;
+const DEFAULT_CANDIDATES = 6;
+/** How many seeds past the first catch are searched for further catches to shrink. */
+const CANDIDATE_SEEDS_AFTER_CATCH = 20;
+
+export async function runMutants(options: RunMutantsOptions = {}): Promise<MutantReport[]> {
+  const seeds = options.seeds ?? DEFAULT_MUTANT_SEEDS;
+  if (!Number.isInteger(seeds) || seeds < 1) throw new RangeError(`runMutants: seeds must be a positive integer, got ${seeds}`);
+  const reports: MutantReport[] = [];
+  for (const mutant of options.mutants ?? MUTANTS) reports.push(await runMutant(mutant, seeds, options));
+  return reports;
+}
+
+function mutantReplay(mutant: Mutant, scenario: string, seed: number): string {
+  return replayLine(scenario, seed, `mutant:${mutant.name}`, 'sim');
+}
+
+/** Runs one plan on the mutant (its store over the memory store, and its policy). */
+export function mutantExecutor(mutant: Mutant): (plan: Plan) => Promise<RunResult> {
+  const store = { name: `mutant:${mutant.name}`, factory: mutantStoreFactory(mutant, createMemoryStore) };
+  return (plan) => executePlan(plan, { store, ...(mutant.policy === undefined ? {} : { policy: mutant.policy }) });
+}
+
+/** Runs one plan on the correct implementation: the memory store and the correct policy. */
+export function correctExecutor(): (plan: Plan) => Promise<RunResult> {
+  const store = { name: 'memory', factory: createMemoryStore };
+  return (plan) => executePlan(plan, { store });
+}
+
+/** The first invariant the mutant breaks on `plan` that the correct implementation keeps. */
+function discriminatingInvariant(mutantRun: RunResult, correctRun: RunResult): string | null {
+  for (const violation of mutantRun.violations) if (!violates(correctRun, violation.invariant)) return violation.invariant;
+  return null;
+}
+
+interface Catch {
+  readonly scenario: string;
+  readonly seed: number;
+  readonly plan: Plan;
+  readonly invariant: string;
+}
+
+async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptions): Promise<MutantReport> {
+  const scenarios = mutant.scenarios.flatMap((name) => {
+    try {
+      return [{ name, scenario: loadScenario(name) }];
+    } catch {
+      return [];
+    }
+  });
+  const missingScenarios = mutant.scenarios.filter((name) => !scenarios.some((s) => s.name === name));
+  const onMutant = mutantExecutor(mutant);
+  const onCorrect = correctExecutor();
+  const catches: Catch[] = [];
+  const candidates = options.candidates ?? DEFAULT_CANDIDATES;
+  let lastSeed = seeds;
+  for (let seed = 1; seed <= lastSeed && catches.length < candidates; seed++) {
+    for (const { name, scenario } of scenarios) {
+      if (catches.length >= candidates) break;
+      const plan = generatePlan(scenario, seed);
+      const mutantRun = await onMutant(plan);
+      if (mutantRun.violations.length === 0) continue;
+      const invariant = discriminatingInvariant(mutantRun, await onCorrect(plan));
+      if (invariant === null) continue;
+      if (catches.length === 0) lastSeed = Math.min(seeds, seed + CANDIDATE_SEEDS_AFTER_CATCH);
+      catches.push({ scenario: name, seed, plan, invariant });
+    }
+    options.onProgress?.({ mutant: mutant.name, seed, seeds, caught: catches.length > 0 });
+  }
+  const first = catches[0];
+  if (first === undefined) {
+    return {
+      name: mutant.name,
+      bug: mutant.bug,
+      caught: false,
+      seedsTried: seeds,
+      firstFailingSeed: null,
+      scenario: null,
+      shrunkOperations: null,
+      shrunkCalls: null,
+      shrunkSteps: null,
+      originalSteps: null,
+      shrinkRuns: null,
+      shrinkExhausted: null,
+      violations: [],
+      replay: null,
+      counterexample: null,
+      failure: null,
+      missingScenarios,
+    };
+  }
+  let best: Shrunk | null = null;
+  for (const caught of catches) {
+    const shrunk = await shrinkCatch(mutant, caught, options.shrinkRuns ?? DEFAULT_SHRINK_RUNS);
+    if (best === null || shrunk.operations < best.operations || (shrunk.operations === best.operations && shrunk.calls < best.calls)) best = shrunk;
+  }
+  if (best === null) throw new Error('runMutants: a catch was found but nothing was shrunk');
+  return {
+    name: mutant.name,
+    bug: mutant.bug,
+    caught: true,
+    seedsTried: first.seed,
+    firstFailingSeed: first.seed,
+    scenario: best.caught.scenario,
+    shrunkOperations: best.operations,
+    shrunkCalls: best.calls,
+    shrunkSteps: best.shrunk.plan.steps.length,
+    originalSteps: best.shrunk.originalSteps,
+    shrinkRuns: best.shrunk.runs,
+    shrinkExhausted: best.shrunk.exhausted,
+    violations: best.violations,
+    replay: best.result.replay,
+    counterexample: renderCounterexample(best.result, { invariant: best.caught.invariant, originalSteps: best.shrunk.originalSteps }),
+    failure: failureOf(best.shrunk.plan, best.result, { mutant: mutant.name, ...(mutant.policy === undefined ? {} : { policy: mutant.policy }) }),
+    missingScenarios,
+  };
+}
+
+interface Shrunk {
+  readonly caught: Catch;
+  readonly shrunk: ShrunkPlan;
+  /** The shrunk run, with the replay line of its seed. */
+  readonly result: RunResult;
+  readonly operations: number;
+  readonly calls: number;
+  readonly violations: ReadonlyArray<Violation>;
+}
+
+async function shrinkCatch(mutant: Mutant, caught: Catch, shrinkRuns: number): Promise<Shrunk> {
+  const onCorrect = correctExecutor();
+  const shrunk = await shrinkPlan(caught.plan, mutantExecutor(mutant), caught.invariant, {
+    maxRuns: shrinkRuns,
+    // The counterexample must show the mutant's bug: the correct implementation passes it.
+    alsoRequire: async (candidate) => !violates(await onCorrect(candidate), caught.invariant),
+  });
+  const result: RunResult = { ...shrunk.result, replay: mutantReplay(mutant, caught.scenario, caught.seed) };
+  const counterexample = counterexampleOf(result, caught.invariant);
+  return {
+    caught,
+    shrunk,
+    result,
+    operations: countOperations(counterexample.history),
+    calls: countCalls(counterexample.history),
+    violations: counterexample.violations,
+  };
+}

@@ -1,0 +1,42 @@
+// DESIGN.md "Scenarios and mutants": the catalogue holds at least ten mutants, each with exactly one documented bug, a cited source (seed 000 section or seed 002/003 commit) and target scenarios.
+import { describe, expect, it } from 'vitest';
+import { findMutant, MUTANTS } from '../../adapters/mutants/index.ts';
+import { CORRECT_POLICY, POLICY_FLAGS } from '../../sim/controller-policy.ts';
+
+describe('mutant catalogue', () => {
+  it('has at least ten mutants with unique kebab-case names', () => {
+    expect(MUTANTS.length).toBeGreaterThanOrEqual(10);
+    const names = MUTANTS.map((m) => m.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  for (const mutant of MUTANTS) {
+    describe(mutant.name, () => {
+      it('is either a store-level or a controller-level bug, never both', () => {
+        expect((mutant.store === undefined) !== (mutant.policy === undefined)).toBe(true);
+      });
+
+      it('names its bug, cites a seed and targets at least one scenario', () => {
+        expect(mutant.bug.length).toBeGreaterThan(10);
+        expect(mutant.source).toMatch(/\b00[0-3]\b/);
+        expect(mutant.scenarios.length).toBeGreaterThan(0);
+      });
+
+      if (mutant.policy !== undefined) {
+        it('flips exactly one policy flag away from the correct protocol', () => {
+          const flipped = Object.entries(mutant.policy!).filter(([flag, value]) => CORRECT_POLICY[flag as keyof typeof CORRECT_POLICY] !== value);
+          expect(Object.keys(mutant.policy!).every((flag) => (POLICY_FLAGS as ReadonlyArray<string>).includes(flag))).toBe(true);
+          expect(flipped).toHaveLength(1);
+        });
+      }
+    });
+  }
+
+  it('finds a mutant by name or by adapter name, and nothing else', () => {
+    expect(findMutant('no-fencing-check')?.name).toBe('no-fencing-check');
+    expect(findMutant('mutant:no-fencing-check')?.name).toBe('no-fencing-check');
+    expect(findMutant('memory')).toBeUndefined();
+    expect(findMutant('mutant:')).toBeUndefined();
+  });
+});

@@ -1,0 +1,159 @@
+// seed 000 §24–§34, §79–§82, §93, §200–§204, §271–§274, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
+import { describe, expect, it } from 'vitest';
+import createMemoryStore from '../../adapters/memory.ts';
+import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
+import type { Store, StoreFactory, StoreOptions } from '../../adapters/port.ts';
+import type { Command } from '../../model/commands.ts';
+import type { Outcome } from '../../model/outcomes.ts';
+
+/** A manual store clock and a manual caller clock, set by each step of a script. */
+interface Clocks {
+  store: number;
+  caller: number;
+}
+
+type Script = (run: (command: Command, at: number, callerAt?: number) => Promise<Outcome>, store: Store) => Promise<Outcome>;
+
+async function play(factory: StoreFactory, script: Script): Promise<Outcome> {
+  const clocks: Clocks = { store: 0, caller: 0 };
+  const options: StoreOptions = { time: { now: () => clocks.store }, callerClock: { now: () => clocks.caller } };
+  const store = await factory(options);
+  try {
+    return await script(async (command, at, callerAt = at) => {
+      clocks.store = at;
+      clocks.caller = callerAt;
+      return store.execute(command);
+    }, store);
+  } finally {
+    await store.close();
+  }
+}
+
+function mutantFactory(name: string): StoreFactory {
+  const mutant = findMutant(name);
+  expect(mutant?.store, `${name} is a store-level mutant`).toBeDefined();
+  return mutantStoreFactory(mutant!, createMemoryStore);
+}
+
+const acquire = (holder: string, ttlMs = 1_000): Command => ({ kind: 'Acquire', scope: 'env:prod', holder, ttlMs });
+
+interface RuleCase {
+  readonly mutant: string;
+  readonly rule: string;
+  readonly script: Script;
+  readonly correct: Record<string, unknown>;
+  readonly broken: Record<string, unknown>;
+}
+
+const CASES: ReadonlyArray<RuleCase> = [
+  {
+    mutant: 'no-fencing-check',
+    rule: 'a stale holder’s write is accepted after a newer owner took the scope (§25)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run(acquire('b'), 1_500);
+      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 1_600);
+    },
+    correct: { kind: 'StaleFence', currentToken: 2 },
+    broken: { kind: 'Accepted', version: 1, token: 1 },
+  },
+  {
+    mutant: 'client-clock-expiry',
+    rule: 'a caller whose clock runs ahead takes a lease that is still live in store time (§80–§82)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      return run(acquire('b'), 100, 5_000);
+    },
+    correct: { kind: 'Busy', holder: 'a', token: 1 },
+    broken: { kind: 'Acquired' },
+  },
+  {
+    mutant: 'renewal-without-epoch-check',
+    rule: 'a renewal with an old token re-takes a scope another holder owns (§34)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run(acquire('b'), 1_500);
+      return run({ kind: 'Renew', scope: 'env:prod', holder: 'a', expectedToken: 1, ttlMs: 1_000 }, 1_600);
+    },
+    correct: { kind: 'Stale', currentToken: 2 },
+    broken: { kind: 'Renewed', lease: { scope: 'env:prod', holder: 'a', token: 1, acquiredAt: 1_600, expiresAt: 2_600 } },
+  },
+  {
+    mutant: 'advisory-lock-only',
+    rule: 'the next owner of a free scope gets token 1 again instead of a higher token (§24, §280)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 10);
+      return run(acquire('b'), 20);
+    },
+    correct: { kind: 'Acquired', lease: { holder: 'b', token: 2 } },
+    broken: { kind: 'Acquired', lease: { holder: 'b', token: 1 } },
+  },
+  {
+    mutant: 'key-only-force-release',
+    rule: 'a force release aimed at an expired holder’s epoch destroys the newer holder’s lease (seed 002, §290)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run(acquire('b'), 1_500);
+      return run({ kind: 'ForceRelease', scope: 'env:prod', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, 1_600);
+    },
+    correct: { kind: 'Stale', currentToken: 2 },
+    broken: { kind: 'ForceReleased', tombstone: { holder: 'b', token: 2, cause: 'force-released' } },
+  },
+  {
+    mutant: 'epoch-reset-after-restore',
+    rule: 'after restoring an older image, tokens issued after the backup are issued again (§271–§274)',
+    script: async (run, store) => {
+      await run(acquire('a'), 0);
+      const image = await store.snapshot!();
+      await run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 10);
+      await run(acquire('b'), 20);
+      await store.restore!(image);
+      await run({ kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: [] }, 30);
+      return run(acquire('c'), 40);
+    },
+    correct: { kind: 'Acquired', lease: { holder: 'c', token: 1_000_000_001 } },
+    broken: { kind: 'Acquired', lease: { holder: 'c', token: 2 } },
+  },
+  {
+    mutant: 'semaphore-off-by-one',
+    rule: 'a full semaphore admits one more unit (§93, §293)',
+    script: async (run) => {
+      await run({ kind: 'DefineCapacity', scope: 'sem:sign', capacity: 2 }, 0);
+      await run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p1', holder: 'a', units: 2, ttlMs: 1_000 }, 0);
+      return run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p2', holder: 'b', units: 1, ttlMs: 1_000 }, 10);
+    },
+    correct: { kind: 'Busy', inUse: 2, capacity: 2 },
+    broken: { kind: 'Granted', permit: { permitId: 'p2', units: 1 } },
+  },
+];
+
+describe('store-level mutants break exactly one rule', () => {
+  it('covers every store-level mutant of the catalogue', async () => {
+    const { MUTANTS } = await import('../../adapters/mutants/index.ts');
+    const storeLevel = MUTANTS.filter((m) => m.store !== undefined).map((m) => m.name);
+    expect(CASES.map((c) => c.mutant).sort()).toEqual([...storeLevel].sort());
+  });
+
+  for (const rule of CASES) {
+    it(`${rule.mutant}: ${rule.rule}`, async () => {
+      const correct = await play(createMemoryStore, rule.script);
+      const broken = await play(mutantFactory(rule.mutant), rule.script);
+      expect(correct).toMatchObject(rule.correct);
+      expect(broken).toMatchObject(rule.broken);
+      expect(broken).not.toEqual(correct);
+    });
+  }
+
+  it('a store-level mutant answers like the correct store where its rule is not involved', async () => {
+    const script: Script = async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 10);
+      await run({ kind: 'Renew', scope: 'env:prod', holder: 'a', expectedToken: 1, ttlMs: 1_000 }, 20);
+      await run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 30);
+      return run({ kind: 'Inspect' }, 40);
+    };
+    const expected = await play(createMemoryStore, script);
+    for (const rule of CASES) expect(await play(mutantFactory(rule.mutant), script), rule.mutant).toEqual(expected);
+  });
+});
