@@ -5,7 +5,7 @@ import type { ScenarioInput } from './schema.ts';
 
 /** Network that is never perfect: every message takes 1–5 ms. */
 const NET = { networkDelayMsMin: 1, networkDelayMsMax: 5 } as const;
-const SAFETY = ['one-owner-per-epoch', 'fencing-monotonic', 'release-after-reconcile'] as const;
+const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'release-after-reconcile'] as const;
 const DEPLOYS = { 'env-deploy': 4, 'infra-apply': 2, 'alias-publish': 1 } as const;
 
 export const CATALOG: ReadonlyArray<ScenarioInput> = [
@@ -115,7 +115,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §291', '000 §99–105', '000 §108–109'],
     workload: { controllers: 4, scopes: 2, mix: { 'multi-resource': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000, waitPct: 100, waitTimeoutMs: 5_000 },
     faults: { profile: { ...NET } },
-    invariants: ['one-owner-per-epoch', 'fencing-monotonic', 'liveness'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'liveness'],
     expect: 'pass',
     operations: 40,
     liveness: { boundMs: 15_000 },
@@ -126,7 +126,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §292', '000 §106–107', '000 §207'],
     workload: { controllers: 5, scopes: 2, mix: { 'device-reservation': 3, 'multi-resource': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000, waitPct: 0 },
     faults: { profile: { ...NET, nemesisIntervalMs: 500, crashProbabilityPct: 10, restartDelayMs: 300 } },
-    invariants: ['one-owner-per-epoch', 'fencing-monotonic', 'capacity'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'capacity'],
     expect: 'pass',
     operations: 40,
   },
@@ -146,7 +146,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §294', '000 §86–92'],
     workload: { controllers: 6, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000, workMsMin: 20, workMsMax: 120, waitPct: 100, waitTimeoutMs: 30_000 },
     faults: { profile: { ...NET } },
-    invariants: ['one-owner-per-epoch', 'fencing-monotonic', 'liveness'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'liveness'],
     expect: 'pass',
     operations: 30,
     liveness: { boundMs: 30_000 },

@@ -7,6 +7,7 @@ import type { Checker, Verdict, Violation } from '../verdict.ts';
 import { capacity } from './capacity.ts';
 import { digestConflict } from './digest-conflict.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
+import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
 import { liveness } from './liveness.ts';
 import { noBlindRetry } from './no-blind-retry.ts';
@@ -19,6 +20,7 @@ export { differential } from './differential.ts';
 
 export const INVARIANT_NAMES = [
   'one-owner-per-epoch',
+  'lease-exclusive',
   'fencing-monotonic',
   'no-blind-retry',
   'unknown-not-new',
@@ -34,6 +36,7 @@ export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
 export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze({
   'one-owner-per-epoch': oneOwnerPerEpoch,
+  'lease-exclusive': leaseExclusive,
   'fencing-monotonic': fencingMonotonic,
   'no-blind-retry': noBlindRetry,
   'unknown-not-new': unknownNotNew,
