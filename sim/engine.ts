@@ -141,8 +141,8 @@ export class Sim {
     readonly hooks: SimHooks,
   ) {
     this.streams = new Streams(plan.seed);
-    this.network = new Network(plan.faults, this.streams.get('network'));
-    this.provider = new Provider(this.streams.get('provider'), this.history, plan.faults.providerTimeoutPct, plan.faults.providerTimeoutAppliedPct);
+    this.network = new Network(plan.faults, plan.seed);
+    this.provider = new Provider(plan.seed, this.history, plan.faults.providerTimeoutPct, plan.faults.providerTimeoutAppliedPct);
     this.endMs = plan.horizonMs + plan.livenessBoundMs;
     for (let i = 1; i <= plan.controllers; i++) this.addNode(`c${i}`, true);
     this.addNode('operator', false);
@@ -385,7 +385,7 @@ export class Sim {
           await this.nemesis.end(event.data as Record<string, unknown> & { f: string });
           break;
         case EV_SNAPSHOT:
-          await this.nemesis.takeSnapshot();
+          await this.nemesis.takeSnapshot(event.data as (Record<string, unknown> & { f: string }) | null);
           break;
         case EV_RESTART:
           await this.restart(event.data as Node);
@@ -520,7 +520,16 @@ export class Sim {
   /** Puts the plan's steps, the snapshot cadence and the liveness phase on the agenda. */
   schedule(): void {
     const needsImages = this.plan.steps.some((s) => s.kind === 'fault' && (s.fault.f === 'db-failover' || s.fault.f === 'db-restore'));
-    if (needsImages) for (let t = 0; t < this.plan.horizonMs; t += SNAPSHOT_INTERVAL_MS) this.queue.push(t, EV_SNAPSHOT, 0, 0, null);
+    if (needsImages && this.realFaults === null) for (let t = 0; t < this.plan.horizonMs; t += SNAPSHOT_INTERVAL_MS) this.queue.push(t, EV_SNAPSHOT, 0, 0, null);
+    // With real faults the replica's lag and the backup's age are made real ahead of the fault:
+    // the replication link is cut `lagMs` before the failover, the backup taken `snapshotAgeMs` before the restore.
+    if (this.realFaults !== null) {
+      for (const step of this.plan.steps) {
+        if (step.kind !== 'fault') continue;
+        const ageMs = step.fault.f === 'db-failover' ? step.fault.lagMs : step.fault.f === 'db-restore' ? step.fault.snapshotAgeMs : null;
+        if (ageMs !== null) this.queue.push(Math.max(0, step.at - ageMs), EV_SNAPSHOT, 0, 0, step.fault);
+      }
+    }
     for (const step of this.plan.steps) {
       if (step.kind === 'op') this.queue.push(step.at, EV_OP, 0, 0, { node: step.node, op: step.op });
       else this.queue.push(step.at, EV_FAULT, 0, 0, step.fault);

@@ -108,8 +108,20 @@ export class Nemesis {
     return this.sim.nodes.get(name);
   }
 
-  async takeSnapshot(): Promise<void> {
-    if (this.sim.store.snapshot === undefined || this.sim.realFaults !== null) return;
+  /**
+   * Simulated: takes a replica/backup image at the cadence. Real: prepares the fault `prepare`
+   * ahead of time — cuts the replication link before a failover, takes the data-directory copy
+   * before a restore — without recording anything in the history.
+   */
+  async takeSnapshot(prepare: (Record<string, unknown> & { f: string }) | null): Promise<void> {
+    if (this.sim.realFaults !== null) {
+      if (prepare === null) return;
+      const value = prepare.f === 'db-failover' ? { phase: 'cut' } : { phase: 'backup' };
+      const outcome = await this.sim.realFaults.apply({ f: prepare.f as 'db-failover' | 'db-restore', value });
+      this.sim.realActions.push({ f: `${prepare.f} (prepare)`, outcome: outcome.kind === 'applied' ? outcome.action : `simulated-only: ${outcome.reason}` });
+      return;
+    }
+    if (this.sim.store.snapshot === undefined) return;
     const image = await this.sim.store.snapshot();
     this.images.push({ time: this.sim.now, image });
   }

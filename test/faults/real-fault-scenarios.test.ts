@@ -1,0 +1,42 @@
+// seed 000 §272–§276, §297: failover to a lagging replica and restore from an older data directory,
+// done for real against PostgreSQL, are caught without the recovery epoch and harmless with it.
+
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { startRealRun } from '../../cli/real-faults.ts';
+import { loadScenario } from '../../scenarios/index.ts';
+import { runScenario } from '../../sim/run.ts';
+
+async function runReal(name: string, seed: number) {
+  const real = await startRealRun(seed);
+  try {
+    return await runScenario({ scenario: loadScenario(name), seed, store: real.store, faults: 'real', realFaults: real.driver });
+  } finally {
+    await real.close();
+  }
+}
+
+const clusterDirs = () => [...readdirSync('/dev/shm'), ...readdirSync(tmpdir())].filter((name) => name.startsWith('pg-cluster-'));
+
+describe('real failover and restore', () => {
+  const before = new Set(clusterDirs());
+
+  for (const name of ['db-failover', 'restore']) {
+    test(`${name}-unmitigated is caught and ${name} passes, seed 1`, async () => {
+      const unmitigated = await runReal(`${name}-unmitigated`, 1);
+      expect(unmitigated.valid).toBe(false);
+      expect(unmitigated.violations.map((v) => v.invariant)).toEqual(expect.arrayContaining(['restore-invalidates']));
+      // The real actions happened: the replica was promoted or the data directory restored.
+      expect(unmitigated.realActions.map((a) => a.outcome).join('\n')).toMatch(name === 'db-failover' ? /replica promoted/ : /restored from/);
+
+      const mitigated = await runReal(name, 1);
+      expect(mitigated.violations).toEqual([]);
+      expect(mitigated.valid).toBe(true);
+    }, 120_000);
+  }
+
+  test('no cluster directory is left behind', () => {
+    expect(clusterDirs().filter((dir) => !before.has(dir))).toEqual([]);
+  });
+});
