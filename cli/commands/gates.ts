@@ -3,6 +3,7 @@
 // failover and restore scenarios with real faults, hunts every mutant, then computes the gates
 // of seed 000 §316 and seed 001 §339 from that evidence alone and writes the report.
 
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
 import { computeGates, saveResults, writeReports, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from '../../reports/index.ts';
@@ -15,6 +16,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { startRealRun } from '../real-faults.ts';
+import { runSuites } from '../suites.ts';
 
 export interface GatesOptions {
   readonly out: string;
@@ -98,7 +100,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     if (s.failing !== null) samples.push(s.failing);
   };
 
-  say(options, pc.bold(`1/4 scenarios on the memory store: ${scenarios.length} scenarios x ${memorySeeds} seeds`));
+  say(options, pc.bold(`1/5 scenarios on the memory store: ${scenarios.length} scenarios x ${memorySeeds} seeds`));
   const memory = await resolveAdapter('memory');
   const memoryHashes = new Map<string, ReadonlyMap<number, string>>();
   let progress = startProgress(scenarios.length * memorySeeds, 'memory', !options.json);
@@ -110,7 +112,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
   progress.stop();
 
   if (options.postgres && pgSeeds > 0) {
-    say(options, pc.bold(`2/4 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${pgSeeds} seeds`));
+    say(options, pc.bold(`2/5 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${pgSeeds} seeds`));
     const postgres = await resolveAdapter('postgres');
     let same = 0;
     let differing = 0;
@@ -131,7 +133,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     }
     suites.push({ name: 'differential-postgres', passed: same, failed: differing });
 
-    say(options, pc.bold(`3/4 failover and restore against a real primary/replica pair with real faults`));
+    say(options, pc.bold(`3/5 failover and restore against a real primary/replica pair with real faults`));
     progress = startProgress(REAL_FAULT_SCENARIOS.length, 'real faults', !options.json);
     for (const name of REAL_FAULT_SCENARIOS) {
       const scenario = scenarios.find((s) => s.name === name);
@@ -141,10 +143,13 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     }
     progress.stop();
   } else {
-    say(options, pc.dim('2/4 and 3/4 skipped: PostgreSQL is off for this run (its gates show as untested)'));
+    say(options, pc.dim('2/5 and 3/5 skipped: PostgreSQL is off for this run (its gates show as untested)'));
   }
 
-  say(options, pc.bold(`4/4 mutants: every known-bad implementation, up to ${Math.max(memorySeeds, 1)} seeds each`));
+  say(options, pc.bold(`4/5 test suites: store conformance, idempotency scoping, scope identity`));
+  suites.push(...runSuites(options.postgres));
+
+  say(options, pc.bold(`5/5 mutants: every known-bad implementation, up to ${Math.max(memorySeeds, 1)} seeds each`));
   const mutantReports = await runMutants({ seeds: Math.max(memorySeeds, 1) });
   const mutants: MutantEvidence[] = mutantReports.map((m) => ({
     name: m.name,
@@ -157,6 +162,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
   }));
 
   const input: GateRunInput = { startedAt, finishedAt: new Date().toISOString(), scenarios: evidence, mutants, suites, samples };
+  await mkdir(options.out, { recursive: true });
   await saveResults(input, path.join(options.out, 'results.json'));
   const written = await writeReports(input, options.out);
   const gates = computeGates(input);

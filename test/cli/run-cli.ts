@@ -12,12 +12,12 @@ export interface CliResult {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'cli/bin.mjs');
 
-export function runCli(args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly env?: Record<string, string> } = {}): CliResult {
+export function runCli(args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number } = {}): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...options.env },
-    timeout: 120_000,
+    timeout: options.timeoutMs ?? 120_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

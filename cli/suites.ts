@@ -1,0 +1,66 @@
+// Test suites as gate evidence: the gate run executes a few vitest suites itself (the store
+// conformance suite on memory and PostgreSQL, idempotency key scoping, scope identity) and
+// counts their results, so those gates rest on tests that ran in the same run.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SuiteEvidence } from '../reports/index.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+interface SuiteSpec {
+  readonly name: string;
+  readonly file: string;
+  /** Only the tests under this describe title count (a file may test several stores). */
+  readonly under?: string;
+  readonly needsPostgres: boolean;
+}
+
+const SUITES: ReadonlyArray<SuiteSpec> = [
+  { name: 'conformance', file: 'test/conformance/stores.test.ts', under: 'store conformance: memory', needsPostgres: true },
+  { name: 'conformance-postgres', file: 'test/conformance/stores.test.ts', under: 'store conformance: postgres', needsPostgres: true },
+  { name: 'idempotency', file: 'test/model/idempotency-rules.test.ts', needsPostgres: false },
+  { name: 'scope-identity', file: 'test/model/scope.test.ts', needsPostgres: false },
+];
+
+interface VitestJson {
+  readonly testResults: ReadonlyArray<{
+    readonly name: string;
+    readonly assertionResults: ReadonlyArray<{ readonly ancestorTitles: ReadonlyArray<string>; readonly status: string }>;
+  }>;
+}
+
+export function runSuites(withPostgres: boolean): SuiteEvidence[] {
+  const specs = SUITES.filter((s) => withPostgres || !s.needsPostgres);
+  const files = [...new Set(specs.map((s) => s.file))];
+  const dir = mkdtempSync(path.join(tmpdir(), 'testbed-suites-'));
+  const output = path.join(dir, 'vitest.json');
+  try {
+    spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...files, '--reporter=json', `--outputFile=${output}`], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: 'ignore',
+      timeout: 300_000,
+    });
+    let report: VitestJson;
+    try {
+      report = JSON.parse(readFileSync(output, 'utf8')) as VitestJson;
+    } catch {
+      // The suites did not even report: every one of them counts as failed.
+      return specs.map((s) => ({ name: s.name, passed: 0, failed: 1 }));
+    }
+    return specs.map((spec) => {
+      const file = report.testResults.find((r) => path.relative(ROOT, r.name) === spec.file);
+      const tests = (file?.assertionResults ?? []).filter((t) => spec.under === undefined || t.ancestorTitles.includes(spec.under));
+      return {
+        name: spec.name,
+        passed: tests.filter((t) => t.status === 'passed').length,
+        failed: file === undefined ? 1 : tests.filter((t) => t.status === 'failed').length,
+      };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
