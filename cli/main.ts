@@ -37,7 +37,6 @@ function buildProgram(): Command {
     .addOption(adapterOption())
     .addOption(faultsOption())
     .option('--shard <i/n>', 'run only the i-th of n interleaved shards of the range')
-    .option('--workers <n>', 'worker threads (default: one per core, memory adapter only)')
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/sweep.ts')).sweepCommand(options));
 
