@@ -3,7 +3,7 @@
 
 import pc from 'picocolors';
 import { failureOf, writeFailureFile } from '../../sim/failure-file.ts';
-import { runScenario, type SimRunResult } from '../../sim/run.ts';
+import { generatePlan, runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
 import { renderCounterexample, shrinkPlan } from '../../sim/shrink.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
@@ -32,10 +32,12 @@ export async function runCommand(options: RunOptions): Promise<void> {
     real === undefined ? await resolveAdapter(options.adapter) : { name: 'postgres', store: real.store, close: () => real.close() };
   try {
     const replay = replayFor(options.scenario, seed, adapter.name, options.faults);
-    if (!options.json) process.stderr.write(pc.dim(`${replay}\n`));
+    const plan = generatePlan(scenario, seed);
+    if (!options.json) process.stderr.write(pc.dim(`${replay}\n${derivedOptions(plan)}\n`));
     const result = await runScenario({
       scenario,
       seed,
+      plan,
       store: adapter.store,
       faults: options.faults,
       replay,
@@ -46,6 +48,14 @@ export async function runCommand(options: RunOptions): Promise<void> {
   } finally {
     await adapter.close();
   }
+}
+
+/** The seed's derived settings (swarm mode draws the fault mix from the seed): printed at start. */
+function derivedOptions(plan: Plan): string {
+  const knobs = Object.entries(plan.faults)
+    .filter(([, value]) => value !== 0)
+    .map(([name, value]) => `${name}=${value}`);
+  return `seed ${plan.seed}: ${plan.steps.length} plan steps, ${plan.controllers} controllers, horizon ${plan.horizonMs} ms${plan.swarm ? ', swarm' : ''}; faults: ${knobs.length > 0 ? knobs.join(' ') : 'none'}`;
 }
 
 async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions): Promise<void> {
