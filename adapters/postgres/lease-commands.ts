@@ -1,6 +1,9 @@
 // Leases, fencing, waiting and protected mutation in SQL (seed 000 §21–§36, §66–§92, §99–§114,
 // §200–§206), in the check order of model/SEMANTICS.md. Each function runs inside one
 // transaction (transaction.ts) and locks its scope before it reads anything it decides on.
+// Acquire, Renew, Release and Mutate normally run as the PL/pgSQL functions of schema migration 2
+// instead (fast-path.ts); the versions here run when the store is opened with `fastPath: false`,
+// and both must decide alike.
 
 import type {
   AcquireAllCommand,

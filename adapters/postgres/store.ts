@@ -1,6 +1,9 @@
 // The PostgreSQL store: every command of model/commands.ts in one transaction each, every query
 // parameterized, outcomes exactly as the reference model returns them (model/SEMANTICS.md).
-// Isolation, locking and unknown-outcome handling: see transaction.ts.
+// Acquire, Renew, Release and Mutate run as one autocommit statement calling a PL/pgSQL function
+// (fast-path.ts, one round trip); every other command runs as a pipelined multi-statement
+// transaction (transaction.ts, two round trips). Isolation, locking and unknown-outcome handling:
+// see those two files.
 //
 // Time (DESIGN.md "Time and determinism"): with `time: 'database'` the store clock is the
 // server's `clock_timestamp()` (integer ms), read after the command's locks are granted; with a
@@ -12,6 +15,7 @@ import type { Command } from '../../model/commands.ts';
 import type { Outcome, OutcomeOf } from '../../model/outcomes.ts';
 import { StoreUnavailableError, type Store, type StoreFactory, type StoreImage, type StoreOptions } from '../port.ts';
 import { acquirePermit, defineCapacity, releasePermit, reserve, transitionReservation } from './capacity-commands.ts';
+import { FastPathRunner, isFastCommand } from './fast-path.ts';
 import { startPostgres, type PostgresServer } from './harness.ts';
 import { inspect, loadImage, takeImage } from './inspect.ts';
 import { acquire, acquireAll, cancelWait, enqueue, forceRelease, handoff, mutate, release, renew } from './lease-commands.ts';
@@ -36,6 +40,11 @@ export interface PostgresStoreOptions extends StoreOptions {
   /** Give up connecting after this long: the store is unavailable. Default 5000. */
   readonly connectTimeoutMs?: number;
   readonly hooks?: TransactionHooks;
+  /**
+   * Run Acquire, Renew, Release and Mutate as one autocommit statement each (fast-path.ts).
+   * Default true; false runs them as multi-statement transactions like every other command.
+   */
+  readonly fastPath?: boolean;
   /** Called by close() after the pool has ended (a harness-owned server stops here). */
   readonly onClose?: () => Promise<void>;
 }
@@ -123,6 +132,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // An idle client whose server went away emits 'error'; the pool drops it, nothing to do here.
   pool.on('error', () => undefined);
   const runner = new TransactionRunner(pool, clientConfig, options.hooks ?? {});
+  const fast = new FastPathRunner(pool, clientConfig, options.hooks ?? {});
+  const fastPath = options.fastPath ?? true;
   const time = options.time;
 
   let migrated: Promise<void> | null = null;
@@ -150,6 +161,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async execute<C extends Command>(command: C): Promise<OutcomeOf<C>> {
       await ready(command.kind);
       const now = virtualNow();
+      // Acquire, Renew, Release and Mutate: one autocommit statement, one round trip (fast-path.ts).
+      if (fastPath && isFastCommand(command)) return (await fast.run(command, now)) as OutcomeOf<C>;
       const readOnly = command.kind === 'Inspect';
       const exclusive = command.kind === 'AdvanceRecoveryEpoch';
       const outcome = await runner.run(command.kind, now, (tx) => dispatch(tx, command), { readOnly, exclusive });

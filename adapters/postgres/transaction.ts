@@ -1,4 +1,6 @@
-// One command = one transaction, and what a broken connection means for it.
+// One command = one transaction, and what a broken connection means for it. This is the
+// multi-statement path (two round trips); Acquire, Renew, Release and Mutate take the
+// one-statement path of fast-path.ts, with the same isolation and lock order.
 //
 // Isolation: READ COMMITTED plus explicit row locks, chosen on purpose. Every command that reads
 // or writes a scope first locks that scope's row in `scope_counter` (SELECT ... FOR UPDATE, or an
@@ -58,16 +60,16 @@ export interface TransactionHooks {
   beforeCommit?(backendPid: number): Promise<void>;
 }
 
-const RETRYABLE = new Set(['40001', '40P01', '23505']);
+export const RETRYABLE = new Set(['40001', '40P01', '23505']);
 
 /** A checked-out client whose connection dies emits 'error'; the failing query reports it too. */
 const listening = new WeakSet<pg.PoolClient>();
-function ignoreClientErrors(client: pg.PoolClient): void {
+export function ignoreClientErrors(client: pg.PoolClient): void {
   if (listening.has(client)) return;
   listening.add(client);
   client.on('error', () => undefined);
 }
-const MAX_ATTEMPTS = 8;
+export const MAX_ATTEMPTS = 8;
 const RESOLVE_ATTEMPTS = 40;
 const RESOLVE_PAUSE_MS = 50;
 /** Polls before an old backend still running the transaction is terminated to force a decision. */
@@ -200,7 +202,7 @@ export class TransactionRunner {
  * (named by its hash) and later runs skip parsing and planning.
  */
 const statementNames = new Map<string, string>();
-function statementName(text: string): string {
+export function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `tb_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
