@@ -15,7 +15,7 @@ export class LocalClock {
 
   /** True duration that elapses while this clock advances by `localMs` (at least 1 ms). */
   trueDuration(localMs: number): number {
-    assert.ok(localMs >= 0, 'a local duration is not negative');
+    if (localMs < 0) assert.fail('a local duration is not negative');
     const d = Math.ceil((localMs * 1_000_000) / (1_000_000 + this.driftPpm));
     return d < 1 ? 1 : d;
   }

@@ -9,8 +9,13 @@ import type { OpSpec } from './plan.ts';
 
 /** Retention of API idempotency records (§55): longer than any run. */
 export const API_RETENTION_MS = 3_600_000;
-/** A waiter re-asks the store at this local interval (no busy spinning, §87). */
+/** A controller re-checks a workflow group's queue, or an idempotency record in progress, at this local interval. */
 export const WAIT_POLL_MS = 100;
+/**
+ * A waiter sleeps until the database notifies its scope (LISTEN/NOTIFY); it re-asks the store on
+ * its own only at this long local interval, for a notification lost with its connection (§87).
+ */
+export const WAIT_FALLBACK_POLL_MS = 1_000;
 /** How many times an operation is retried after its effect was found not applied. */
 export const MAX_ATTEMPTS = 3;
 
@@ -18,6 +23,8 @@ export interface HeldLease {
   readonly lease: Lease;
   lost: boolean;
   released: boolean;
+  /** Local time of the holder's last successful confirmation (a Renew before an effect). */
+  confirmedAtLocal?: number;
 }
 
 export interface RunningJob {

@@ -29,6 +29,13 @@ const EV_SNAPSHOT = 5;
 const EV_RESTART = 6;
 const EV_END_FAULT = 7;
 const EV_LIVENESS = 8;
+/** 9 is taken by the coordination service (sim/coordination/service.ts EV_COORD). */
+const EV_EXPIRY = 11;
+/** A wake that carries a value (a reply held while its node was paused); EV_WAKE carries none. */
+const EV_RESUME = 12;
+
+/** EV_WAKE's `b`: the fiber wakes because its call timed out. */
+const WAKE_TIMEOUT = 1;
 
 /** How often the replica/backup image is taken when a plan has failover or restore. */
 const SNAPSHOT_INTERVAL_MS = 100;
@@ -38,14 +45,27 @@ const MSG_DB_REP = 2;
 const MSG_PROV_REQ = 3;
 const MSG_PROV_REP = 4;
 const MSG_INSP_REQ = 5;
+const MSG_NOTIFY = 6;
 
 /** The value a fiber is woken with when its call timed out. */
 const TIMEOUT: unique symbol = Symbol('timeout');
 
-/** Thrown inside protocol code when its process was retired (crash, or an unknown outcome). */
+/** Outcomes after which a scope may have room for a waiter: its listeners are notified. */
+const FREES_SCOPE: ReadonlySet<string> = new Set(['Released', 'ForceReleased', 'HandedOff', 'WaitCancelled', 'PermitReleased', 'Reconciled']);
+/** Outcomes that grant what a listener waits for: no need to keep listening. */
+const GRANTS: ReadonlySet<string> = new Set(['Acquired', 'AcquiredAll', 'Granted']);
+
+/**
+ * Thrown inside protocol code when its process was retired (crash, or an unknown outcome). It is
+ * control flow that the fiber driver catches, never an error a person reads: it captures no stack
+ * trace, which would cost more than the rest of a retirement.
+ */
 class Retired extends Error {
   constructor(readonly process: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`process ${process} retired`);
+    Error.stackTraceLimit = limit;
     this.name = 'Retired';
   }
 }
@@ -60,6 +80,8 @@ interface Message {
   readonly payload: unknown;
   /** Database connection generation for db replies: a reply from before a crash or failover is lost. */
   readonly conn: number;
+  /** A db request that also LISTENs on these scope channels in the same session (or null). */
+  readonly listen: ReadonlyArray<string> | null;
 }
 
 export interface Journal {
@@ -92,6 +114,10 @@ export class Fiber {
   started = false;
   /** The op this fiber has in flight, so a crash can close it as `info`. */
   inFlight: string | null = null;
+  /** The wait id of the notification wait the fiber is parked in (0: not waiting for one). */
+  notifyWaitId = 0;
+  /** A notification arrived while the fiber was not waiting for one: its next wait returns at once. */
+  notified = false;
   constructor(
     readonly node: Node,
     readonly process: string,
@@ -177,7 +203,7 @@ export class Sim {
   spawn(node: Node, process: string, body: (fiber: Fiber) => Promise<void>, delayMs = 0): Fiber {
     const fiber = new Fiber(node, process, body);
     node.fibers.push(fiber);
-    this.queue.push(this.now + delayMs, EV_WAKE, 0, 0, { fiber, waitId: 0, value: undefined });
+    this.queue.push(this.now + delayMs, EV_WAKE, 0, 0, fiber);
     return fiber;
   }
 
@@ -214,7 +240,7 @@ export class Sim {
         return;
       }
       const resume = fiber.resume;
-      assert.ok(resume !== null, `fiber ${fiber.process} is parked when woken`);
+      if (resume === null) assert.fail(`fiber ${fiber.process} is parked when woken`);
       fiber.resume = null;
       resume(value);
     });
@@ -222,10 +248,30 @@ export class Sim {
 
   failure: unknown = null;
 
+  /**
+   * A waiter sleeps until the database notifies a scope it listens on (LISTEN/NOTIFY: a release,
+   * handoff, cancelled wait or expiry), or until the long fallback poll on its local clock — a
+   * notification can be lost with its connection or on the network (§87: no busy polling).
+   */
+  async waitNotify(fiber: Fiber, fallbackLocalMs: number): Promise<void> {
+    this.checkAlive(fiber);
+    if (fiber.notified) {
+      fiber.notified = false;
+      return;
+    }
+    const waitId = ++fiber.waitId;
+    fiber.notifyWaitId = waitId;
+    this.queue.push(this.now + fiber.node.clock.trueDuration(fallbackLocalMs), EV_WAKE, waitId, 0, fiber);
+    await this.block(fiber);
+    fiber.notifyWaitId = 0;
+    fiber.notified = false;
+    this.checkAlive(fiber);
+  }
+
   /** Sleep on the node's local clock. */
   async sleepLocal(fiber: Fiber, localMs: number): Promise<void> {
     const waitId = ++fiber.waitId;
-    this.queue.push(this.now + fiber.node.clock.trueDuration(localMs), EV_WAKE, 0, 0, { fiber, waitId, value: undefined });
+    this.queue.push(this.now + fiber.node.clock.trueDuration(localMs), EV_WAKE, waitId, 0, fiber);
     await this.block(fiber);
     this.checkAlive(fiber);
   }
@@ -241,15 +287,16 @@ export class Sim {
   // ---- calls --------------------------------------------------------------------------------
 
   /** A store call: request message → executed at the database on arrival → reply message. */
-  async call<C extends Command>(fiber: Fiber, command: C, process = fiber.process): Promise<OutcomeOf<C> | null> {
+  async call<C extends Command>(fiber: Fiber, command: C, process = fiber.process, listen: ReadonlyArray<string> | null = null): Promise<OutcomeOf<C> | null> {
     this.checkAlive(fiber);
+    if (listen !== null) fiber.notified = false;
     this.history.op(this.now, process, 'invoke', command.kind, command);
     fiber.inFlight = process;
     const waitId = ++fiber.waitId;
     const node = fiber.node;
     const delay = this.network.transit(node.name, 'db', this.faultsOn);
-    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: this.dbConn } satisfies Message);
-    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, 0, 0, { fiber, waitId, value: TIMEOUT });
+    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: this.dbConn, listen } satisfies Message);
+    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, waitId, WAKE_TIMEOUT, fiber);
     const reply = await this.block(fiber);
     this.checkAlive(fiber);
     fiber.inFlight = null;
@@ -291,8 +338,8 @@ export class Sim {
     const waitId = ++fiber.waitId;
     const node = fiber.node;
     const delay = this.network.transit(node.name, 'provider', this.faultsOn);
-    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: node.name, to: 'provider', fiber, waitId, payload, conn: 0 } satisfies Message);
-    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, 0, 0, { fiber, waitId, value: TIMEOUT });
+    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: node.name, to: 'provider', fiber, waitId, payload, conn: 0, listen: null } satisfies Message);
+    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, waitId, WAKE_TIMEOUT, fiber);
     const reply = await this.block(fiber);
     this.checkAlive(fiber);
     fiber.inFlight = null;
@@ -357,24 +404,37 @@ export class Sim {
       const event = queue.pop();
       if (event === undefined) break;
       if (event.time > this.endMs) break;
-      assert.ok(event.time >= this.now, 'time never goes backwards');
+      if (event.time < this.now) assert.fail('time never goes backwards');
       this.now = event.time;
       switch (event.kind) {
         case EV_WAKE: {
+          const fiber = event.data as Fiber;
+          if (fiber.dead || fiber.waitId !== event.a) break;
+          if (fiber.node.pausedUntil > this.now) {
+            queue.push(fiber.node.pausedUntil, EV_WAKE, event.a, event.b, fiber);
+            break;
+          }
+          if (fiber.started && fiber.resume === null) break;
+          await this.step(fiber, event.b === WAKE_TIMEOUT ? TIMEOUT : undefined);
+          break;
+        }
+        case EV_RESUME: {
           const w = event.data as { fiber: Fiber; waitId: number; value: unknown };
           const fiber = w.fiber;
           if (fiber.dead || fiber.waitId !== w.waitId) break;
           if (fiber.node.pausedUntil > this.now) {
-            queue.push(fiber.node.pausedUntil, EV_WAKE, 0, 0, w);
+            queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, w);
             break;
           }
-          if (fiber.started && fiber.resume === null) break;
+          if (fiber.resume === null) break;
           await this.step(fiber, w.value);
           break;
         }
-        case EV_DELIVER:
-          await this.deliver(event.data as Message);
+        case EV_DELIVER: {
+          const pending = this.deliver(event.data as Message);
+          if (pending !== null) await pending;
           break;
+        }
         case EV_OP:
           this.enqueueOp(event.data as { node: string; op: OpSpec });
           break;
@@ -393,6 +453,9 @@ export class Sim {
         case EV_LIVENESS:
           await this.nemesis.startLiveness();
           break;
+        case EV_EXPIRY:
+          this.expiryDue(event.data as string, event.a);
+          break;
       }
       if (this.failure !== null) throw this.failure;
     }
@@ -400,7 +463,7 @@ export class Sim {
 
   private enqueueOp(step: { node: string; op: OpSpec }): void {
     const node = this.nodes.get(step.node);
-    assert.ok(node !== undefined, `plan names a known node: ${step.node}`);
+    if (node === undefined) assert.fail(`plan names a known node: ${step.node}`);
     node.pending.push(step.op);
     if (!node.busy && !node.down) this.hooks.startNext(this, node);
   }
@@ -415,69 +478,173 @@ export class Sim {
 
   // ---- messages -----------------------------------------------------------------------------
 
-  private async deliver(m: Message): Promise<void> {
+  /**
+   * Delivers one message. The usual case finishes synchronously (null); a message that resumes a
+   * fiber, or a store call without `executeSync`, returns the promise the loop must await. Plain
+   * functions rather than async ones: each async layer would add microtask hops to every reply.
+   */
+  private deliver(m: Message): Promise<void> | null {
     if (this.network.isBlocked(m.from, m.to)) {
       this.network.dropped++;
-      return;
+      return null;
     }
     switch (m.type) {
       case MSG_DB_REQ:
-        await this.executeAtDb(m);
-        return;
+        return this.executeAtDb(m);
       case MSG_DB_REP:
-        if (m.conn !== this.dbConn) return;
-        await this.wakeFromMessage(m);
-        return;
+        if (m.conn !== this.dbConn) return null;
+        return this.wakeFromMessage(m, m.waitId);
       case MSG_PROV_REQ:
         this.applyAtProvider(m);
-        return;
-      case MSG_INSP_REQ: {
+        return null;
+      case MSG_INSP_REQ:
         this.reply(m, MSG_PROV_REP, this.provider.inspect(m.payload as string));
-        return;
-      }
+        return null;
       case MSG_PROV_REP:
-        await this.wakeFromMessage(m);
-        return;
+        return this.wakeFromMessage(m, m.waitId);
+      case MSG_NOTIFY: {
+        const fiber = m.fiber;
+        if (m.conn !== this.dbConn || fiber.dead) return null;
+        if (fiber.notifyWaitId === 0 || fiber.notifyWaitId !== fiber.waitId) {
+          fiber.notified = true;
+          return null;
+        }
+        return this.wakeFromMessage(m, fiber.waitId);
+      }
     }
+    return null;
   }
 
-  private async wakeFromMessage(m: Message): Promise<void> {
+  private wakeFromMessage(m: Message, waitId: number): Promise<void> | null {
     const fiber = m.fiber;
-    if (fiber.dead || fiber.waitId !== m.waitId || fiber.resume === null) return;
+    if (fiber.dead || fiber.waitId !== waitId || fiber.resume === null) return null;
     // A paused node processes the reply when it resumes; otherwise it is processed now.
     if (fiber.node.pausedUntil > this.now) {
-      this.queue.push(fiber.node.pausedUntil, EV_WAKE, 0, 0, { fiber, waitId: m.waitId, value: m.payload });
-      return;
+      this.queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, { fiber, waitId, value: m.payload });
+      return null;
     }
-    await this.step(fiber, m.payload);
+    return this.step(fiber, m.payload);
   }
 
   private reply(m: Message, type: number, payload: unknown): void {
     const delay = this.network.transit(m.to, m.from, this.faultsOn);
     if (delay < 0) return;
-    this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload, conn: this.dbConn } satisfies Message);
+    this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload, conn: this.dbConn, listen: null } satisfies Message);
   }
 
-  private async executeAtDb(m: Message): Promise<void> {
-    if (this.dbDown || m.conn !== this.dbConn) return;
+  /** Executes a request at the database: synchronously when the store allows it (null), else the promise of it. */
+  private executeAtDb(m: Message): Promise<void> | null {
+    if (this.dbDown || m.conn !== this.dbConn) return null;
     const command = m.payload as Command;
+    if (this.sync === null) return this.executeAtDbAsync(m, command);
     this.caller = m.fiber.node;
-    let payload: { outcome?: unknown; error?: string };
+    let outcome: unknown;
     try {
-      const outcome = this.sync !== null ? this.sync.executeSync(command) : await this.store.execute(command);
-      payload = { outcome };
-      if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
-        const o = outcome as { version: number; token: number };
-        this.history.truth(this.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });
-      }
+      outcome = this.sync.executeSync(command);
     } catch (error) {
-      if (error instanceof OutcomeUnknownError) payload = { error: 'unknown' };
-      else if (error instanceof StoreUnavailableError) payload = { error: 'unavailable' };
-      else throw error;
+      this.failedAtDb(m, error);
+      return null;
     } finally {
       this.caller = null;
     }
-    this.reply(m, MSG_DB_REP, payload);
+    this.committedAtDb(m, command, outcome);
+    return null;
+  }
+
+  private async executeAtDbAsync(m: Message, command: Command): Promise<void> {
+    this.caller = m.fiber.node;
+    let outcome: unknown;
+    try {
+      outcome = await this.store.execute(command);
+    } catch (error) {
+      this.failedAtDb(m, error);
+      return;
+    } finally {
+      this.caller = null;
+    }
+    this.committedAtDb(m, command, outcome);
+  }
+
+  private committedAtDb(m: Message, command: Command, outcome: unknown): void {
+    if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
+      const o = outcome as { version: number; token: number };
+      this.history.truth(this.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });
+    }
+    this.reply(m, MSG_DB_REP, { outcome });
+    this.afterCommit(m, command, outcome as { kind: string });
+  }
+
+  /** An infrastructure failure is answered as unknown or unavailable; anything else is a bug. */
+  private failedAtDb(m: Message, error: unknown): void {
+    if (error instanceof OutcomeUnknownError) this.reply(m, MSG_DB_REP, { error: 'unknown' });
+    else if (error instanceof StoreUnavailableError) this.reply(m, MSG_DB_REP, { error: 'unavailable' });
+    else throw error;
+  }
+
+  // ---- notifications (LISTEN/NOTIFY at the database node) -----------------------------------
+
+  /** Sessions listening per scope channel (with their connection generation), in the order they started. */
+  private readonly listeners = new Map<string, Map<Fiber, number>>();
+  /** The latest known expiry of each scope's lease: its listeners are notified when it passes. */
+  private readonly leaseExpiry = new Map<string, number>();
+
+  /** What a committed command means for the scope channels: listen, arm an expiry, notify. */
+  private afterCommit(m: Message, command: Command, outcome: { kind: string }): void {
+    if (m.listen !== null && !GRANTS.has(outcome.kind)) {
+      for (const scope of m.listen) {
+        let sessions = this.listeners.get(scope);
+        if (sessions === undefined) {
+          sessions = new Map();
+          this.listeners.set(scope, sessions);
+        }
+        sessions.set(m.fiber, m.conn);
+      }
+    }
+    if (FREES_SCOPE.has(outcome.kind) && 'scope' in command && typeof command.scope === 'string') {
+      this.leaseExpiry.delete(command.scope);
+      this.notify(command.scope);
+    }
+    switch (outcome.kind) {
+      case 'Acquired':
+      case 'Renewed':
+      case 'HandedOff': {
+        const lease = (outcome as unknown as { lease: { scope: string; expiresAt: number } }).lease;
+        this.armExpiry(lease.scope, lease.expiresAt);
+        break;
+      }
+      case 'AcquiredAll':
+        for (const lease of (outcome as unknown as { leases: ReadonlyArray<{ scope: string; expiresAt: number }> }).leases) this.armExpiry(lease.scope, lease.expiresAt);
+        break;
+      case 'Busy':
+        if (command.kind === 'Acquire') this.armExpiry(command.scope, (outcome as unknown as { expiresAt: number }).expiresAt);
+        break;
+    }
+  }
+
+  private armExpiry(scope: string, at: number): void {
+    if (this.leaseExpiry.get(scope) === at) return;
+    this.leaseExpiry.set(scope, at);
+    if (at > this.now) this.queue.push(at, EV_EXPIRY, at, 0, scope);
+  }
+
+  private expiryDue(scope: string, at: number): void {
+    if (this.leaseExpiry.get(scope) !== at) return;
+    this.leaseExpiry.delete(scope);
+    this.notify(scope);
+  }
+
+  /** NOTIFY: every session listening on the scope gets one message; listening ends (one-shot). */
+  private notify(scope: string): void {
+    const sessions = this.listeners.get(scope);
+    if (sessions === undefined || this.dbDown) return;
+    this.listeners.delete(scope);
+    for (const [fiber, conn] of sessions) {
+      // A session from before a crash or failover is gone, and its LISTEN with it.
+      if (fiber.dead || conn !== this.dbConn) continue;
+      const delay = this.network.transit('db', fiber.node.name, this.faultsOn);
+      if (delay < 0) continue;
+      this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type: MSG_NOTIFY, from: 'db', to: fiber.node.name, fiber, waitId: 0, payload: scope, conn: this.dbConn, listen: null } satisfies Message);
+    }
   }
 
   private applyAtProvider(m: Message): void {

@@ -20,6 +20,11 @@ export class EventQueue {
     return this.heap.length;
   }
 
+  /** Events scheduled so far (popped or not): a run's event count, for throughput figures. */
+  get scheduled(): number {
+    return this.nextSeq;
+  }
+
   push(time: number, kind: number, a: number, b: number, data: unknown): SimEvent {
     if (!Number.isInteger(time)) throw new RangeError(`event time must be an integer number of milliseconds, got ${time}`);
     if (time < 0) throw new RangeError(`event time must not be negative, got ${time}`);

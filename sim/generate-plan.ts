@@ -63,9 +63,17 @@ function deviceScope(tenant: string, index: number): string {
   return cachedScope({ tenant, kind: 'Custom', name: `device-pool-${index}` });
 }
 
+/** A mix's weights in name order with their total, computed once per mix. */
+const weightsOf = new WeakMap<Scenario['workload']['mix'], { readonly entries: ReadonlyArray<readonly [WorkloadKind, number]>; readonly total: number }>();
+
 function pickKind(mix: Scenario['workload']['mix'], stream: Stream): WorkloadKind {
-  const entries = (Object.keys(mix) as WorkloadKind[]).sort().map((k) => [k, mix[k] ?? 0] as const);
-  const total = entries.reduce((sum, [, w]) => sum + w, 0);
+  let weights = weightsOf.get(mix);
+  if (weights === undefined) {
+    const sorted = (Object.keys(mix) as WorkloadKind[]).sort().map((k) => [k, mix[k] ?? 0] as const);
+    weights = { entries: sorted, total: sorted.reduce((sum, [, w]) => sum + w, 0) };
+    weightsOf.set(mix, weights);
+  }
+  const { entries, total } = weights;
   let roll = stream.int(1, total);
   for (const [kind, weight] of entries) {
     roll -= weight;

@@ -5,7 +5,7 @@
 import type { Lease } from '../model/outcomes.ts';
 import type { Fiber, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
-import { WAIT_POLL_MS, world, type HeldLease } from './controller-world.ts';
+import { WAIT_FALLBACK_POLL_MS, world, type HeldLease } from './controller-world.ts';
 
 export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, wait: boolean, attempt: number): Promise<Lease | null> {
   const holder = fiber.node.proc;
@@ -24,7 +24,8 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
       enqueued = e?.kind === 'Enqueued';
     }
     if (enqueued) {
-      const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs, waiterId });
+      // The same round trip LISTENs on the scope, so a release after this answer wakes the waiter.
+      const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs, waiterId }, fiber.process, [scope]);
       if (r?.kind === 'Acquired') {
         sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
         if (sim.policy.recheckAfterWait && !(await confirm(sim, fiber, { lease: r.lease, lost: false, released: false }))) return null;
@@ -37,7 +38,7 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
       sim.closeOp(waitProcess, 'fail', { scope, waiterId, reason: 'wait-timeout' });
       return null;
     }
-    await sim.sleepLocal(fiber, WAIT_POLL_MS);
+    await sim.waitNotify(fiber, Math.min(WAIT_FALLBACK_POLL_MS, Math.max(1, deadline - sim.local(fiber.node))));
   }
 }
 
@@ -56,6 +57,7 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
       held.lost = true;
       return !policy.stopOnRenewalFailure;
     }
+    held.confirmedAtLocal = sentLocal;
     // A reply that sat out a pause is too old to act on: confirm again.
     if (sim.local(fiber.node) - sentLocal < (held.lease.expiresAt - held.lease.acquiredAt) / 3) return true;
   }
@@ -68,10 +70,15 @@ export function startHeartbeat(sim: Sim, node: Node, leases: ReadonlyArray<HeldL
   const w = world(sim);
   w.heartbeats++;
   sim.spawn(node, `${node.proc}:hb${w.heartbeats}`, async (fiber) => {
+    const intervalMs = Math.max(1, Math.floor(ttl / 3));
     for (;;) {
-      await sim.sleepLocal(fiber, Math.max(1, Math.floor(ttl / 3)));
+      await sim.sleepLocal(fiber, intervalMs);
+      const now = sim.local(node);
       for (const held of leases) {
         if (held.released || held.lost) continue;
+        // Confirmed within the interval: renewed already, and the next beat still comes well
+        // before expiry (at most two intervals after that confirmation).
+        if (held.confirmedAtLocal !== undefined && now - held.confirmedAtLocal < intervalMs) continue;
         const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: ttl });
         // Renewal failed: the holder is OwnershipUncertain and starts no new side effect (§157–§158).
         if (r?.kind !== 'Renewed') held.lost = true;

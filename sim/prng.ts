@@ -49,3 +49,26 @@ export class Streams {
     return s;
   }
 }
+
+/**
+ * A 32-bit integer hash with good avalanche (Wellons' "lowbias32"): the building block of draws
+ * that are keyed by what they are for rather than by their position in a stream.
+ */
+export function mix32(x: number): number {
+  let h = x | 0;
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** FNV-1a over the UTF-16 code units of `text`, finished with `mix32`. */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return mix32(h);
+}
+
+/** A float in [0, 1) from slot `slot` of the keyed draw `key`. */
+export function unitOf(key: number, slot: number): number {
+  return mix32(key + Math.imul(slot, 0x9e3779b9)) / 4_294_967_296;
+}

@@ -4,7 +4,11 @@
 // the effect happened. Every effect it actually applies is recorded as ground truth.
 
 import type { HistoryRecorder } from './history-recorder.ts';
-import type { Stream } from './prng.ts';
+import { hashString, mix32, unitOf } from './prng.ts';
+
+/** Draw slots of one provider call. */
+const SLOT_TIMEOUT = 1;
+const SLOT_APPLIED = 2;
 
 export interface EffectRequest {
   readonly intentId: string;
@@ -27,10 +31,12 @@ export class Provider {
   /** How many times each intent was applied. */
   private readonly applied = new Map<string, number>();
   private readonly highestToken = new Map<string, number>();
+  /** Calls seen per intent: a call's draws are keyed by its intent and attempt, not by arrival order. */
+  private readonly calls = new Map<string, number>();
   private scriptedTimeouts: Array<{ left: number; appliedPct: number }> = [];
 
   constructor(
-    private readonly stream: Stream,
+    private readonly seed: number,
     private readonly history: HistoryRecorder,
     private readonly timeoutPct: number,
     private readonly timeoutAppliedPct: number,
@@ -49,15 +55,20 @@ export class Provider {
   call(now: number, r: EffectRequest, faultsOn: boolean, onTimeout: (applied: boolean) => void): EffectReply | null {
     let timedOut = false;
     let applyOnTimeout = false;
+    const attempt = (this.calls.get(r.intentId) ?? 0) + 1;
+    this.calls.set(r.intentId, attempt);
+    // Keyed by (seed, intent, attempt): dropping an unrelated call does not change this one's fate.
+    const key = mix32(hashString(`${this.seed}/provider/${r.intentId}`) ^ mix32(attempt));
+    const chance = (slot: number, pct: number): boolean => Math.floor(unitOf(key, slot) * 100) < pct;
     if (faultsOn) {
       const scripted = this.scriptedTimeouts[0];
       if (scripted !== undefined) {
         timedOut = true;
-        applyOnTimeout = this.stream.chance(scripted.appliedPct);
+        applyOnTimeout = chance(SLOT_APPLIED, scripted.appliedPct);
         if (--scripted.left <= 0) this.scriptedTimeouts.shift();
-      } else if (this.timeoutPct > 0 && this.stream.chance(this.timeoutPct)) {
+      } else if (this.timeoutPct > 0 && chance(SLOT_TIMEOUT, this.timeoutPct)) {
         timedOut = true;
-        applyOnTimeout = this.stream.chance(this.timeoutAppliedPct);
+        applyOnTimeout = chance(SLOT_APPLIED, this.timeoutAppliedPct);
       }
     }
     if (timedOut) onTimeout(applyOnTimeout);

@@ -10,7 +10,6 @@ import { controllerHooks } from './controller.ts';
 import { controllerPolicy, type ControllerPolicy } from './controller-policy.ts';
 import { Sim } from './engine.ts';
 import { generatePlan } from './generate-plan.ts';
-import { traceHash } from './history-recorder.ts';
 import type { Plan } from './plan.ts';
 import type { RunResult } from './run-result.ts';
 
@@ -73,7 +72,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     seed: plan.seed,
     adapter: options.store.name,
     faults,
-    traceHash: traceHash(history),
+    traceHash: sim.history.traceHash(),
     events: history.length,
     operations: sim.history.completedOps,
     valid: verdict.valid,

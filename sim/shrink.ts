@@ -146,7 +146,7 @@ export function violates(result: RunResult, invariant: string): boolean {
 
 export async function shrinkPlan(plan: Plan, execute: PlanExecutor, invariant: string, options: ShrinkPlanOptions = {}): Promise<ShrunkPlan> {
   const maxRuns = options.maxRuns ?? DEFAULT_SHRINK_RUNS;
-  const withSteps = (steps: ReadonlyArray<PlanStep>): Plan => ({ ...plan, steps });
+  const withSteps = (steps: ReadonlyArray<PlanStep>): Plan => ({ ...plan, steps, capacities: capacitiesUsed(plan, steps) });
   // The run of the last sub-plan that passed, so the answer usually needs no extra run.
   const lastPassing: { current: { readonly steps: ReadonlyArray<PlanStep>; readonly result: RunResult } | null } = { current: null };
   let runs = 0;
@@ -182,6 +182,17 @@ export async function shrinkPlan(plan: Plan, execute: PlanExecutor, invariant: s
   }
   if (!violates(result, invariant)) throw new Error(`shrinkPlan: the shrunk plan of ${plan.scenario} seed ${plan.seed} no longer shows ${invariant}`);
   return { plan: shrunkPlan, result, invariant, originalSteps: plan.steps.length, runs, exhausted: shrunk.exhausted || runs >= maxRuns };
+}
+
+/** The plan's capacity definitions that the remaining operations use: the others are noise. */
+function capacitiesUsed(plan: Plan, steps: ReadonlyArray<PlanStep>): Plan['capacities'] {
+  const used = new Set<string>();
+  for (const step of steps) {
+    if (step.kind !== 'op') continue;
+    used.add(step.op.scope);
+    for (const scope of step.op.scopes ?? []) used.add(scope);
+  }
+  return plan.capacities.filter((c) => used.has(c.scope));
 }
 
 interface Simplification {

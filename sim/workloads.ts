@@ -2,7 +2,7 @@
 // each is the client protocol applied to one kind of operation.
 
 import type { Lease } from '../model/outcomes.ts';
-import { API_RETENTION_MS, WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controller-world.ts';
+import { API_RETENTION_MS, WAIT_FALLBACK_POLL_MS, WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controller-world.ts';
 import { runEffect } from './effect-protocol.ts';
 import type { Fiber, Journal, Node, Sim } from './engine.ts';
 import { mutate, obtainLease, release, startHeartbeat } from './lease-protocol.ts';
@@ -81,10 +81,10 @@ export async function permitJob(sim: Sim, fiber: Fiber, j: Journal): Promise<voi
   const permitId = `${op.id}/${fiber.node.proc}/p`;
   const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
   for (;;) {
-    const r = await sim.call(fiber, { kind: 'AcquirePermit', scope: op.scope, permitId, holder: fiber.node.proc, units: op.units ?? 1, ttlMs: op.ttlMs });
+    const r = await sim.call(fiber, { kind: 'AcquirePermit', scope: op.scope, permitId, holder: fiber.node.proc, units: op.units ?? 1, ttlMs: op.ttlMs }, fiber.process, [op.scope]);
     if (r?.kind === 'Granted') break;
     if (sim.local(fiber.node) >= deadline) return;
-    await sim.sleepLocal(fiber, WAIT_POLL_MS);
+    await sim.waitNotify(fiber, Math.min(WAIT_FALLBACK_POLL_MS, Math.max(1, deadline - sim.local(fiber.node))));
   }
   await sim.sleepLocal(fiber, Math.min(op.workMs, Math.floor(op.ttlMs / 3)));
   await runEffect(sim, fiber, j, null, null);
@@ -140,13 +140,13 @@ export async function multiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
   const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
   if (sim.policy.canonicalOrder) {
     for (;;) {
-      const r = await sim.call(fiber, { kind: 'AcquireAll', scopes, holder, ttlMs: op.ttlMs });
+      const r = await sim.call(fiber, { kind: 'AcquireAll', scopes, holder, ttlMs: op.ttlMs }, fiber.process, op.wait ? scopes : null);
       if (r?.kind === 'AcquiredAll') {
         leases = [...r.leases];
         break;
       }
       if (!op.wait || sim.local(fiber.node) >= deadline) return;
-      await sim.sleepLocal(fiber, WAIT_POLL_MS);
+      await sim.waitNotify(fiber, Math.min(WAIT_FALLBACK_POLL_MS, Math.max(1, deadline - sim.local(fiber.node))));
     }
   } else {
     // Nested acquisition in request order: two requests listing the same scopes in opposite

@@ -3,7 +3,7 @@
 // invariants (one owner per epoch, restore invalidation) judge the same set.
 
 import type { History } from '../history.ts';
-import { isTruth, numberField, pairOperations, stringField, storeOps } from './operations.ts';
+import { isTruth, numberField, pairOperations, stringField, storeOps, type Operation } from './operations.ts';
 import type { Placed } from './real-time-order.ts';
 
 export interface AcceptedWrite {
@@ -14,9 +14,16 @@ export interface AcceptedWrite {
 }
 
 /** Accepted writes keyed by scope, valued by token, placed where they may have taken effect. */
+/** Accepted writes per paired history: several checkers judge the same set. */
+const cache = new WeakMap<ReadonlyArray<Operation>, ReadonlyArray<Placed<AcceptedWrite>>>();
+
 export function acceptedWrites(history: History): ReadonlyArray<Placed<AcceptedWrite>> {
+  const operations = pairOperations(history);
+  const known = cache.get(operations);
+  if (known !== undefined) return known;
   const writes: Array<Placed<AcceptedWrite>> = [];
-  for (const { op, command, outcome } of storeOps(pairOperations(history), 'Mutate')) {
+  cache.set(operations, writes);
+  for (const { op, command, outcome } of storeOps(operations, 'Mutate')) {
     if (outcome?.kind !== 'Accepted' || op.completion === null) continue;
     writes.push({ key: command.scope, start: op.invoke.index, end: op.completion.index, value: outcome.token, item: { what: 'Mutate Accepted', holder: command.holder } });
   }

@@ -22,31 +22,39 @@ interface LeaseSpan {
   expiresAt: number;
   /** The earliest store time at which a call that ended this lease can have run. */
   endedNoEarlierThan: number;
-  readonly events: number[];
+  /** The grant, then each renewal: where the history shows the lease and how long it lasts. */
+  readonly marks: Array<{ readonly index: number; readonly expiresAt: number }>;
+  /** Calls that may have ended the lease. */
+  readonly ends: number[];
 }
 
 const key = (scope: string, token: number, holder: string) => `${scope}\u0000${token}\u0000${holder}`;
 
 function spansOf(history: History): Map<string, LeaseSpan[]> {
   const spans = new Map<string, LeaseSpan>();
+  const byScope = new Map<string, LeaseSpan[]>();
   for (const grant of leaseGrants(history, true)) {
     const { scope, holder, token, acquiredAt, expiresAt } = grant.lease;
     const id = key(scope, token, holder);
     const span = spans.get(id);
     if (span === undefined) {
       if (grant.what === 'Renewed') continue; // a renewal of a lease granted before the history began
-      spans.set(id, { scope, holder, token, acquiredAt, expiresAt, endedNoEarlierThan: Number.POSITIVE_INFINITY, events: [grant.index] });
+      const created: LeaseSpan = { scope, holder, token, acquiredAt, expiresAt, endedNoEarlierThan: Number.POSITIVE_INFINITY, marks: [{ index: grant.index, expiresAt }], ends: [] };
+      spans.set(id, created);
+      const list = byScope.get(scope);
+      if (list === undefined) byScope.set(scope, [created]);
+      else list.push(created);
     } else {
       span.expiresAt = Math.max(span.expiresAt, expiresAt);
-      span.events.push(grant.index);
+      span.marks.push({ index: grant.index, expiresAt });
     }
   }
   const operations = pairOperations(history);
   const end = (scope: string, token: number, at: number, index: number): void => {
-    for (const span of spans.values()) {
-      if (span.scope === scope && span.token === token && at < span.endedNoEarlierThan) {
+    for (const span of byScope.get(scope) ?? []) {
+      if (span.token === token && at < span.endedNoEarlierThan) {
         span.endedNoEarlierThan = at;
-        span.events.push(index);
+        span.ends.push(index);
       }
     }
   };
@@ -65,24 +73,42 @@ function spansOf(history: History): Map<string, LeaseSpan[]> {
   // A recovery epoch invalidates every lease live when it runs (§273); an unfinished one may have.
   for (const { op } of storeOps(operations, 'AdvanceRecoveryEpoch')) {
     for (const span of spans.values()) {
-      if (op.invoke.time < span.endedNoEarlierThan) span.endedNoEarlierThan = op.invoke.time;
+      if (op.invoke.time < span.endedNoEarlierThan) {
+        span.endedNoEarlierThan = op.invoke.time;
+        span.ends.push(op.invoke.index);
+      }
     }
   }
-  const byScope = new Map<string, LeaseSpan[]>();
-  for (const span of spans.values()) {
-    const list = byScope.get(span.scope) ?? [];
-    list.push(span);
-    byScope.set(span.scope, list);
-  }
   return byScope;
+}
+
+/**
+ * The events that show `later` granted while `earlier` was valid: the later grant, the earlier
+ * grant and its renewals up to the first that carried it past that moment, and the calls before
+ * then that cut it short. A reader (and the shrinker's prefix cut) needs nothing after that.
+ */
+function evidence(earlier: LeaseSpan, later: LeaseSpan): number[] {
+  const grant = later.marks[0]!.index;
+  const covering = earlier.marks.find((mark) => mark.expiresAt > later.acquiredAt)?.index ?? grant;
+  const upTo = Math.max(grant, covering);
+  const shown = earlier.marks.filter((mark) => mark.index <= upTo).map((mark) => mark.index);
+  // A call that ended the earlier lease after that point only shortens what was already shown.
+  const ends = earlier.ends.filter((index) => index <= upTo);
+  return [...shown, ...ends, grant].sort((a, b) => a - b);
 }
 
 export function leaseExclusive(history: History): Verdict {
   const violations: Violation[] = [];
   for (const [scope, spans] of spansOf(history)) {
     spans.sort((a, b) => a.acquiredAt - b.acquiredAt || a.token - b.token);
-    for (let later = 1; later < spans.length; later++) {
+    // The latest end of validity among the earlier spans says whether any overlaps: only then
+    // are they scanned for the first that does, so a valid history costs one pass.
+    let validUntilMax = Number.NEGATIVE_INFINITY;
+    for (let later = 0; later < spans.length; later++) {
       const b = spans[later]!;
+      const overlaps = b.acquiredAt < validUntilMax;
+      validUntilMax = Math.max(validUntilMax, Math.min(b.expiresAt, b.endedNoEarlierThan));
+      if (!overlaps) continue;
       for (let earlier = 0; earlier < later; earlier++) {
         const a = spans[earlier]!;
         const aValidUntil = Math.min(a.expiresAt, a.endedNoEarlierThan);
@@ -91,7 +117,7 @@ export function leaseExclusive(history: History): Verdict {
             violation(
               INVARIANT,
               `scope ${scope}: token ${b.token} granted to ${b.holder} at store time ${b.acquiredAt} while token ${a.token} of ${a.holder} was valid until ${aValidUntil}`,
-              [...a.events, ...b.events],
+              evidence(a, b),
               scope,
             ),
           );

@@ -14,8 +14,19 @@ export interface LeaseGrant {
   readonly index: number;
 }
 
+/** Grants per paired history (with and without renewals): several checkers judge the same set. */
+const cache = new WeakMap<ReadonlyArray<Operation>, { readonly [withRenewals: string]: ReadonlyArray<LeaseGrant> }>();
+
 export function leaseGrants(history: History, withRenewals: boolean): ReadonlyArray<LeaseGrant> {
   const operations = pairOperations(history);
+  const known = cache.get(operations)?.[String(withRenewals)];
+  if (known !== undefined) return known;
+  const grants = collect(operations, withRenewals);
+  cache.set(operations, { ...cache.get(operations), [String(withRenewals)]: grants });
+  return grants;
+}
+
+function collect(operations: ReadonlyArray<Operation>, withRenewals: boolean): ReadonlyArray<LeaseGrant> {
   const grants: LeaseGrant[] = [];
   const add = (op: Operation, lease: Lease, what: LeaseGrant['what']): void => {
     grants.push({ op, lease, what, index: op.completion?.index ?? op.invoke.index });

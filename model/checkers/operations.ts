@@ -54,8 +54,9 @@ export function pairOperations(history: History): ReadonlyArray<Operation> {
   if (cached !== undefined && cached.length === history.length) return cached.operations;
   const operations: Array<{ process: string; f: string; invoke: OpEvent; completion: OpEvent | null }> = [];
   const inFlight = new Map<string, number>();
+  // Messages are built only when an assertion fails: this loop runs once per event of every run.
   history.forEach((event, position) => {
-    assert(event.index === position, `event at position ${position} carries index ${event.index}`);
+    if (event.index !== position) assert(false, `event at position ${position} carries index ${event.index}`);
     if (!isOpEvent(event)) return;
     if (event.type === 'invoke') {
       inFlight.set(event.process, operations.length);
@@ -63,10 +64,10 @@ export function pairOperations(history: History): ReadonlyArray<Operation> {
       return;
     }
     const slot = inFlight.get(event.process);
-    assert(slot !== undefined, `#${event.index}: ${event.type} of ${event.f} by ${event.process} has no invoke in flight`);
+    if (slot === undefined) assert(false, `#${event.index}: ${event.type} of ${event.f} by ${event.process} has no invoke in flight`);
     const operation = operations[slot];
-    assert(operation !== undefined, `operation slot ${slot} exists`);
-    assert(operation.f === event.f, `#${event.index}: ${event.f} completes ${operation.f} invoked at #${operation.invoke.index}`);
+    if (operation === undefined) assert(false, `operation slot ${slot} exists`);
+    if (operation.f !== event.f) assert(false, `#${event.index}: ${event.f} completes ${operation.f} invoked at #${operation.invoke.index}`);
     operation.completion = event;
     inFlight.delete(event.process);
   });
@@ -84,21 +85,51 @@ export function indicesOf(operation: Operation): ReadonlyArray<number> {
   return operation.completion === null ? [operation.invoke.index] : [operation.invoke.index, operation.completion.index];
 }
 
+/**
+ * The operations of each `f`, in invoke order, indexed once per paired history: checkers ask for
+ * a few kinds each, and a scan of every operation per question made checking quadratic in spirit.
+ */
+const byFunction = new WeakMap<ReadonlyArray<Operation>, Map<string, Operation[]>>();
+
+function operationsOf(operations: ReadonlyArray<Operation>, f: string): ReadonlyArray<Operation> {
+  let index = byFunction.get(operations);
+  if (index === undefined) {
+    index = new Map();
+    for (const op of operations) {
+      const list = index.get(op.f);
+      if (list === undefined) index.set(op.f, [op]);
+      else list.push(op);
+    }
+    byFunction.set(operations, index);
+  }
+  return index.get(f) ?? [];
+}
+
+/** Typed store operations per paired history and kind: every checker reads the same ones. */
+const typedOps = new WeakMap<ReadonlyArray<Operation>, Map<string, ReadonlyArray<StoreOp<CommandKind>>>>();
+
 /** The operations of one store command kind, with the command and (when ok) the outcome typed. */
 export function storeOps<K extends CommandKind>(operations: ReadonlyArray<Operation>, kind: K): ReadonlyArray<StoreOp<K>> {
+  let cache = typedOps.get(operations);
+  if (cache === undefined) {
+    cache = new Map();
+    typedOps.set(operations, cache);
+  }
+  const cached = cache.get(kind);
+  if (cached !== undefined) return cached as ReadonlyArray<StoreOp<K>>;
   const result: Array<StoreOp<K>> = [];
-  for (const op of operations) {
-    if (op.f !== kind) continue;
+  for (const op of operationsOf(operations, kind)) {
     const command: unknown = op.invoke.value;
-    assert(stringField(command, 'kind') === kind, `#${op.invoke.index}: ${kind} invoke carries a ${kind} command`);
+    if (stringField(command, 'kind') !== kind) assert(false, `#${op.invoke.index}: ${kind} invoke carries a ${kind} command`);
     let outcome: unknown = null;
     if (op.completion?.type === 'ok') {
       const value: unknown = op.completion.value;
-      assert(stringField(value, 'kind') !== undefined, `#${op.completion.index}: ${kind} ok carries an outcome`);
+      if (stringField(value, 'kind') === undefined) assert(false, `#${op.completion.index}: ${kind} ok carries an outcome`);
       outcome = value;
     }
     result.push({ op, command, outcome } as StoreOp<K>);
   }
+  cache.set(kind, result as unknown as ReadonlyArray<StoreOp<CommandKind>>);
   return result;
 }
 
@@ -121,7 +152,7 @@ export function effectOutcome(op: Operation): EffectKnowledge {
 
 /** The controller-level operations named `f` (`effect`, `inspect`, `cancel`, `wait`, ...). */
 export function controllerOps(operations: ReadonlyArray<Operation>, f: string): ReadonlyArray<Operation> {
-  return operations.filter((op) => op.f === f);
+  return operationsOf(operations, f);
 }
 
 export function faultsOf(history: History, kinds: ReadonlyArray<FaultKind>): ReadonlyArray<FaultEvent> {
@@ -161,12 +192,12 @@ export function booleanField(value: unknown, name: string): boolean | undefined 
 /** A required string field of a controller op or fault value; its absence makes the history undecidable. */
 export function requireString(value: unknown, name: string, where: number): string {
   const field = stringField(value, name);
-  assert(field !== undefined, `#${where}: value has no string field '${name}'`);
+  if (field === undefined) assert(false, `#${where}: value has no string field '${name}'`);
   return field;
 }
 
 export function requireNumber(value: unknown, name: string, where: number): number {
   const field = numberField(value, name);
-  assert(field !== undefined, `#${where}: value has no numeric field '${name}'`);
+  if (field === undefined) assert(false, `#${where}: value has no numeric field '${name}'`);
   return field;
 }

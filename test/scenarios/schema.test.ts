@@ -67,6 +67,7 @@ describe('scenario validation', () => {
     expect(passing.length).toBeGreaterThanOrEqual(18);
     for (const s of all) expect(s.sources.length).toBeGreaterThan(0);
     expect(all.map((s) => s.name)).toEqual(expect.arrayContaining(['standard-mix', 'db-failover', 'db-failover-unmitigated', 'restore', 'restore-unmitigated']));
-    expect(all.find((s) => s.name === 'standard-mix')?.operations).toBe(200);
+    // 24 scheduled operations: about 200 client operations per run (the throughput standard).
+    expect(all.find((s) => s.name === 'standard-mix')?.operations).toBe(24);
   });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { loadScenario } from '../../scenarios/index.ts';
+import { traceHash } from '../../sim/history-recorder.ts';
 import { runScenario } from '../../sim/run.ts';
 
 const script = fileURLToPath(new URL('./fixtures/trace-hash.mts', import.meta.url));
@@ -30,6 +31,8 @@ describe('determinism', () => {
     expect(b.traceHash).toBe(a.traceHash);
     expect(c.traceHash).not.toBe(a.traceHash);
     expect(hashInChildProcess('swarm-mix', 5)).toBe(`${a.traceHash} ${a.events}`);
+    // The hash taken while recording equals the hash of the stored history.
+    expect(traceHash(a.history)).toBe(a.traceHash);
   });
 
   it('replays a plan exactly after a JSON round trip', async () => {

@@ -1,0 +1,208 @@
+// The benchmark suite: every figure measured in one process, one after another, each set beside
+// its baseline (measured in the same run) or its limit from DESIGN.md "Performance targets".
+// `quick` shrinks every figure to a smoke run; `postgres: false` leaves out the figures that need
+// a PostgreSQL server.
+
+import { availableParallelism, cpus } from 'node:os';
+import { MUTANTS } from '../adapters/mutants/index.ts';
+import { measureEventRate, type EventRateResult } from './event-rate.ts';
+import { measureLockstepReplay, type LockstepReplayResult } from './lockstep-replay.ts';
+import { measureMutantDetection, type MutantDetection } from './mutant-detection.ts';
+import { measurePostgresThroughput, type PostgresThroughputResult } from './postgres-throughput.ts';
+import { measurePoolThroughput, type PoolThroughputResult } from './pool-throughput.ts';
+import { median, rounded } from './sample.ts';
+import { measureSeedThroughput, type SeedThroughputResult } from './seed-throughput.ts';
+import { measureSweepMemory, type SweepMemoryResult } from './sweep-memory.ts';
+
+export const STANDARD_SCENARIO = 'standard-mix';
+
+/** The limits of DESIGN.md "Performance targets". */
+export const TARGETS = Object.freeze({
+  eventRateRatioMin: 0.3,
+  seedsPerSecondMin: 500,
+  simulatedPerWallMin: 10_000,
+  mutantSeedBudget: 200,
+  medianSeedsToCatchBelow: 20,
+  shrunkOperationsMax: 12,
+  postgresRatioMin: 0.5,
+  /** Heap at the end of the sweep over heap at its first checkpoint: flat means at most this. */
+  heapGrowthMax: 1.25,
+});
+
+export interface BenchOptions {
+  readonly quick: boolean;
+  readonly postgres: boolean;
+  /** Called before each figure, for progress on stderr. */
+  readonly onFigure?: (name: string) => void;
+}
+
+export interface PostgresFigure extends PostgresThroughputResult {
+  readonly connections: number;
+}
+
+export interface MutantFigure {
+  readonly seedBudget: number;
+  readonly total: number;
+  readonly caught: number;
+  readonly medianSeedsToCatch: number | null;
+  readonly mutants: ReadonlyArray<MutantDetection>;
+}
+
+/** One line of the printed table: a figure beside its baseline or limit. */
+export interface BenchRow {
+  readonly figure: string;
+  readonly measured: string;
+  readonly against: string;
+  /** Whether the figure meets its limit; null where there is no limit (a baseline only). */
+  readonly meets: boolean | null;
+}
+
+export interface BenchReport {
+  readonly version: 1;
+  readonly quick: boolean;
+  /** Report metadata only: no figure depends on it. */
+  readonly machine: { readonly node: string; readonly cpus: number; readonly cpuModel: string; readonly startedAt: string };
+  readonly eventRate: EventRateResult;
+  readonly seedThroughput: SeedThroughputResult;
+  /** The same scenario on every core through the sweep pool. */
+  readonly poolThroughput: PoolThroughputResult;
+  readonly mutants: MutantFigure;
+  readonly postgres: ReadonlyArray<PostgresFigure> | null;
+  readonly lockstepReplay: LockstepReplayResult | null;
+  readonly sweepMemory: SweepMemoryResult;
+  readonly rows: ReadonlyArray<BenchRow>;
+}
+
+/** The figures' sizes: full runs for the report, a smoke run with `quick`. */
+function sizes(quick: boolean) {
+  return quick
+    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50 }
+    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500 };
+}
+
+const fmt = (value: number): string => rounded(value).toLocaleString('en-US');
+const pct = (ratio: number): string => `${(ratio * 100).toFixed(1)}%`;
+
+export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const size = sizes(options.quick);
+  const startedAt = new Date().toISOString();
+  const step = (name: string): void => options.onFigure?.(name);
+
+  step('simulator event rate');
+  const eventRate = await measureEventRate({ scenario: STANDARD_SCENARIO, seeds: size.eventSeeds, rounds: size.rounds });
+  step('seeds per second');
+  const seedThroughput = await measureSeedThroughput({ scenario: STANDARD_SCENARIO, seeds: size.seedSeeds, rounds: size.rounds });
+  step('seeds per second on every core');
+  const poolThroughput = await measurePoolThroughput({ scenario: STANDARD_SCENARIO, seeds: size.poolSeeds });
+  step('mutant detection');
+  const detections = await measureMutantDetection({ seeds: size.mutantSeeds, mutants: size.mutants });
+  const caught = detections.filter((d) => d.caught);
+  const mutants: MutantFigure = {
+    seedBudget: size.mutantSeeds,
+    total: detections.length,
+    caught: caught.length,
+    medianSeedsToCatch: caught.length === 0 ? null : median(caught.map((d) => d.seedsToCatch!)),
+    mutants: detections,
+  };
+  let postgres: PostgresFigure[] | null = null;
+  let lockstepReplay: LockstepReplayResult | null = null;
+  if (options.postgres) {
+    postgres = [];
+    for (const connections of [1, 16]) {
+      step(`PostgreSQL throughput, ${connections} connection(s)`);
+      postgres.push({ connections, ...(await measurePostgresThroughput({ connections, durationMs: size.pgMs, rounds: size.pgRounds })) });
+    }
+    step('lockstep replay on PostgreSQL');
+    lockstepReplay = await measureLockstepReplay({ scenario: STANDARD_SCENARIO, seeds: size.lockstepSeeds });
+  }
+  step(`memory over a ${size.sweepSeeds}-seed sweep`);
+  const sweepMemory = await measureSweepMemory({ scenario: STANDARD_SCENARIO, seeds: size.sweepSeeds, sampleEvery: size.sampleEvery });
+
+  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory });
+  const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', startedAt };
+  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, rows };
+}
+
+function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'>): BenchRow[] {
+  const rows: BenchRow[] = [
+    {
+      figure: 'simulator event rate (events/s)',
+      measured: `${fmt(r.eventRate.simEventsPerSecond)} (${pct(r.eventRate.ratio)} of bare loop)`,
+      against: `bare event-queue loop ${fmt(r.eventRate.bareEventsPerSecond)}; target ≥ ${pct(TARGETS.eventRateRatioMin)}`,
+      meets: r.eventRate.ratio >= TARGETS.eventRateRatioMin,
+    },
+    {
+      figure: '  same loop, one await per event',
+      measured: `${fmt(r.eventRate.awaitingEventsPerSecond)} (simulator at ${pct(r.eventRate.simEventsPerSecond / r.eventRate.awaitingEventsPerSecond)} of it)`,
+      against: 'the floor of async protocol code resumed from the loop',
+      meets: null,
+    },
+    {
+      figure: `${STANDARD_SCENARIO} seeds/s, one core`,
+      measured: `${fmt(r.seedThroughput.seedsPerSecond)} (${fmt(r.seedThroughput.operationsPerRun)} ops, ${fmt(r.seedThroughput.eventsPerRun)} events per run)`,
+      against: `target ≥ ${TARGETS.seedsPerSecondMin}`,
+      meets: r.seedThroughput.seedsPerSecond >= TARGETS.seedsPerSecondMin,
+    },
+    {
+      figure: `${STANDARD_SCENARIO} seeds/s, sweep pool`,
+      measured: `${fmt(r.poolThroughput.seedsPerSecond)} on ${r.poolThroughput.workers} workers`,
+      against: `one core ${fmt(r.seedThroughput.seedsPerSecond)} (worker start-up included)`,
+      meets: null,
+    },
+    {
+      figure: 'simulated ms per wall ms',
+      measured: `${fmt(r.seedThroughput.simulatedMsPerWallMs)}×`,
+      against: `target ≥ ${fmt(TARGETS.simulatedPerWallMin)}×`,
+      meets: r.seedThroughput.simulatedMsPerWallMs >= TARGETS.simulatedPerWallMin,
+    },
+    {
+      figure: `mutants caught within ${r.mutants.seedBudget} seeds`,
+      measured: `${r.mutants.caught}/${r.mutants.total}, median ${r.mutants.medianSeedsToCatch ?? '-'} seeds`,
+      against: `all; median < ${TARGETS.medianSeedsToCatchBelow}`,
+      meets: r.mutants.caught === r.mutants.total && (r.mutants.medianSeedsToCatch ?? Infinity) < TARGETS.medianSeedsToCatchBelow,
+    },
+  ];
+  for (const m of r.mutants.mutants) {
+    rows.push({
+      figure: `  ${m.name}`,
+      measured: m.caught ? `seed ${m.seedsToCatch}, ${fmt(m.wallMsToCatch ?? 0)} ms to catch, shrunk to ${m.shrunkOperations} ops` : 'not caught',
+      against: `≤ ${r.mutants.seedBudget} seeds, ≤ ${TARGETS.shrunkOperationsMax} ops`,
+      meets: m.caught && (m.shrunkOperations ?? Infinity) <= TARGETS.shrunkOperationsMax,
+    });
+  }
+  for (const p of r.postgres ?? []) {
+    rows.push({
+      figure: `PostgreSQL acquire/release cycles/s, ${p.connections} conn.`,
+      measured: `${fmt(p.acquireReleasePerSecond)} (${pct(p.ratio)} of raw)`,
+      against: `single-row UPDATE ${fmt(p.rawUpdatePerSecond)}/s; target ≥ ${pct(TARGETS.postgresRatioMin)}`,
+      meets: p.ratio >= TARGETS.postgresRatioMin,
+    });
+  }
+  if (r.lockstepReplay !== null) {
+    const memoryOps = r.seedThroughput.seedsPerSecond * r.seedThroughput.operationsPerRun;
+    rows.push({
+      figure: 'lockstep replay on PostgreSQL (ops/s)',
+      measured: fmt(r.lockstepReplay.operationsPerSecond),
+      against: `memory store ${fmt(memoryOps)} ops/s`,
+      meets: null,
+    });
+  }
+  const m = r.sweepMemory;
+  rows.push({
+    figure: `heap over a ${m.samples[m.samples.length - 1]?.seeds ?? 0}-seed sweep (MB)`,
+    measured: m.checkpoints.map((c) => `${fmt(c.heapUsedMb)} @${c.seeds}`).join(', ') + `; peak RSS ${fmt(m.peakRssMb)}`,
+    against: `flat: end/first ≤ ${TARGETS.heapGrowthMax}× (${fmt(m.heapGrowth)}×${m.collected ? '' : ', without --expose-gc'})`,
+    meets: m.heapGrowth <= TARGETS.heapGrowthMax && m.failures === 0,
+  });
+  return rows;
+}
+
+/** The table as text: figure, measured value, baseline or limit, verdict. */
+export function renderTable(rows: ReadonlyArray<BenchRow>): string {
+  const head = { figure: 'figure', measured: 'measured', against: 'baseline / limit', meets: null };
+  const all = [head, ...rows];
+  const wf = Math.max(...all.map((r) => r.figure.length));
+  const wm = Math.max(...all.map((r) => r.measured.length));
+  const verdict = (row: BenchRow | typeof head): string => (row === head ? '' : row.meets === null ? '' : row.meets ? 'ok' : 'MISS');
+  return all.map((row) => `${row.figure.padEnd(wf)}  ${row.measured.padEnd(wm)}  ${verdict(row).padEnd(4)}  ${row.against}`).join('\n');
+}

@@ -1,0 +1,33 @@
+// DESIGN.md "Performance targets" (measured in bench/): the quick benchmark run produces every pure figure in the report's shape; no timing is asserted here.
+import { describe, expect, it } from 'vitest';
+import { renderTable, runBench } from '../../bench/suite.ts';
+
+const positive = expect.any(Number);
+
+describe('bench --quick (without PostgreSQL)', () => {
+  it('reports every pure figure, each row beside its baseline or limit', async () => {
+    const report = await runBench({ quick: true, postgres: false });
+    const json = JSON.parse(JSON.stringify(report)) as typeof report;
+    expect(json).toMatchObject({
+      version: 1,
+      quick: true,
+      machine: { node: expect.any(String), cpus: positive },
+      eventRate: { simEventsPerSecond: positive, bareEventsPerSecond: positive, ratio: positive, awaitingEventsPerSecond: positive, eventsPerRun: positive },
+      seedThroughput: { seedsPerSecond: positive, simulatedMsPerWallMs: positive, operationsPerRun: positive },
+      poolThroughput: { workers: positive, seedsPerSecond: positive, failures: 0 },
+      mutants: { seedBudget: positive, total: positive, caught: expect.any(Number) },
+      postgres: null,
+      lockstepReplay: null,
+      sweepMemory: { peakRssMb: positive, peakHeapUsedMb: positive, heapGrowth: positive, failures: 0 },
+    });
+    expect(json.eventRate.samples.length).toBeGreaterThan(0);
+    expect(json.seedThroughput.samples.length).toBeGreaterThan(0);
+    for (const m of json.mutants.mutants) expect(m).toMatchObject({ name: expect.any(String), caught: expect.any(Boolean), wallMsTotal: positive });
+    expect(json.sweepMemory.checkpoints).toHaveLength(3);
+    expect(json.sweepMemory.checkpoints.map((c) => c.seeds)).toEqual([...json.sweepMemory.checkpoints.map((c) => c.seeds)].sort((a, b) => a - b));
+    for (const row of json.rows) expect(row).toEqual({ figure: expect.any(String), measured: expect.any(String), against: expect.any(String), meets: row.meets === null ? null : expect.any(Boolean) });
+    expect(json.rows.length).toBe(6 + json.mutants.total + 1);
+    const table = renderTable(json.rows);
+    expect(table.split('\n')).toHaveLength(json.rows.length + 1);
+  });
+});
