@@ -4,6 +4,7 @@
 // pass it or whether it demonstrates a violation (`-unmitigated`).
 
 import { z } from 'zod';
+import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 
 export const WORKLOAD_KINDS = [
@@ -39,6 +40,11 @@ const scripted = z.discriminatedUnion('f', [
   z.object({ f: z.literal('db-failover'), at: ms, lagMs: ms }).strict(),
   z.object({ f: z.literal('db-restore'), at: ms, snapshotAgeMs: ms }).strict(),
   z.object({ f: z.literal('provider-timeout'), at: ms, count: z.number().int().min(1).max(1000), appliedPct: pct }).strict(),
+  // Coordination faults (seed 001): they act on whoever leads when they fire.
+  z.object({ f: z.literal('leader-crash'), at: ms, downMs: ms }).strict(),
+  z.object({ f: z.literal('leader-pause'), at: ms, durationMs: ms }).strict(),
+  z.object({ f: z.literal('leader-isolate'), at: ms, durationMs: ms }).strict(),
+  z.object({ f: z.literal('quorum-split'), at: ms, durationMs: ms }).strict(),
 ]);
 export type ScriptedFault = z.infer<typeof scripted>;
 
@@ -103,6 +109,35 @@ const policyFlags = z
     cancelNonSupersedable: z.boolean(),
     canonicalOrder: z.boolean(),
     checkLeaseBeforeEffect: z.boolean(),
+    roleGuard: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+/** Coordination knobs (sim/coordination/options.ts documents each; validated again when a plan is drawn). */
+const coordination = z
+  .object({
+    voters: z.union([z.literal(3), z.literal(5)]),
+    role: z.enum(COORDINATED_ROLES),
+    electionTimeoutMsMin: ms,
+    electionTimeoutMsMax: ms,
+    heartbeatMs: ms,
+    stepDownMs: ms,
+    schedulerTickMs: ms,
+    faults: z
+      .object({
+        intervalMs: ms,
+        leaderCrashPct: pct,
+        leaderDownMs: ms,
+        leaderPausePct: pct,
+        leaderPauseMsMax: ms,
+        leaderIsolatePct: pct,
+        leaderIsolateMsMax: ms,
+        quorumSplitPct: pct,
+        quorumSplitMsMax: ms,
+      })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();
@@ -130,8 +165,13 @@ export const scenarioSchema = z
     /** Target number of controller operations. */
     operations: z.number().int().min(1).max(10_000),
     liveness: z.object({ boundMs: z.number().int().min(1) }).strict().optional(),
+    /** The controllers are coordination voters; a scheduler leader dispatches the operations (seed 001). */
+    coordination: coordination.optional(),
   })
   .strict()
+  .refine((s) => s.coordination === undefined || (s.coordination.voters ?? 3) === s.workload.controllers, {
+    message: 'coordination.voters must equal workload.controllers: every controller is a voter',
+  })
   .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || s.policy !== undefined, {
     message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",
   });

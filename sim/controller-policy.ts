@@ -22,6 +22,8 @@ export interface ControllerPolicy {
   readonly canonicalOrder: boolean;
   /** Check the lease's local validity window before each side effect (§157–§158). */
   readonly checkLeaseBeforeEffect: boolean;
+  /** Role mutations carry the typed role guard the coordination service issued (seed 001 §296–§305); off: a boolean leader flag. */
+  readonly roleGuard: boolean;
 }
 
 export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
@@ -35,6 +37,7 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   cancelNonSupersedable: false,
   canonicalOrder: true,
   checkLeaseBeforeEffect: true,
+  roleGuard: true,
 });
 
 export const POLICY_FLAGS: ReadonlyArray<keyof ControllerPolicy> = Object.freeze(

@@ -19,6 +19,7 @@ import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
 import type { OpSpec, Plan } from './plan.ts';
+import type { CoordinationFault } from './coordination/faults.ts';
 import { Streams } from './prng.ts';
 
 const EV_OP = 1;
@@ -29,7 +30,8 @@ const EV_SNAPSHOT = 5;
 const EV_RESTART = 6;
 const EV_END_FAULT = 7;
 const EV_LIVENESS = 8;
-/** 9 is taken by the coordination service (sim/coordination/service.ts EV_COORD). */
+/** A coordination timer (sim/coordination/service.ts); only plans with `coordination` schedule it. */
+export const EV_COORD = 9;
 const EV_EXPIRY = 11;
 /** A wake that carries a value (a reply held while its node was paused); EV_WAKE carries none. */
 const EV_RESUME = 12;
@@ -134,6 +136,17 @@ export interface SimHooks {
   afterRecoveryEpoch(sim: Sim, scopes: ReadonlyArray<string>): void;
 }
 
+/** The coordination service of a plan with `coordination` (sim/coordination/service.ts). */
+export interface SimCoordination {
+  handle(data: unknown): Promise<void>;
+  /** Takes a planned operation as a job for the scheduler leader instead of a fixed node. */
+  submit(op: OpSpec): void;
+  onRetire(node: Node): void;
+  onRestart(node: Node): void;
+  /** Leader crash, pause or isolation, or a symmetric split of the voters (sim/coordination/faults.ts). */
+  applyFault(fault: CoordinationFault): void;
+}
+
 interface SyncStore {
   executeSync<C extends Command>(command: C): OutcomeOf<C>;
 }
@@ -160,6 +173,8 @@ export class Sim {
   private signal: (() => void) | null = null;
   /** Protocol-side state shared by the controllers (controller.ts owns its shape). */
   world: unknown = null;
+  /** Set when the plan has `coordination`: the controllers are voters and a leader dispatches the operations. */
+  coordination: SimCoordination | null = null;
 
   constructor(
     readonly plan: Plan,
@@ -366,6 +381,7 @@ export class Sim {
     this.closeOpenOps(node, why);
     node.busy = false;
     node.down = true;
+    this.coordination?.onRetire(node);
     this.queue.push(this.now + Math.max(1, downMs), EV_RESTART, 0, 0, node);
   }
 
@@ -453,6 +469,9 @@ export class Sim {
         case EV_LIVENESS:
           await this.nemesis.startLiveness();
           break;
+        case EV_COORD:
+          await this.coordination?.handle(event.data);
+          break;
         case EV_EXPIRY:
           this.expiryDue(event.data as string, event.a);
           break;
@@ -464,6 +483,10 @@ export class Sim {
   private enqueueOp(step: { node: string; op: OpSpec }): void {
     const node = this.nodes.get(step.node);
     if (node === undefined) assert.fail(`plan names a known node: ${step.node}`);
+    if (this.coordination !== null) {
+      this.coordination.submit(step.op);
+      return;
+    }
     node.pending.push(step.op);
     if (!node.busy && !node.down) this.hooks.startNext(this, node);
   }
@@ -473,6 +496,7 @@ export class Sim {
     node.down = false;
     node.pausedUntil = 0;
     await this.nemesis.record('restart', { node: node.name, process: node.proc });
+    this.coordination?.onRestart(node);
     this.hooks.recover(this, node);
   }
 

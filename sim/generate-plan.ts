@@ -8,6 +8,8 @@ import type { ConcurrencyMode } from '../model/concurrency-group.ts';
 import type { Scenario, ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
 import { faultOptions, swarmFaults, type FaultOptions } from './fault-options.ts';
 import type { OpSpec, Plan, PlanStep } from './plan.ts';
+import { drawCoordinationFaults } from './coordination/faults.ts';
+import { coordinationOptions } from './coordination/options.ts';
 import { streamFor, type Stream } from './prng.ts';
 
 interface Profile {
@@ -174,6 +176,11 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
   }
   for (const fault of scenario.faults.scripted) steps.push({ kind: 'fault', at: fault.at, fault });
   for (const fault of randomFaults(faults, w.controllers, w.horizonMs, streamFor(seed, 'plan/nemesis'))) steps.push({ kind: 'fault', at: fault.at, fault });
+  // Coordination faults draw from their own stream: plans of other scenarios do not change.
+  const coordination = scenario.coordination === undefined ? undefined : coordinationOptions(scenario.coordination);
+  if (coordination !== undefined) {
+    for (const fault of drawCoordinationFaults(coordination.faults, w.horizonMs, streamFor(seed, 'plan/coordination'))) steps.push({ kind: 'fault', at: fault.at, fault });
+  }
   // Operations start over the first 80% of the safety phase so most finish before faults heal.
   const spreadMs = Math.max(1, Math.floor((w.horizonMs * 4) / 5));
   for (let n = 1; n <= scenario.operations; n++) {
@@ -207,5 +214,6 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
     invariants: [...scenario.invariants],
     capacities: [...capacities].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([scope, capacity]) => ({ scope, capacity })),
     steps,
+    ...(coordination === undefined ? {} : { coordination }),
   };
 }

@@ -7,6 +7,7 @@
 import type { StoreImage } from '../adapters/port.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { Node, Sim } from './engine.ts';
+import type { CoordinationFault } from './coordination/faults.ts';
 
 export class Nemesis {
   /** Replica/backup images, taken at a fixed cadence when the plan has failover or restore. */
@@ -77,6 +78,12 @@ export class Nemesis {
         return;
       case 'provider-timeout':
         this.sim.provider.scriptTimeouts(fault.count as number, fault.appliedPct as number);
+        return;
+      case 'leader-crash':
+      case 'leader-pause':
+      case 'leader-isolate':
+      case 'quorum-split':
+        this.sim.coordination?.applyFault(fault as unknown as CoordinationFault);
         return;
     }
   }

@@ -7,6 +7,7 @@ import type { RetrySafety } from '../model/effect-state.ts';
 import type { ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
 import type { FaultOptions } from './fault-options.ts';
 import type { InvariantName } from '../model/checkers/index.ts';
+import type { CoordinationOptions } from './coordination/options.ts';
 
 export interface IdempotencySpec {
   readonly tenant: string;
@@ -67,5 +68,7 @@ export interface Plan {
   /** Checker names that judge the run. */
   readonly invariants: ReadonlyArray<InvariantName>;
   readonly steps: ReadonlyArray<PlanStep>;
+  /** Present when the controllers are coordination voters (seed 001): the scheduler leader dispatches the operations. */
+  readonly coordination?: CoordinationOptions;
 }
 

@@ -8,6 +8,7 @@ import { checkAll } from '../model/checkers/index.ts';
 import type { Scenario } from '../scenarios/schema.ts';
 import { controllerHooks } from './controller.ts';
 import { controllerPolicy, type ControllerPolicy } from './controller-policy.ts';
+import { CoordinationService } from './coordination/service.ts';
 import { Sim } from './engine.ts';
 import { generatePlan } from './generate-plan.ts';
 import type { Plan } from './plan.ts';
@@ -55,6 +56,11 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   if (faults === 'real' && options.realFaults === undefined) throw new Error("faults 'real' needs a real fault driver");
   const policy = controllerPolicy({ ...(options.policy ?? {}) });
   const sim = new Sim(plan, policy, controllerHooks);
+  if (plan.coordination !== undefined) {
+    const coordination = new CoordinationService(sim, plan.coordination);
+    sim.coordination = coordination;
+    coordination.start();
+  }
   if (faults === 'real') sim.realFaults = options.realFaults ?? null;
   const store = await options.store.factory({ time: sim.storeTime, callerClock: sim.callerClock });
   sim.attachStore(store);

@@ -3,11 +3,13 @@
 
 import { advisoryLockOnly } from './advisory-lock-only.ts';
 import { blindRetryAfterTimeout } from './blind-retry-after-timeout.ts';
+import { booleanLeaderFlag } from './boolean-leader-flag.ts';
 import { cancelNonSupersedable } from './cancel-non-supersedable.ts';
 import { clientClockExpiry } from './client-clock-expiry.ts';
 import { epochResetAfterRestore } from './epoch-reset-after-restore.ts';
 import { holderNotStoppedOnRenewalFailure } from './holder-not-stopped-on-renewal-failure.ts';
 import { keyOnlyForceRelease } from './key-only-force-release.ts';
+import { leaseWithoutSchedulerEpoch } from './lease-without-scheduler-epoch.ts';
 import type { Mutant } from './mutant.ts';
 import { noFencingCheck } from './no-fencing-check.ts';
 import { releaseBeforeReconcile } from './release-before-reconcile.ts';
@@ -26,12 +28,14 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   keyOnlyForceRelease,
   epochResetAfterRestore,
   semaphoreOffByOne,
+  leaseWithoutSchedulerEpoch,
   // Controller-level: each flips one policy flag.
   holderNotStoppedOnRenewalFailure,
   blindRetryAfterTimeout,
   unknownTreatedAsFailure,
   releaseBeforeReconcile,
   cancelNonSupersedable,
+  booleanLeaderFlag,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

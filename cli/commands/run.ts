@@ -55,7 +55,15 @@ function derivedOptions(plan: Plan): string {
   const knobs = Object.entries(plan.faults)
     .filter(([, value]) => value !== 0)
     .map(([name, value]) => `${name}=${value}`);
-  return `seed ${plan.seed}: ${plan.steps.length} plan steps, ${plan.controllers} controllers, horizon ${plan.horizonMs} ms${plan.swarm ? ', swarm' : ''}; faults: ${knobs.length > 0 ? knobs.join(' ') : 'none'}`;
+  return `seed ${plan.seed}: ${plan.steps.length} plan steps, ${plan.controllers} controllers, horizon ${plan.horizonMs} ms${plan.swarm ? ', swarm' : ''}; faults: ${knobs.length > 0 ? knobs.join(' ') : 'none'}${coordinationOptions(plan)}`;
+}
+
+/** The coordination settings of a seed 001 plan (voters, role, timing, coordination faults). */
+function coordinationOptions(plan: Plan): string {
+  const c = plan.coordination;
+  if (c === undefined) return '';
+  const faults = Object.entries(c.faults).filter(([, value]) => value !== 0).map(([name, value]) => `${name}=${value}`);
+  return `; coordination: ${c.voters} voters, role ${c.role}, election ${c.electionTimeoutMsMin}–${c.electionTimeoutMsMax} ms, heartbeat ${c.heartbeatMs} ms, step-down ${c.stepDownMs} ms, faults: ${faults.length > 0 ? faults.join(' ') : 'none'}`;
 }
 
 async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions): Promise<void> {

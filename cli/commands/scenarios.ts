@@ -18,6 +18,11 @@ export function faultKinds(scenario: Scenario): string[] {
   if (on(profile.dbCrashProbabilityPct)) kinds.add('db-crash');
   if (on(profile.dbFailoverProbabilityPct)) kinds.add('db-failover');
   if (on(profile.providerTimeoutPct)) kinds.add('provider-timeout');
+  const coordination = scenario.coordination?.faults;
+  if (on(coordination?.leaderCrashPct)) kinds.add('leader-crash');
+  if (on(coordination?.leaderPausePct)) kinds.add('leader-pause');
+  if (on(coordination?.leaderIsolatePct)) kinds.add('leader-isolate');
+  if (on(coordination?.quorumSplitPct)) kinds.add('quorum-split');
   return [...kinds].sort();
 }
 

@@ -6,12 +6,16 @@ import type { History } from '../history.ts';
 import type { Checker, Verdict, Violation } from '../verdict.ts';
 import { capacity } from './capacity.ts';
 import { digestConflict } from './digest-conflict.ts';
+import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
 import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
 import { liveness } from './liveness.ts';
 import { noBlindRetry } from './no-blind-retry.ts';
+import { noSplitPromotion } from './no-split-promotion.ts';
+import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { oneOwnerPerEpoch } from './one-owner-per-epoch.ts';
+import { quorumLossDegraded } from './quorum-loss-degraded.ts';
 import { releaseAfterReconcile } from './release-after-reconcile.ts';
 import { restoreInvalidates } from './restore-invalidates.ts';
 import { unknownNotNew } from './unknown-not-new.ts';
@@ -30,6 +34,10 @@ export const INVARIANT_NAMES = [
   'force-release-audited',
   'restore-invalidates',
   'liveness',
+  'one-leader-per-term',
+  'fenced-stale-leader',
+  'no-split-promotion',
+  'quorum-loss-degraded',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -46,6 +54,10 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'force-release-audited': forceReleaseAudited,
   'restore-invalidates': restoreInvalidates,
   liveness,
+  'one-leader-per-term': oneLeaderPerTerm,
+  'fenced-stale-leader': fencedStaleLeader,
+  'no-split-promotion': noSplitPromotion,
+  'quorum-loss-degraded': quorumLossDegraded,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

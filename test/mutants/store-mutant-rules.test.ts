@@ -126,6 +126,16 @@ const CASES: ReadonlyArray<RuleCase> = [
     correct: { kind: 'Busy', inUse: 2, capacity: 2 },
     broken: { kind: 'Granted', permit: { permitId: 'p2', units: 1 } },
   },
+  {
+    mutant: 'lease-without-scheduler-epoch',
+    rule: 'a lease is created under a scheduler epoch older than the one the store has seen (001 §93)',
+    script: async (run) => {
+      await run({ kind: 'AdvanceRoleEpoch', role: 'scheduler', epoch: 2 }, 0);
+      return run({ kind: 'Acquire', scope: 'env:prod', holder: 'a', ttlMs: 1_000, guard: { role: 'scheduler', epoch: 1 } }, 10);
+    },
+    correct: { kind: 'Fenced', role: 'scheduler', currentEpoch: 2 },
+    broken: { kind: 'Acquired', lease: { holder: 'a', token: 1 } },
+  },
 ];
 
 describe('store-level mutants break exactly one rule', () => {

@@ -1,0 +1,198 @@
+// An abstract consensus layer over 3 or 5 voters (seed 001 §66–§72, §82–§89, §97–§98): terms,
+// one vote per voter per term, majority elections, heartbeats that keep followers from timing
+// out, and a committed coordination state machine (model/coordination-epoch.ts). It models only
+// what the faults need: a message exchange is one instant over the links that are open at that
+// moment, and replication is "a majority knows the committed epoch". What the business layer does
+// with the epochs is the point; the consensus is just faithful enough to produce them.
+
+import { strict as assert } from 'node:assert';
+import { applyCoordination, initialCoordination, type CoordinatedRole, type CoordinationState } from '../../model/coordination-epoch.ts';
+import { firstIncarnation, incarnationId, restarted, type NodeIncarnation } from '../../model/node-incarnation.ts';
+import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
+import { majorityOf } from './options.ts';
+
+/** What the cluster can see of the network at one instant. */
+export interface Links {
+  /** The voter's process is running: up and not paused. */
+  running(node: string): boolean;
+  /** Messages pass both ways between two voters. */
+  connected(a: string, b: string): boolean;
+}
+
+export type VoterRole = 'follower' | 'candidate' | 'leader';
+
+export interface Voter {
+  readonly name: string;
+  /** Durable across restarts (Raft's persistent state): term, vote, last committed epoch known. */
+  term: number;
+  votedFor: string | null;
+  knownEpoch: number;
+  /** Per process: the incarnation and what it believes it is (§12–§13). */
+  incarnation: NodeIncarnation;
+  role: VoterRole;
+  /** True time a leader (or a candidate it voted for) was last heard. */
+  lastHeardMs: number;
+  guard: RoleGuard | null;
+}
+
+export type ElectionResult =
+  | { readonly kind: 'Elected'; readonly term: number; readonly epoch: number; readonly leader: string; readonly votes: ReadonlyArray<string> }
+  | { readonly kind: 'NotElected'; readonly term: number; readonly votes: number }
+  | { readonly kind: 'HigherTerm'; readonly term: number };
+
+export interface HeartbeatRound {
+  readonly term: number;
+  /** Followers that accepted the heartbeat (the leader itself not counted). */
+  readonly acks: number;
+  /** A higher term some peer answered with, or null. */
+  readonly higherTerm: number | null;
+}
+
+export class Cluster {
+  readonly voters: ReadonlyArray<Voter>;
+  private readonly byName = new Map<string, Voter>();
+  committed: CoordinationState = initialCoordination();
+  readonly majority: number;
+
+  constructor(
+    names: ReadonlyArray<string>,
+    private readonly roles: ReadonlyArray<CoordinatedRole>,
+  ) {
+    assert.ok(names.length === 3 || names.length === 5, 'a cluster has 3 or 5 voters');
+    this.majority = majorityOf(names.length);
+    this.voters = names.map((name) => ({ name, term: 0, votedFor: null, knownEpoch: 0, incarnation: firstIncarnation(name), role: 'follower', lastHeardMs: 0, guard: null }));
+    for (const voter of this.voters) this.byName.set(voter.name, voter);
+  }
+
+  voter(name: string): Voter {
+    const voter = this.byName.get(name);
+    assert.ok(voter !== undefined, `unknown voter ${name}`);
+    return voter;
+  }
+
+  /** The voter that believes it leads with the highest term (a deposed one may still believe it). */
+  leader(): Voter | null {
+    let found: Voter | null = null;
+    for (const voter of this.voters) if (voter.role === 'leader' && (found === null || voter.term > found.term)) found = voter;
+    return found;
+  }
+
+  /** Some running voter reaches a majority, itself included (§71). */
+  quorumAvailable(links: Links): boolean {
+    for (const voter of this.voters) {
+      if (!links.running(voter.name)) continue;
+      let reach = 1;
+      for (const peer of this.voters) if (peer !== voter && links.connected(voter.name, peer.name)) reach++;
+      if (reach >= this.majority) return true;
+    }
+    return false;
+  }
+
+  largestReach(links: Links): number {
+    let best = 0;
+    for (const voter of this.voters) {
+      if (!links.running(voter.name)) continue;
+      best = Math.max(best, 1 + this.peersOf(voter).filter((p) => links.connected(voter.name, p.name)).length);
+    }
+    return best;
+  }
+
+  /** Leadership ends in this process: the role is inactive and the guard invalid (§294). */
+  stepDown(voter: Voter): void {
+    voter.role = 'follower';
+    voter.guard = null;
+  }
+
+  /** A voter hears of a higher term: it adopts it and is no longer leader or candidate. */
+  learnTerm(voter: Voter, term: number): void {
+    if (term <= voter.term) return;
+    voter.term = term;
+    voter.votedFor = null;
+    this.stepDown(voter);
+  }
+
+  /** The process ended; the next one has a new incarnation and inherits no authority (§13). */
+  restart(voter: Voter, now: number): NodeIncarnation {
+    this.stepDown(voter);
+    voter.incarnation = restarted(voter.incarnation);
+    voter.lastHeardMs = now;
+    return voter.incarnation;
+  }
+
+  /**
+   * One election round of `candidate` (Raft's RequestVote, as one instant): a new term, its own
+   * vote, and a vote from each reachable peer that has not voted in this term and knows no newer
+   * committed epoch. A majority elects it, and the election commits a new coordination epoch.
+   */
+  elect(candidate: Voter, now: number, links: Links): ElectionResult {
+    assert.ok(candidate.role !== 'leader', 'a leader does not stand for election');
+    candidate.term += 1;
+    candidate.votedFor = candidate.name;
+    candidate.role = 'candidate';
+    candidate.lastHeardMs = now;
+    const votes = [candidate.name];
+    for (const peer of this.peersOf(candidate)) {
+      if (!links.connected(candidate.name, peer.name)) continue;
+      if (peer.term > candidate.term) {
+        this.learnTerm(candidate, peer.term);
+        return { kind: 'HigherTerm', term: candidate.term };
+      }
+      if (peer.term < candidate.term) this.learnTerm(peer, candidate.term);
+      const free = peer.votedFor === null || peer.votedFor === candidate.name;
+      if (!free || peer.knownEpoch > candidate.knownEpoch) continue;
+      peer.votedFor = candidate.name;
+      peer.lastHeardMs = now;
+      votes.push(peer.name);
+    }
+    if (votes.length < this.majority) return { kind: 'NotElected', term: candidate.term, votes: votes.length };
+    return this.commitLeadership(candidate, votes, now);
+  }
+
+  private commitLeadership(leader: Voter, votes: ReadonlyArray<string>, now: number): ElectionResult {
+    // Quorum intersection: some voter of this majority knew the last committed epoch and would
+    // not have voted for a candidate that did not. So the candidate knows it too.
+    assert.equal(leader.knownEpoch, this.committed.epoch, 'an elected candidate knows the last committed epoch');
+    const next = applyCoordination(this.committed, { kind: 'ElectLeader', term: leader.term, leader: leader.incarnation, roles: this.roles });
+    assert.equal(next.outcome.kind, 'LeaderElected', 'a majority-elected term is newer than the committed one');
+    this.committed = next.state;
+    for (const name of votes) {
+      const voter = this.voter(name);
+      voter.knownEpoch = this.committed.epoch;
+      voter.lastHeardMs = now;
+    }
+    leader.role = 'leader';
+    leader.guard = null;
+    const role = this.roles[0];
+    if (role !== undefined) {
+      const guard = issueRoleGuard(this.committed, role, leader.incarnation);
+      assert.ok(isRoleGuard(guard), 'the elected leader is issued its role guard');
+      leader.guard = guard;
+    }
+    return { kind: 'Elected', term: leader.term, epoch: this.committed.epoch, leader: incarnationId(leader.incarnation), votes: [...votes].sort() };
+  }
+
+  /** One heartbeat round of `leader` (AppendEntries): reachable peers follow it and learn the epoch. */
+  heartbeat(leader: Voter, now: number, links: Links): HeartbeatRound {
+    assert.ok(leader.role === 'leader', 'only a leader sends heartbeats');
+    let acks = 0;
+    let higherTerm: number | null = null;
+    for (const peer of this.peersOf(leader)) {
+      if (!links.connected(leader.name, peer.name)) continue;
+      if (peer.term > leader.term) {
+        higherTerm = Math.max(higherTerm ?? 0, peer.term);
+        continue;
+      }
+      if (peer.term < leader.term) this.learnTerm(peer, leader.term);
+      assert.ok(peer.role !== 'leader', `term ${leader.term} has one leader, not ${leader.name} and ${peer.name}`);
+      if (peer.role === 'candidate') this.stepDown(peer);
+      peer.lastHeardMs = now;
+      peer.knownEpoch = Math.max(peer.knownEpoch, leader.knownEpoch);
+      acks += 1;
+    }
+    return { term: leader.term, acks, higherTerm };
+  }
+
+  private peersOf(voter: Voter): ReadonlyArray<Voter> {
+    return this.voters.filter((v) => v !== voter);
+  }
+}

@@ -1,0 +1,91 @@
+// Shared by the coordination scenario sweeps: runs a scenario over seeds with the memory store and
+// counts what the coordination layer did, so each scenario can show it exercised its section.
+import createMemoryStore from '../../adapters/memory.ts';
+import type { HistoryEvent } from '../../model/history.ts';
+import { loadScenario } from '../../scenarios/index.ts';
+import { runScenario, type SimRunResult } from '../../sim/run.ts';
+
+export const COORDINATION_SEEDS = 200;
+
+export interface SeedEvidence {
+  readonly seed: number;
+  readonly leaderChanges: number;
+  readonly fenced: number;
+  readonly quorumLosses: number;
+  readonly restarts: number;
+  readonly guardRoles: ReadonlySet<string>;
+  readonly voters: number;
+  /** Attempt writes (Mutate Accepted) that completed while quorum was lost. */
+  readonly writesDuringQuorumLoss: number;
+  readonly dbCrashes: number;
+  /** Business writes that landed while the database was down (there must be none). */
+  readonly writesWhileDbDown: number;
+}
+
+export interface CoordinationSweep {
+  readonly failures: ReadonlyArray<string>;
+  readonly evidence: ReadonlyArray<SeedEvidence>;
+}
+
+function kindOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? ((value as { kind?: unknown }).kind as string | undefined) : undefined;
+}
+
+function evidenceOf(seed: number, history: ReadonlyArray<HistoryEvent>): SeedEvidence {
+  let leaderChanges = 0;
+  let fenced = 0;
+  let quorumLosses = 0;
+  let restarts = 0;
+  let voters = 0;
+  let writesDuringQuorumLoss = 0;
+  let lost = false;
+  let dbDown = false;
+  let dbCrashes = 0;
+  let writesWhileDbDown = 0;
+  const guardRoles = new Set<string>();
+  for (const event of history) {
+    if (event.type === 'fault') {
+      if (event.f === 'leader-change') {
+        leaderChanges++;
+        voters = event.value['voters'] as number;
+      }
+      if (event.f === 'quorum-loss') {
+        quorumLosses++;
+        lost = true;
+      }
+      if (event.f === 'quorum-restored') lost = false;
+      if (event.f === 'restart') restarts++;
+      if (event.f === 'db-crash') {
+        dbCrashes++;
+        dbDown = true;
+      }
+      if (event.f === 'db-restart') dbDown = false;
+      continue;
+    }
+    if (dbDown && event.type === 'truth' && event.f === 'mutation-accepted') writesWhileDbDown++;
+    if (event.type === 'invoke') {
+      const guard = (event.value as { guard?: { role: string } }).guard;
+      if (guard !== undefined) guardRoles.add(guard.role);
+    }
+    if (event.type === 'ok' && kindOf(event.value) === 'Fenced') fenced++;
+    if (lost && event.type === 'ok' && event.f === 'Mutate' && kindOf(event.value) === 'Accepted') writesDuringQuorumLoss++;
+  }
+  return { seed, leaderChanges, fenced, quorumLosses, restarts, guardRoles, voters, writesDuringQuorumLoss, dbCrashes, writesWhileDbDown };
+}
+
+export async function sweepCoordination(name: string, seeds = COORDINATION_SEEDS): Promise<CoordinationSweep> {
+  const scenario = loadScenario(name);
+  const failures: string[] = [];
+  const evidence: SeedEvidence[] = [];
+  for (let seed = 1; seed <= seeds; seed++) {
+    const result: SimRunResult = await runScenario({ scenario, seed, store: { name: 'memory', factory: createMemoryStore } });
+    if (result.valid !== true) failures.push(`${result.replay}: ${result.violations[0]?.invariant}: ${result.violations[0]?.message}`);
+    evidence.push(evidenceOf(seed, result.history));
+  }
+  return { failures, evidence };
+}
+
+/** Seeds (of the sweep) on which `test` holds. */
+export function seedsWhere(sweep: CoordinationSweep, test: (e: SeedEvidence) => boolean): number {
+  return sweep.evidence.filter(test).length;
+}
