@@ -102,6 +102,7 @@ const policyFlags = z
     stopOnRenewalFailure: z.boolean(),
     inspectBeforeRetry: z.boolean(),
     unknownIsFailure: z.boolean(),
+    retryMiddleware: z.boolean(),
     recheckAfterWait: z.boolean(),
     sendFencingToken: z.boolean(),
     forceReleaseWithObservedEpoch: z.boolean(),

@@ -8,6 +8,8 @@ export interface ControllerPolicy {
   readonly inspectBeforeRetry: boolean;
   /** Treat an unknown outcome as a failure and start over as new work (wrong: §53). */
   readonly unknownIsFailure: boolean;
+  /** A generic retry layer re-issues a provider call that timed out, at once (wrong: §194). */
+  readonly retryMiddleware: boolean;
   /** A waiter that got the lease re-checks that it is still the owner before acting (seed 003). */
   readonly recheckAfterWait: boolean;
   /** Send the fencing token to the provider where the operation supports it (§26–§28). */
@@ -30,6 +32,7 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   stopOnRenewalFailure: true,
   inspectBeforeRetry: true,
   unknownIsFailure: false,
+  retryMiddleware: false,
   recheckAfterWait: true,
   sendFencingToken: true,
   forceReleaseWithObservedEpoch: true,

@@ -122,7 +122,8 @@ export class Fiber {
   notified = false;
   constructor(
     readonly node: Node,
-    readonly process: string,
+    /** The history process; it changes only when a broken policy carries on after an `info`. */
+    public process: string,
     readonly body: (fiber: Fiber) => Promise<void>,
   ) {}
 }
@@ -335,18 +336,23 @@ export class Sim {
   }
 
   /** A provider call. Returns applied or not; a lost reply makes it `info` and retires the process. */
-  async effect(fiber: Fiber, request: EffectRequest, attempt: number): Promise<boolean> {
+  /**
+   * Calls the provider. A timeout is an unknown outcome: the process is retired (Jepsen). Only a
+   * broken policy passes `carryOn`: then the call answers null and the fiber goes on under a new
+   * process name, as a client whose retry layer swallowed the timeout would.
+   */
+  async effect(fiber: Fiber, request: EffectRequest, attempt: number, carryOn = false): Promise<boolean | null> {
     this.checkAlive(fiber);
     const value = { intentId: request.intentId, scope: request.scope, token: request.token ?? null, holder: request.holder, operation: request.operation, retrySafety: request.retrySafety, attempt };
-    return this.providerCall(fiber, 'effect', value, MSG_PROV_REQ, request);
+    return this.providerCall(fiber, 'effect', value, MSG_PROV_REQ, request, carryOn);
   }
 
   async inspect(fiber: Fiber, intentId: string): Promise<boolean> {
     this.checkAlive(fiber);
-    return this.providerCall(fiber, 'inspect', { intentId }, MSG_INSP_REQ, intentId);
+    return (await this.providerCall(fiber, 'inspect', { intentId }, MSG_INSP_REQ, intentId, false)) as boolean;
   }
 
-  private async providerCall(fiber: Fiber, f: string, value: unknown, type: number, payload: unknown): Promise<boolean> {
+  private async providerCall(fiber: Fiber, f: string, value: unknown, type: number, payload: unknown, carryOn: boolean): Promise<boolean | null> {
     const process = fiber.process;
     this.history.op(this.now, process, 'invoke', f, value);
     fiber.inFlight = process;
@@ -360,6 +366,10 @@ export class Sim {
     fiber.inFlight = null;
     if (reply === TIMEOUT) {
       this.history.op(this.now, process, 'info', f, { timedOut: true });
+      if (carryOn) {
+        fiber.process = `${process}:after-timeout`;
+        return null;
+      }
       this.retire(node, `${f}-timeout`);
       throw new Retired(process);
     }

@@ -56,7 +56,7 @@ function printTable(reports: ReadonlyArray<MutantReport>): void {
   for (const r of reports) {
     const status = r.caught ? pc.green('caught ') : pc.red('MISSED ');
     const detail = r.caught
-      ? `seed ${r.firstFailingSeed} of ${r.scenario}, ${r.violations[0]?.invariant}, shrunk to ${r.shrunkOperations} operations`
+      ? `first caught at seed ${r.firstFailingSeed}; smallest counterexample: ${r.scenario} seed ${r.failure?.seed}, ${r.violations[0]?.invariant}, ${r.shrunkOperations} operations`
       : `not caught in ${r.seedsTried} seeds`;
     process.stdout.write(`${status}${r.name.padEnd(width)}  ${detail}\n`);
     if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}   (or npx testbed replay ${failureFileOf(r)})\n`));
