@@ -94,9 +94,10 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
   const evidence: ScenarioEvidence[] = [];
   const samples: RunResult[] = [];
   const suites: SuiteEvidence[] = [];
-  const keep = (s: Sweep) => {
+  // Timelines need one clean run per scenario (the memory sweep's) and every failing run.
+  const keep = (s: Sweep, withCleanSample = true) => {
     evidence.push(s.evidence);
-    if (s.sample !== null && s.sample !== s.failing) samples.push(s.sample);
+    if (withCleanSample && s.sample !== null && s.sample !== s.failing) samples.push(s.sample);
     if (s.failing !== null) samples.push(s.failing);
   };
 
@@ -120,7 +121,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
       progress = startProgress(scenarios.length * pgSeeds, 'postgres', !options.json);
       for (const scenario of scenarios) {
         const result = await sweep(scenario, range(pgSeeds), postgres.store, 'sim', () => progress.tick(scenario.name));
-        keep(result);
+        keep(result, false);
         // Same seed, same plan, same outcomes: the trace hashes agree exactly when every outcome does.
         for (const [seed, hash] of result.hashes) {
           if (memoryHashes.get(scenario.name)?.get(seed) === hash) same++;
