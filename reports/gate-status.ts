@@ -118,7 +118,7 @@ function summarize(
   missing: ReadonlyArray<string>,
 ): string {
   const parts: string[] = [];
-  if (status === 'untested') {
+  if (scenarios.length + mutants.length + suites.length === 0) {
     const expected = [...gate.proofs.scenarios, ...gate.proofs.mutants, ...gate.proofs.suites];
     parts.push(
       expected.length === 0
@@ -167,7 +167,9 @@ function evaluate(gate: GateDefinition, input: GateRunInput): GateResult {
     suites.push(...found.map(suiteProof));
   }
   const proofs = [...scenarios, ...mutants, ...suites];
-  const status: GateStatus = proofs.length === 0 ? 'untested' : proofs.every((p) => p.holds) ? 'pass' : 'fail';
+  // A gate passes only on its whole evidence: one failing proof fails it, and a proof that is
+  // missing from this run (PostgreSQL off, a step that crashed) leaves it untested.
+  const status: GateStatus = proofs.some((p) => !p.holds) ? 'fail' : proofs.length === 0 || missing.length > 0 ? 'untested' : 'pass';
   return {
     id: gate.id,
     title: gate.title,

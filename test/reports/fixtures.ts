@@ -122,7 +122,8 @@ export function cleanInput(): GateRunInput {
   return {
     startedAt: '2026-11-29T14:00:00.000Z',
     finishedAt: '2026-11-29T14:05:00.000Z',
-    scenarios: PUBLISHED_SCENARIOS.map(scenarioEvidence),
+    // The gate run also sweeps on PostgreSQL; one such sweep stands for it here.
+    scenarios: [...PUBLISHED_SCENARIOS.map(scenarioEvidence), { ...scenarioEvidence('standard-mix'), adapter: 'postgres' }],
     mutants: PUBLISHED_MUTANTS.map(mutantEvidence),
     suites: SUITES.map((name) => ({ name, passed: 40, failed: 0 })),
     samples: [CLEAN_RUN],
