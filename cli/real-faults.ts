@@ -8,7 +8,7 @@ import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { Store, StoreOptions } from '../adapters/port.ts';
 import type { StoreChoice } from '../sim/run.ts';
-import { UsageError } from './errors.ts';
+import { UndecidedError } from './errors.ts';
 
 /** The one database client of a simulated run: the database node's connection. */
 const CLIENT = 'store';
@@ -27,7 +27,7 @@ export async function startRealRun(runIndex: number): Promise<RealRun> {
   try {
     driver = await startRealFaultDriver({ clients: [CLIENT] });
   } catch (error) {
-    throw new UsageError(`cannot start the primary/replica pair for --faults real: ${error instanceof Error ? error.message : String(error)}`.split('\n')[0]!);
+    throw new UndecidedError(`cannot start the primary/replica pair for --faults real: ${error instanceof Error ? error.message : String(error)}`.split('\n')[0]!);
   }
   const schema = `real_run_${runIndex}`;
   let current: RebindingStore | null = null;

@@ -28,6 +28,7 @@ const SUITES: ReadonlyArray<SuiteSpec> = [
 interface VitestJson {
   readonly testResults: ReadonlyArray<{
     readonly name: string;
+    readonly status: string;
     readonly assertionResults: ReadonlyArray<{ readonly ancestorTitles: ReadonlyArray<string>; readonly status: string }>;
   }>;
 }
@@ -54,10 +55,12 @@ export function runSuites(withPostgres: boolean): SuiteEvidence[] {
     return specs.map((spec) => {
       const file = report.testResults.find((r) => path.relative(ROOT, r.name) === spec.file);
       const tests = (file?.assertionResults ?? []).filter((t) => spec.under === undefined || t.ancestorTitles.includes(spec.under));
+      // A file that did not run (missing, import error, a setup that threw) is a failure, never an absence.
+      const fileBroken = file === undefined || file.status === 'failed' || tests.length === 0;
       return {
         name: spec.name,
         passed: tests.filter((t) => t.status === 'passed').length,
-        failed: file === undefined ? 1 : tests.filter((t) => t.status === 'failed').length,
+        failed: Math.max(fileBroken ? 1 : 0, tests.filter((t) => t.status === 'failed').length),
       };
     });
   } finally {

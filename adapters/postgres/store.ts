@@ -177,8 +177,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       await runner.run('AdvanceRecoveryEpoch', virtualNow(), (tx) => loadImage(tx, image), { exclusive: true });
     },
     async close(): Promise<void> {
-      await pool.end();
-      await options.onClose?.();
+      try {
+        await pool.end();
+      } finally {
+        await options.onClose?.();
+      }
     },
   };
 }

@@ -34,11 +34,13 @@ function viaProxy(proxy: ReplyDroppingProxy): string {
   return url.toString();
 }
 
+// The multi-statement path (every command but the four one-statement ones), resolved through pg_xact_status.
 describe('commit loss', () => {
   test('a backend killed (pg_terminate_backend) right before COMMIT: StoreUnavailableError, and nothing was applied', async () => {
     const killer = await admin();
     let kill = false;
     const store = await pgServer.store({
+      fastPath: false,
       time,
       hooks: {
         beforeCommit: async (pid) => {
@@ -59,7 +61,7 @@ describe('commit loss', () => {
 
   test('a backend killed while the command waits inside its transaction: StoreUnavailableError, and nothing was applied', async () => {
     const schema = pgServer.freshSchema();
-    const store = await pgServer.store({ time, schema });
+    const store = await pgServer.store({ fastPath: false, time, schema });
     open.push(store);
     await store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1 });
     const locker = await admin();
@@ -83,7 +85,7 @@ describe('commit loss', () => {
   test('the reply of a COMMIT is lost: pg_xact_status says committed, and the committed outcome is returned', async () => {
     const proxy = await startReplyDroppingProxy(pgServer.server().port);
     open.push(proxy);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy), hooks: { beforeCommit: async () => undefined } });
+    const store = await pgServer.store({ fastPath: false, time, connectionString: viaProxy(proxy), hooks: { beforeCommit: async () => undefined } });
     open.push(store);
     await store.execute({ kind: 'Acquire', scope: 'other', holder: 'x', ttlMs: 1000 });
     proxy.armCommitReplyLoss();
@@ -99,7 +101,7 @@ describe('commit loss', () => {
   test('the COMMIT is lost on the way and the transaction lingers in progress: its backend is ended, and the command was not applied', async () => {
     const proxy = await startReplyDroppingProxy(pgServer.server().port);
     open.push(proxy);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy) });
+    const store = await pgServer.store({ fastPath: false, time, connectionString: viaProxy(proxy) });
     open.push(store);
     await store.execute({ kind: 'Inspect' });
     proxy.armCommitLoss();
@@ -112,7 +114,7 @@ describe('commit loss', () => {
   test('the reply of a COMMIT is lost and the server cannot be reached again: OutcomeUnknownError', async () => {
     const proxy = await startReplyDroppingProxy(pgServer.server().port);
     open.push(proxy);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy), connectTimeoutMs: 1000 });
+    const store = await pgServer.store({ fastPath: false, time, connectionString: viaProxy(proxy), connectTimeoutMs: 1000 });
     open.push(store);
     await store.execute({ kind: 'Inspect' });
     proxy.armCommitReplyLoss();
@@ -126,7 +128,7 @@ describe('commit loss', () => {
     const proxy = await startReplyDroppingProxy(pgServer.server().port);
     open.push(proxy);
     proxy.refuseNewConnections(true);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy), connectTimeoutMs: 1000 });
+    const store = await pgServer.store({ fastPath: false, time, connectionString: viaProxy(proxy), connectTimeoutMs: 1000 });
     open.push(store);
     await expect(store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1000 })).rejects.toThrow(StoreUnavailableError);
   });

@@ -51,11 +51,14 @@ describe('isolation', () => {
       await locker.query('BEGIN');
       await locker.query(`SELECT * FROM ${schema}.scope_counter WHERE scope = 's' FOR UPDATE`);
       const racing = stores.map((store, i) => store.execute({ kind: 'Acquire', scope: 's', holder: `h${i}`, ttlMs: 60_000 }));
-      for (let i = 0; i < 200; i++) {
+      let waitingOnLock = 0;
+      for (let i = 0; i < 200 && waitingOnLock < 2; i++) {
         const waiting = await admins[1]!.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'");
-        if (waiting.rows[0].n >= 2) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        waitingOnLock = waiting.rows[0].n;
+        if (waitingOnLock < 2) await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      // Both acquires really were in flight together, queued on the scope's row lock.
+      expect(waitingOnLock).toBeGreaterThanOrEqual(2);
       await locker.query('COMMIT');
       const outcomes = await Promise.all(racing);
       expect(outcomes.map((o) => o.kind).sort()).toEqual(['Acquired', 'Busy']);
