@@ -16,18 +16,12 @@ export interface ResolvedAdapter {
   readonly name: string;
   readonly store: StoreChoice;
   readonly policy?: Partial<ControllerPolicy>;
-  /** Present for PostgreSQL: what `--faults real` needs to reach the server. */
-  readonly postgres?: PostgresHandle;
   close(): Promise<void>;
-}
-
-export interface PostgresHandle {
-  readonly server: import('../adapters/postgres/harness.ts').PostgresServer;
 }
 
 const STORE_METHODS = ['execute', 'close'] as const;
 
-export function isModulePath(spec: string): boolean {
+function isModulePath(spec: string): boolean {
   return spec.startsWith('.') || spec.startsWith('/') || /\.(ts|mts|js|mjs)$/.test(spec);
 }
 
@@ -71,7 +65,6 @@ async function resolvePostgres(): Promise<ResolvedAdapter> {
   return {
     name: 'postgres',
     store: { name: 'postgres', factory },
-    postgres: { server },
     close: () => server.stop(),
   };
 }
@@ -90,6 +83,8 @@ async function resolveModule(spec: string): Promise<ResolvedAdapter> {
   }
   const userFactory = loaded.default as StoreFactory;
   const factory: StoreFactory = async (options) => checkStore(spec, await userFactory(options));
+  // Probe once up front, so a module that does not implement the port is bad input before any run starts.
+  await (await factory({ time: { now: () => 0 } })).close();
   const name = spec;
   return { name, store: { name, factory }, close: async () => {} };
 }

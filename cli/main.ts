@@ -15,8 +15,7 @@ const faultsOption = () =>
 function buildProgram(): Command {
   const program = new Command('testbed')
     .description('Deterministic simulation and verification testbed for leases, fencing, idempotency and coordination epochs')
-    .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .exitOverride();
 
   program
     .command('run')

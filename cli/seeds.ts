@@ -3,6 +3,7 @@
 import { UsageError } from './errors.ts';
 
 const SEED_MAX = 2 ** 32 - 1;
+const SEEDS_PER_RANGE_MAX = 10_000_000;
 
 export function parseSeed(text: string): number {
   if (!/^\d+$/.test(text)) throw new UsageError(`bad seed "${text}": expected a non-negative integer`);
@@ -22,6 +23,7 @@ export function parseSeedRange(text: string): SeedRange {
   const from = parseSeed(match[1]!);
   const to = parseSeed(match[2]!);
   if (from > to) throw new UsageError(`bad seed range "${text}": ${from} is greater than ${to}`);
+  if (to - from >= SEEDS_PER_RANGE_MAX) throw new UsageError(`bad seed range "${text}": at most ${SEEDS_PER_RANGE_MAX} seeds per sweep`);
   return { from, to };
 }
 

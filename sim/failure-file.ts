@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import createMemoryStore, { MEMORY_ADAPTER } from '../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
+import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { ControllerPolicy } from './controller-policy.ts';
 import type { Plan } from './plan.ts';
 import type { RunResult } from './run-result.ts';
@@ -160,13 +161,14 @@ function storeOf(adapter: string): { readonly store: StoreChoice; readonly polic
  * Re-executes the stored plan exactly, on the adapter it failed on (the memory store or a mutant
  * unless `store` is given) with the stored policy; the result carries the same trace hash.
  */
-export async function replayFailure(failure: FailureFile, store?: StoreChoice): Promise<RunResult> {
+export async function replayFailure(failure: FailureFile, store?: StoreChoice, realFaults?: RealFaultDriver): Promise<RunResult> {
   const resolved = store === undefined ? storeOf(failure.adapter) : { store };
   const policy = failure.policy ?? resolved.policy;
   return executePlan(failure.plan, {
     store: resolved.store,
     faults: failure.faults,
     replay: failure.replay,
+    ...(realFaults === undefined ? {} : { realFaults }),
     ...(policy === undefined ? {} : { policy }),
   });
 }

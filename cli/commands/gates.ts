@@ -79,7 +79,8 @@ async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, store: St
     seedsRun: seeds.length,
     failures,
     ...(failing === null ? {} : { firstFailure: { seed: failing.seed, replay: failing.replay, violations: failing.violations } }),
-    status: undecided > 0 ? 'unknown' : 'decided',
+    // A violation outranks an undecided seed, as in checkAll.
+    status: failures === 0 && undecided > 0 ? 'unknown' : 'decided',
   };
   return { evidence, sample, failing, hashes };
 }
@@ -174,7 +175,11 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     process.stdout.write(`\nreport: ${path.resolve(options.out, 'index.html')}\n`);
     process.stdout.write(pc.dim(`also: ${written.files.filter((f) => !f.endsWith('index.html')).join(', ')}, ${path.join(options.out, 'results.json')}\n`));
   }
-  process.exitCode = gates.some((g) => g.status === 'fail') ? EXIT.violation : EXIT.ok;
+  process.exitCode = gates.some((g) => g.status === 'fail')
+    ? EXIT.violation
+    : evidence.some((e) => e.status === 'unknown')
+      ? EXIT.undecided
+      : EXIT.ok;
 }
 
 function printGateTable(gates: ReturnType<typeof computeGates>): void {

@@ -3,7 +3,8 @@
 
 import pc from 'picocolors';
 import { FailureFileError, readFailureFile, replayFailure } from '../../sim/failure-file.ts';
-import { resolveAdapter } from '../adapters.ts';
+import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { startRealRun } from '../real-faults.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 
@@ -15,10 +16,12 @@ export async function replayCommand(file: string, options: { readonly json?: boo
     if (error instanceof FailureFileError) throw new UsageError(error.message);
     throw error;
   }
-  const adapter = await resolveAdapter(failure.adapter);
+  // A real-fault failure replays on a fresh primary/replica pair with the same real actions.
+  const real = failure.faults === 'real' ? await startRealRun(failure.seed) : undefined;
+  const adapter: ResolvedAdapter = real === undefined ? await resolveAdapter(failure.adapter) : { name: 'postgres', store: real.store, close: () => real.close() };
   let result;
   try {
-    result = await replayFailure(failure, adapter.store);
+    result = await replayFailure(failure, adapter.store, real?.driver);
   } finally {
     await adapter.close();
   }

@@ -2,6 +2,7 @@
 // adapters only), written to out/failures/ and printed with its replay line.
 
 import pc from 'picocolors';
+import type { Scenario } from '../../scenarios/index.ts';
 import { failureOf, writeFailureFile } from '../../sim/failure-file.ts';
 import { generatePlan, runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
 import { renderCounterexample, shrinkPlan } from '../../sim/shrink.ts';
@@ -44,7 +45,7 @@ export async function runCommand(options: RunOptions): Promise<void> {
       ...(real === undefined ? {} : { realFaults: real.driver }),
       ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
     });
-    await report(result, adapter, options);
+    await report(result, adapter, options, scenario);
   } finally {
     await adapter.close();
   }
@@ -66,7 +67,7 @@ function coordinationOptions(plan: Plan): string {
   return `; coordination: ${c.voters} voters, role ${c.role}, election ${c.electionTimeoutMsMin}–${c.electionTimeoutMsMax} ms, heartbeat ${c.heartbeatMs} ms, step-down ${c.stepDownMs} ms, faults: ${faults.length > 0 ? faults.join(' ') : 'none'}`;
 }
 
-async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions): Promise<void> {
+async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions, scenario: Scenario): Promise<void> {
   if (!options.json) {
     process.stdout.write(`${formatRun(result)}\n`);
     for (const action of result.realActions) process.stdout.write(pc.dim(`  real fault ${action.f}: ${action.outcome}\n`));
@@ -78,7 +79,7 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
     let failure = failureOf(result.plan, result, adapter.policy === undefined ? {} : { policy: adapter.policy });
     if (shrinkable) {
       const execute = (plan: typeof result.plan) =>
-        runScenario({ scenario: loadScenarioOrFail(options.scenario), seed: result.seed, plan, store: adapter.store, replay: result.replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
+        runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
       const shrunk = await shrinkPlan(result.plan, execute, invariant, { maxRuns: 300 });
       failure = failureOf(shrunk.plan, shrunk.result, adapter.policy === undefined ? {} : { policy: adapter.policy });
       if (!options.json) {

@@ -71,8 +71,8 @@ export function noBlindRetry(history: History): Verdict {
   const appliedAt = new Map<string, number>();
   for (const event of history) {
     if (!isTruth(event) || event.f !== 'effect-applied') continue;
-    const intentId = stringField(event.value, 'intentId');
-    if (intentId === undefined) continue;
+    // Ground truth without an intent id is a malformed history: undecidable, never a silent pass.
+    const intentId = requireString(event.value, 'intentId', event.index);
     const first = appliedAt.get(intentId);
     if (first === undefined) {
       appliedAt.set(intentId, event.index);

@@ -42,6 +42,7 @@ describe('bad input exits 2 with a one-line message', () => {
       const result = runCli(args, { cwd: scratch });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(message);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(result.stdout).toBe('');
       // Nothing half-written: the working directory holds only the inputs this test created.
       expect(readdirSync(scratch).filter((f) => !/\.(json|mjs)$/.test(f))).toEqual([]);

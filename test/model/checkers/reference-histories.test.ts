@@ -11,7 +11,7 @@ import { scope } from '../model-driver.ts';
 import { HistoryBuilder } from './history-builder.ts';
 
 /** Invariants the store alone must keep; the others judge controllers, faults or phases. */
-const STORE_INVARIANTS: ReadonlyArray<InvariantName> = ['one-owner-per-epoch', 'fencing-monotonic', 'unknown-not-new', 'digest-conflict', 'capacity', 'force-release-audited'];
+const STORE_INVARIANTS: ReadonlyArray<InvariantName> = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'unknown-not-new', 'digest-conflict', 'capacity', 'force-release-audited', 'restore-invalidates'];
 
 function referenceHistory(run: ReadonlyArray<TimedCommand>): History {
   const h = new HistoryBuilder();
