@@ -1,12 +1,12 @@
 // Every bad input gives a one-line error and exit code 2, and writes nothing (DESIGN.md "The CLI contract").
 
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './run-cli.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
 
-const scratch = mkdtempSync(path.join(tmpdir(), 'testbed-cli-'));
+const scratch = scratchDirs('testbed-cli-')();
 const file = (name: string, text: string) => {
   const full = path.join(scratch, name);
   writeFileSync(full, text);

@@ -1,12 +1,12 @@
 // The CLI contract end to end: JSON shapes, exit codes, replay lines, and determinism across processes.
 
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './run-cli.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
 
-const scratch = mkdtempSync(path.join(tmpdir(), 'testbed-cli-'));
+const scratch = scratchDirs('testbed-cli-')();
 
 describe('testbed scenarios', () => {
   test('lists at least 18 scenarios that must pass, each citing seed sections', () => {

@@ -1,14 +1,16 @@
 // seed 000 §316, seed 001 §339: the main job runs the gate suite end to end and writes every report,
 // each gate's status computed from that run's evidence (a small seed budget here, so some gates fail).
 
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { runCli } from './run-cli.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+
+const scratch = scratchDirs('testbed-gates-');
 
 test('testbed gates writes gates.json, gates.md, junit.xml, index.html and results.json; re-rendering needs no run', () => {
-  const out = mkdtempSync(path.join(tmpdir(), 'testbed-gates-'));
+  const out = scratch();
   const result = runCli(['gates', '--seeds', '2', '--pg-seeds', '1', '--out', out], { timeoutMs: 540_000 });
   // Two seeds are too few to catch every mutant: the run must say so with exit 1, not pretend.
   expect([0, 1]).toContain(result.code);
@@ -24,7 +26,7 @@ test('testbed gates writes gates.json, gates.md, junit.xml, index.html and resul
   expect(gates.find((g) => g.id === '000-316-fencing-monotonic')?.status).toBe('pass');
   expect(result.code).toBe(gates.some((g) => g.status === 'fail') ? 1 : 0);
 
-  const rerender = mkdtempSync(path.join(tmpdir(), 'testbed-report-'));
+  const rerender = scratch();
   const report = runCli(['report', path.join(out, 'results.json'), '--out', rerender]);
   expect(report.code, report.stderr).toBe(0);
   expect(readFileSync(path.join(rerender, 'gates.json'), 'utf8')).toBe(readFileSync(path.join(out, 'gates.json'), 'utf8'));

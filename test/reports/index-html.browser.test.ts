@@ -1,13 +1,15 @@
 // The self-contained index.html, opened in headless Chromium: the gate tables list every gate of seed 000 §316 and seed 001 §339 (and the §315/§338 acceptance tests), and the timeline draws lease bars, fault bands and violation markers from the kept histories.
 
-import { mkdir, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeGates, GATE_CATALOGUE, writeReports } from '../../reports/index.ts';
 import { CONTENTION_RUN, STALE_REPLAY, staleHolderFailingInput } from './fixtures.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+
+const scratch = scratchDirs('gate-html-');
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -24,7 +26,7 @@ beforeAll(async () => {
   } catch (error) {
     throw new Error(`Chromium could not be launched from ${CHROMIUM} (install it with \`apt-get install -y chromium\`): ${(error as Error).message}`);
   }
-  const out = await mkdtemp(join(tmpdir(), 'gate-html-'));
+  const out = scratch();
   await writeReports(input, out);
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('request', (request) => {

@@ -1,15 +1,17 @@
 // junit.xml is well-formed, escapes what runs put in it, and has one testcase per gate and per scenario sweep: failures carry the violation and the replay line, untested gates are skipped.
 
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_CATALOGUE, writeReports } from '../../reports/index.ts';
 import { cleanInput, PUBLISHED_MUTANTS, PUBLISHED_SCENARIOS, STALE_REPLAY, staleHolderFailingInput } from './fixtures.ts';
 import { descendants, parseXml, type XmlElement } from './xml-check.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+
+const scratch = scratchDirs('junit-');
 
 async function junit(input = staleHolderFailingInput()): Promise<{ text: string; root: XmlElement }> {
-  const out = await mkdtemp(join(tmpdir(), 'junit-'));
+  const out = scratch();
   await writeReports(input, out);
   const text = await readFile(join(out, 'junit.xml'), 'utf8');
   return { text, root: parseXml(text) };

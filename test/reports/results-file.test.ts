@@ -1,14 +1,15 @@
 // results.json round-trips, and a malformed file stops with a clear message naming every bad field.
 
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GateInputError, loadResults, saveResults } from '../../reports/index.ts';
 import { staleHolderFailingInput } from './fixtures.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
 
+const scratch = scratchDirs('results-file-');
 async function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'results-file-'));
+  return scratch();
 }
 
 describe('results.json', () => {

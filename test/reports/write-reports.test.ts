@@ -1,17 +1,18 @@
 // Reports are written atomically: complete files only, no temporary file left, nothing written when a render fails; gates.json and gates.md say what the gates say.
 
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../reports/atomic-write.ts';
 import { computeGates, GATE_CATALOGUE, GateInputError, writeReports } from '../../reports/index.ts';
 import { cleanInput, STALE_REPLAY, STALE_RUN, STALE_VIOLATION, staleHolderFailingInput } from './fixtures.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
 
 const FILES = ['gates.json', 'gates.md', 'index.html', 'junit.xml'];
 
+const scratch = scratchDirs('gate-report-');
 async function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'gate-report-'));
+  return scratch();
 }
 
 describe('writeReports', () => {
