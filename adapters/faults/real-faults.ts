@@ -183,11 +183,15 @@ class ProxiedCluster implements RealFaultDriver {
   }
 
   async close(): Promise<void> {
+    // Each layer is closed even when the one above it failed: no server or proxy outlives the run.
     try {
       await this.links.close();
-      await this.cluster.close();
     } finally {
-      await this.faultProxy.close();
+      try {
+        await this.cluster.close();
+      } finally {
+        await this.faultProxy.close();
+      }
     }
   }
 }
