@@ -3,13 +3,12 @@
 
 import pc from 'picocolors';
 import type { Scenario } from '../../scenarios/index.ts';
-import { failureOf, writeFailureFile } from '../../sim/failure-file.ts';
 import { generatePlan, runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
-import { renderCounterexample, shrinkPlan } from '../../sim/shrink.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { startRealRun } from '../real-faults.ts';
+import { recordFailure } from '../record-failure.ts';
 import { loadScenarioOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeed } from '../seeds.ts';
 
@@ -73,22 +72,11 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
     for (const action of result.realActions) process.stdout.write(pc.dim(`  real fault ${action.f}: ${action.outcome}\n`));
   }
   if (result.valid === false) {
-    const file = `out/failures/${result.scenario}-${result.seed}-${adapter.name.replace(/[^a-z0-9-]+/gi, '_')}.json`;
-    const shrinkable = options.shrink && (adapter.name === 'memory' || adapter.name.startsWith('mutant:'));
-    const invariant = result.violations[0]!.invariant;
-    let failure = failureOf(result.plan, result, adapter.policy === undefined ? {} : { policy: adapter.policy });
-    if (shrinkable) {
-      const execute = (plan: typeof result.plan) =>
-        runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
-      const shrunk = await shrinkPlan(result.plan, execute, invariant, { maxRuns: 300 });
-      failure = failureOf(shrunk.plan, shrunk.result, adapter.policy === undefined ? {} : { policy: adapter.policy });
-      if (!options.json) {
-        process.stdout.write(`\n${renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: [`npx testbed replay ${file}`] })}\n`);
-      }
+    const recorded = await recordFailure(result, scenario, adapter, options.shrink);
+    if (!options.json) {
+      process.stdout.write(recorded.counterexample === null ? `failure written to ${recorded.file} (replay: npx testbed replay ${recorded.file})\n` : `\n${recorded.counterexample}\n`);
     }
-    await writeFailureFile(file, failure);
-    if (!options.json && !shrinkable) process.stdout.write(`failure written to ${file} (replay: npx testbed replay ${file})\n`);
-    if (options.json) printJson({ ...runJson(result), failureFile: file, shrunk: shrinkable });
+    if (options.json) printJson({ ...runJson(result), failureFile: recorded.file, shrunk: recorded.shrunk });
     process.exitCode = EXIT.violation;
     return;
   }

@@ -3,14 +3,13 @@
 
 import pc from 'picocolors';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
-import type { ControllerPolicy } from '../../sim/controller-policy.ts';
-import { failureOf, writeFailureFile } from '../../sim/failure-file.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { startRealRun } from '../real-faults.ts';
+import { recordFailure } from '../record-failure.ts';
 import { loadScenarioOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeedRange, parseShard, seedsOf } from '../seeds.ts';
 
@@ -36,6 +35,8 @@ export interface FirstFailure {
   readonly violations: SimRunResult['violations'];
   readonly replay: string;
   readonly failureFile: string;
+  /** The shrunk counterexample (in-process stores only), printed, not part of the JSON. */
+  readonly counterexample: string | null;
 }
 
 export async function sweepCommand(options: SweepOptions): Promise<void> {
@@ -78,7 +79,10 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
         tally.runs++;
         if (result.valid === false) {
           tally.failures++;
-          if (firstFailure === null) firstFailure = await recordFailure(result, adapter.name, adapter.policy);
+          if (firstFailure === null) {
+            const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim');
+            firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample };
+          }
         } else if (result.valid === 'unknown') {
           tally.undecided++;
         }
@@ -96,15 +100,9 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const seedsPerSecond = Math.round((runs / Math.max(seconds, 1e-9)) * 10) / 10;
   const summary = { scenario: options.scenario, adapter: adapter.name, runs, failures, firstFailure, seedsPerSecond, undecided, scenarios: perScenario };
-  if (options.json) printJson(summary);
+  if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined } });
   else printSummary(summary, seconds);
   process.exitCode = failures > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
-}
-
-async function recordFailure(result: SimRunResult, adapterName: string, policy: Partial<ControllerPolicy> | undefined): Promise<FirstFailure> {
-  const failureFile = `out/failures/${result.scenario}-${result.seed}-${adapterName.replace(/[^a-z0-9-]+/gi, '_')}.json`;
-  await writeFailureFile(failureFile, failureOf(result.plan, result, policy === undefined ? {} : { policy }));
-  return { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile };
 }
 
 function printSummary(
@@ -118,8 +116,9 @@ function printSummary(
   process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided\n`);
   const first = summary.firstFailure;
   if (first !== null) {
-    process.stdout.write(`${pc.red('first failure')}: ${first.scenario} seed ${first.seed}: ${first.violations.map((v) => `${v.invariant}: ${v.message}`).join('; ')}\n`);
+    process.stdout.write(`${pc.red('first failure')}: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
     process.stdout.write(`replay: ${first.replay}\n`);
     process.stdout.write(`failure file: ${first.failureFile}\n`);
+    if (first.counterexample !== null) process.stdout.write(`\n${first.counterexample}\n`);
   }
 }
