@@ -3,6 +3,7 @@
 // pays it too.
 
 import { availableParallelism } from 'node:os';
+import { loadScenario } from '../scenarios/index.ts';
 import { sweepPool } from '../sim/sweep-pool.ts';
 
 export interface PoolThroughputOptions {
@@ -22,7 +23,7 @@ export async function measurePoolThroughput(options: PoolThroughputOptions): Pro
   const workers = options.workers ?? availableParallelism();
   const seeds = Array.from({ length: options.seeds }, (_, i) => i + 1);
   const start = performance.now();
-  const runs = await sweepPool({ scenarios: [options.scenario], seeds, adapter: 'memory', workers });
+  const runs = await sweepPool({ scenarios: [loadScenario(options.scenario)], seeds, adapter: 'memory', workers });
   const wallMs = performance.now() - start;
   return { workers, seedsPerSecond: runs.length / (wallMs / 1000), failures: runs.filter((r) => r.valid !== true).length };
 }

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import createMemoryStore from '../adapters/memory.ts';
-import { MUTANTS, findMutant } from '../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../adapters/in-process.ts';
+import { MUTANTS } from '../adapters/mutants/index.ts';
 import type { Store, StoreFactory, StoreOptions } from '../adapters/port.ts';
 import type { ControllerPolicy } from '../sim/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
@@ -26,25 +26,19 @@ function isModulePath(spec: string): boolean {
 }
 
 export async function resolveAdapter(spec: string): Promise<ResolvedAdapter> {
-  if (spec === 'memory') return { name: 'memory', store: { name: 'memory', factory: createMemoryStore }, close: async () => {} };
-  if (spec.startsWith('mutant:')) return resolveMutant(spec);
+  if (spec === 'memory' || spec.startsWith('mutant:')) return resolveInProcess(spec);
   if (spec === 'postgres') return resolvePostgres();
   if (isModulePath(spec)) return resolveModule(spec);
   throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name> or a path to a store module`);
 }
 
-function resolveMutant(spec: string): ResolvedAdapter {
-  const mutant = findMutant(spec);
-  if (mutant === undefined) {
+/** The memory store or a built-in mutant. */
+function resolveInProcess(spec: string): ResolvedAdapter {
+  const adapter = inProcessAdapter(spec);
+  if (adapter === null) {
     throw new UsageError(`unknown mutant '${spec.slice('mutant:'.length)}'; known: ${MUTANTS.map((m) => m.name).join(', ')}`);
   }
-  const factory = mutant.store === undefined ? createMemoryStore : mutant.store(createMemoryStore);
-  return {
-    name: `mutant:${mutant.name}`,
-    store: { name: `mutant:${mutant.name}`, factory },
-    ...(mutant.policy === undefined ? {} : { policy: mutant.policy }),
-    close: async () => {},
-  };
+  return { ...adapter, close: async () => {} };
 }
 
 async function resolvePostgres(): Promise<ResolvedAdapter> {

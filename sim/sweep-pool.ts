@@ -1,6 +1,7 @@
 // A sweep across cores: the same runs as a single-threaded sweep, spread over worker threads.
 // Every run is a pure function of (scenario, seed, adapter), so where it runs changes nothing;
 // results come back in (scenario, seed) order, identical to running them one after another.
+// Only stores that a worker can rebuild from their name run here (adapters/in-process.ts).
 //
 // The same file is the worker's entry: a worker thread loads it with `workerData.role` set and
 // serves batches of seeds until told to stop.
@@ -10,10 +11,9 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import createMemoryStore from '../adapters/memory.ts';
-import { MUTANTS, mutantStoreFactory } from '../adapters/mutants/index.ts';
-import { loadScenario } from '../scenarios/index.ts';
-import { runScenario, type StoreChoice } from './run.ts';
+import { inProcessAdapter, type InProcessAdapter } from '../adapters/in-process.ts';
+import type { Scenario } from '../scenarios/index.ts';
+import { runScenario } from './run.ts';
 
 const ROLE = 'sweep-pool-worker';
 /** Seeds handed to a worker at a time: large enough to amortize a message, small enough to balance. */
@@ -32,32 +32,39 @@ export interface SweepRun {
 }
 
 export interface SweepPoolOptions {
-  readonly scenarios: ReadonlyArray<string>;
+  readonly scenarios: ReadonlyArray<Scenario>;
   readonly seeds: ReadonlyArray<number>;
   /** `memory` or `mutant:<name>`: stores a worker can build by name. */
   readonly adapter: string;
   /** Worker threads (default: the machine's parallelism). */
   readonly workers?: number;
+  /** Called on the main thread as each batch of runs comes back (in completion order), for progress. */
+  readonly onRuns?: (runs: ReadonlyArray<SweepRun>) => void;
 }
 
 interface Batch {
   readonly id: number;
-  readonly scenario: string;
+  /** Index into the scenarios the worker was started with. */
+  readonly scenario: number;
   readonly seeds: ReadonlyArray<number>;
 }
 
-function storeFor(adapter: string): StoreChoice {
-  if (adapter === 'memory') return { name: 'memory', factory: createMemoryStore };
-  const name = adapter.startsWith('mutant:') ? adapter.slice('mutant:'.length) : null;
-  const mutant = MUTANTS.find((m) => m.name === name);
-  if (mutant === undefined) throw new Error(`sweep pool: adapter '${adapter}' is not 'memory' or a known 'mutant:<name>'`);
-  if (mutant.policy !== undefined) throw new Error(`sweep pool: mutant ${mutant.name} is a controller policy, not a store`);
-  return { name: adapter, factory: mutantStoreFactory(mutant, createMemoryStore) };
+interface WorkerSetup {
+  readonly role: typeof ROLE;
+  readonly adapter: string;
+  readonly scenarios: ReadonlyArray<Scenario>;
+}
+
+function adapterOf(spec: string): InProcessAdapter {
+  const adapter = inProcessAdapter(spec);
+  if (adapter === null) throw new Error(`sweep pool: adapter '${spec}' is not 'memory' or a known 'mutant:<name>'`);
+  return adapter;
 }
 
 /** One run, reduced to what a sweep reports. */
-export async function sweepRun(scenarioName: string, seed: number, adapter: string): Promise<SweepRun> {
-  const r = await runScenario({ scenario: loadScenario(scenarioName), seed, store: storeFor(adapter) });
+export async function sweepRun(scenario: Scenario, seed: number, adapter: InProcessAdapter | string): Promise<SweepRun> {
+  const { store, policy } = typeof adapter === 'string' ? adapterOf(adapter) : adapter;
+  const r = await runScenario({ scenario, seed, store, ...(policy === undefined ? {} : { policy }) });
   return {
     scenario: r.scenario,
     seed: r.seed,
@@ -74,11 +81,11 @@ export async function sweepRun(scenarioName: string, seed: number, adapter: stri
 export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArray<SweepRun>> {
   const workers = options.workers ?? availableParallelism();
   assert.ok(Number.isInteger(workers) && workers >= 1, `sweep pool: workers must be a positive integer, got ${workers}`);
-  storeFor(options.adapter);
+  adapterOf(options.adapter);
   const batches: Batch[] = [];
-  for (const scenario of options.scenarios) {
+  options.scenarios.forEach((_, scenario) => {
     for (let i = 0; i < options.seeds.length; i += BATCH_SEEDS) batches.push({ id: batches.length, scenario, seeds: options.seeds.slice(i, i + BATCH_SEEDS) });
-  }
+  });
   const results: Array<ReadonlyArray<SweepRun> | undefined> = new Array(batches.length);
   let next = 0;
   // Workers load TypeScript through tsx, whatever runs the parent (tsx, vitest, plain node): a
@@ -86,22 +93,41 @@ export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArra
   // (tsx's own entry registers only on the main thread; its API registers anywhere.)
   const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+  const setup: WorkerSetup = { role: ROLE, adapter: options.adapter, scenarios: options.scenarios };
+  const started: Worker[] = [];
   const serve = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const worker = new Worker(bootstrap, { eval: true, workerData: { role: ROLE, adapter: options.adapter } });
+      const worker = new Worker(bootstrap, { eval: true, workerData: setup });
+      started.push(worker);
+      let done = false;
       const feed = (): void => {
         const batch = batches[next++];
-        if (batch === undefined) void worker.terminate().then(() => resolve(), reject);
-        else worker.postMessage(batch);
+        if (batch === undefined) {
+          done = true;
+          void worker.terminate().then(() => resolve(), reject);
+        } else {
+          worker.postMessage(batch);
+        }
       };
       worker.on('message', (message: { id: number; runs: ReadonlyArray<SweepRun> }) => {
         results[message.id] = message.runs;
+        options.onRuns?.(message.runs);
         feed();
       });
       worker.on('error', reject);
+      worker.on('exit', (code) => {
+        if (!done) reject(new Error(`sweep pool: a worker exited with code ${code} before its work was done`));
+      });
       worker.once('online', feed);
     });
-  await Promise.all(Array.from({ length: Math.min(workers, Math.max(1, batches.length)) }, serve));
+  try {
+    await Promise.all(Array.from({ length: Math.min(workers, Math.max(1, batches.length)) }, serve));
+  } catch (error) {
+    // One worker failed: stop the others rather than leave them running behind the error.
+    next = batches.length + 1;
+    await Promise.all(started.map((worker) => worker.terminate()));
+    throw error;
+  }
   return results.flatMap((runs, i) => {
     assert.ok(runs !== undefined, `sweep pool: batch ${i} came back`);
     return runs;
@@ -109,11 +135,12 @@ export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArra
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
-  const adapter = (workerData as { adapter: string }).adapter;
+  const setup = workerData as WorkerSetup;
+  const adapter = adapterOf(setup.adapter);
   parentPort!.on('message', (batch: Batch) => {
     void (async () => {
       const runs: SweepRun[] = [];
-      for (const seed of batch.seeds) runs.push(await sweepRun(batch.scenario, seed, adapter));
+      for (const seed of batch.seeds) runs.push(await sweepRun(setup.scenarios[batch.scenario]!, seed, adapter));
       parentPort!.postMessage({ id: batch.id, runs });
     })();
   });

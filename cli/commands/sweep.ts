@@ -1,9 +1,18 @@
 // `testbed sweep`: one scenario (or every scenario that must pass) over a range of seeds. The
 // first failure is written to out/failures/ and its replay line printed.
+//
+// On an in-process store (memory, mutant:<name>) with simulated faults the runs can be spread
+// over worker threads (sim/sweep-pool.ts); the tallies are those of a single-threaded sweep, and
+// the first failure (in scenario, seed order) is run again here, where its history is needed
+// for the failure file and shrinking; the same seed gives the same trace hash, which is checked.
 
+import { strict as assert } from 'node:assert';
+import { availableParallelism } from 'node:os';
 import pc from 'picocolors';
+import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
+import { sweepPool } from '../../sim/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
@@ -19,7 +28,23 @@ export interface SweepOptions {
   readonly adapter: string;
   readonly faults: 'sim' | 'real';
   readonly shard?: string;
+  /** Worker threads: a positive integer or 'auto' (the default). */
+  readonly workers?: string;
   readonly json?: boolean;
+}
+
+/** `auto` uses every core for sweeps of at least this many runs (below it, starting workers costs more than it saves). */
+const AUTO_POOL_MIN_RUNS = 256;
+const MAX_WORKERS = 64;
+
+/** How many worker threads the sweep uses: 1 runs everything on this thread. */
+export function sweepWorkers(spec: string | undefined, poolable: boolean, runs: number): number {
+  const value = spec ?? 'auto';
+  if (value === 'auto') return poolable && runs >= AUTO_POOL_MIN_RUNS ? Math.min(availableParallelism(), MAX_WORKERS) : 1;
+  if (!/^[1-9][0-9]*$/.test(value) || Number(value) > MAX_WORKERS) throw new UsageError(`--workers must be 'auto' or an integer from 1 to ${MAX_WORKERS}, got '${value}'`);
+  const workers = Number(value);
+  if (workers > 1 && !poolable) throw new UsageError('--workers above 1 needs an in-process adapter (memory or mutant:<name>) and --faults sim');
+  return workers;
 }
 
 /** Under real faults the stores come from each run's own cluster; this only names the adapter. */
@@ -46,17 +71,21 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   if (seeds.length === 0) throw new UsageError(`shard ${options.shard} of ${options.seeds} holds no seed`);
   if (options.faults === 'real' && options.adapter !== 'postgres') throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
 
+  const poolable = options.faults === 'sim' && inProcessAdapter(options.adapter) !== null;
+  const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter);
+  if (workers > 1) {
+    await pooledSweep(options, scenarios, seeds, adapter, workers);
+    return;
+  }
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
-  const perScenario: Array<{ scenario: string; runs: number; failures: number; undecided: number }> = [];
+  const perScenario: Tally[] = [];
   let firstFailure: FirstFailure | null = null;
   let runs = 0;
-  let failures = 0;
-  let undecided = 0;
   const started = performance.now();
   try {
     for (const scenario of scenarios) {
-      const tally = { scenario: scenario.name, runs: 0, failures: 0, undecided: 0 };
+      const tally: Tally = { scenario: scenario.name, runs: 0, failures: 0, undecided: 0 };
       for (const seed of seeds) {
         const scenarioArg = options.scenario === 'all' ? scenario.name : options.scenario;
         const replay = replayFor(scenarioArg, seed, adapter.name, options.faults);
@@ -90,19 +119,81 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
       }
       perScenario.push(tally);
       runs += tally.runs;
-      failures += tally.failures;
-      undecided += tally.undecided;
     }
   } finally {
     progress.stop();
     await adapter.close();
   }
+  finish(options, adapter.name, perScenario, firstFailure, started);
+}
+
+interface Tally {
+  readonly scenario: string;
+  runs: number;
+  failures: number;
+  undecided: number;
+}
+
+/** Prints the summary (or the JSON document) and sets the exit code. */
+function finish(options: SweepOptions, adapterName: string, perScenario: ReadonlyArray<Tally>, firstFailure: FirstFailure | null, started: number): void {
   const seconds = (performance.now() - started) / 1000;
+  const runs = perScenario.reduce((sum, t) => sum + t.runs, 0);
+  const failures = perScenario.reduce((sum, t) => sum + t.failures, 0);
+  const undecided = perScenario.reduce((sum, t) => sum + t.undecided, 0);
   const seedsPerSecond = Math.round((runs / Math.max(seconds, 1e-9)) * 10) / 10;
-  const summary = { scenario: options.scenario, adapter: adapter.name, runs, failures, firstFailure, seedsPerSecond, undecided, scenarios: perScenario };
+  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, scenarios: perScenario };
   if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined } });
   else printSummary(summary, seconds);
   process.exitCode = failures > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
+}
+
+/** The sweep on worker threads; the same tallies, first failure and output as the loop above. */
+async function pooledSweep(
+  options: SweepOptions,
+  scenarios: ReadonlyArray<Scenario>,
+  seeds: ReadonlyArray<number>,
+  adapter: ResolvedAdapter,
+  workers: number,
+): Promise<void> {
+  const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
+  const started = performance.now();
+  let failing = 0;
+  let runs;
+  try {
+    runs = await sweepPool({
+      scenarios,
+      seeds,
+      adapter: options.adapter,
+      workers,
+      onRuns: (batch) => {
+        for (const run of batch) {
+          if (run.valid === false) failing++;
+          progress.tick(`${run.scenario}#${run.seed}${failing > 0 ? ` ${failing} failing` : ''}`);
+        }
+      },
+    });
+  } finally {
+    progress.stop();
+  }
+  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0 }));
+  let firstFailure: FirstFailure | null = null;
+  for (const [i, run] of runs.entries()) {
+    const scenarioIndex = Math.floor(i / seeds.length);
+    const tally = perScenario[scenarioIndex]!;
+    tally.runs++;
+    if (run.valid === 'unknown') tally.undecided++;
+    if (run.valid !== false) continue;
+    tally.failures++;
+    if (firstFailure !== null) continue;
+    // Run it again here, for the history the failure file and the shrinker need.
+    const scenario = scenarios[scenarioIndex]!;
+    const replay = replayFor(options.scenario === 'all' ? scenario.name : options.scenario, run.seed, adapter.name, 'sim');
+    const result = await runScenario({ scenario, seed: run.seed, store: adapter.store, replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
+    assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed} gave another trace hash on this thread than on its worker`);
+    const recorded = await recordFailure(result, scenario, adapter, true);
+    firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample };
+  }
+  finish(options, adapter.name, perScenario, firstFailure, started);
 }
 
 function printSummary(

@@ -20,6 +20,8 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp]> = [
   ['reversed seed range', ['sweep', '--scenario', 'stale-holder', '--seeds', '9..3'], /9 is greater than 3/],
   ['malformed seed range', ['sweep', '--scenario', 'stale-holder', '--seeds', '1-5'], /bad seed range "1-5"/],
   ['bad shard', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..5', '--shard', '4/3'], /bad shard "4\/3"/],
+  ['bad worker count', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..5', '--workers', '0'], /--workers must be 'auto' or an integer/],
+  ['worker threads for a store they cannot rebuild', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..5', '--workers', '2', '--adapter', 'postgres'], /--workers above 1 needs an in-process adapter/],
   ['unknown adapter', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', 'redis'], /unknown adapter 'redis'/],
   ['unknown mutant', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', 'mutant:nope'], /unknown mutant 'nope'/],
   ['real faults on the memory store', ['run', '--scenario', 'db-failover', '--seed', '1', '--faults', 'real'], /--faults real needs --adapter postgres/],

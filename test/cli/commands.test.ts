@@ -78,4 +78,18 @@ describe('testbed sweep', () => {
     expect(summary.failures).toBeGreaterThan(0);
     expect(summary.firstFailure.replay).toMatch(/^npx testbed run --scenario db-failover-unmitigated --seed \d+ --adapter memory$/);
   });
+
+  test('a sweep on worker threads reports exactly what a single-threaded sweep reports', () => {
+    // 000 §281–§283 via a store mutant: failures, their order and the recorded first failure must not depend on the threads.
+    const args = ['sweep', '--scenario', 'stale-holder', '--seeds', '1..40', '--adapter', 'mutant:no-fencing-check', '--json'];
+    const one = runCli([...args, '--workers', '1'], { cwd: scratch });
+    const two = runCli([...args, '--workers', '2'], { cwd: scratch });
+    expect(one.code, one.stderr).toBe(1);
+    expect(two.code, two.stderr).toBe(1);
+    const [a, b] = [JSON.parse(one.stdout), JSON.parse(two.stdout)];
+    expect(a.failures).toBeGreaterThan(0);
+    delete a.seedsPerSecond;
+    delete b.seedsPerSecond;
+    expect(b).toEqual(a);
+  });
 });
