@@ -7,7 +7,11 @@
 //   (a) `connections` workers, each looping Acquire + Release on its own scope through the
 //       PostgreSQL store (database time, a pool of `connections` connections);
 //   (b) `connections` workers, each looping a prepared single-row autocommit
-//       `UPDATE ... SET n = n + 1 WHERE id = $1` on its own row, over `connections` connections.
+//       `UPDATE ... SET n = n + 1 WHERE id = $1` on its own row, over `connections` connections;
+//   (c) the same workers doing two such updates per cycle on a row keyed by the scope's text
+//       name: what a cycle would cost if Acquire and Release were one plain update each. It is
+//       the ceiling of any lease design that keeps two commands per cycle, and by construction
+//       sits near 50% of (b); the distance between (a) and (c) is what the lease logic costs.
 // Every worker owns its scope or row, so neither side measures lock contention. Rounds alternate
 // (a)/(b) so that drift of the machine affects both alike; the result is the median of the
 // rounds. Nothing is printed here.
@@ -31,6 +35,8 @@ export interface PostgresThroughputSample {
   readonly acquireReleasePerSecond: number;
   readonly rawUpdatePerSecond: number;
   readonly ratio: number;
+  /** Cycles of two single-row updates (text key) per second: side (c). */
+  readonly twoUpdatesPerSecond: number;
 }
 
 export interface PostgresThroughputResult {
@@ -40,6 +46,10 @@ export interface PostgresThroughputResult {
   readonly rawUpdatePerSecond: number;
   /** Median over rounds of the per-round ratio cycles/updates. */
   readonly ratio: number;
+  /** Median over rounds of two-update cycles per second (side (c)). */
+  readonly twoUpdatesPerSecond: number;
+  /** Median over rounds of the per-round ratio two-update cycles/updates: the ceiling of `ratio`. */
+  readonly ceilingRatio: number;
   readonly samples: ReadonlyArray<PostgresThroughputSample>;
 }
 
@@ -83,7 +93,14 @@ export async function measurePostgresThroughput(options: PostgresThroughputOptio
   try {
     await raw.query('CREATE TABLE bench_row (id integer PRIMARY KEY, n bigint NOT NULL)');
     await raw.query('INSERT INTO bench_row (id, n) SELECT i, 0 FROM generate_series(0, $1::int - 1) i', [connections]);
+    await raw.query('CREATE TABLE bench_scope (scope text PRIMARY KEY, n bigint NOT NULL)');
+    await raw.query(`INSERT INTO bench_scope (scope, n) SELECT 'bench-' || i, 0 FROM generate_series(0, $1::int - 1) i`, [connections]);
     const update = (i: number) => raw.query({ name: 'bench_update', text: 'UPDATE bench_row SET n = n + 1 WHERE id = $1', values: [i] }).then(() => undefined);
+    const scopeUpdate = { name: 'bench_scope_update', text: 'UPDATE bench_scope SET n = n + 1 WHERE scope = $1' };
+    const twoUpdates = async (i: number) => {
+      await raw.query({ ...scopeUpdate, values: [`bench-${i}`] });
+      await raw.query({ ...scopeUpdate, values: [`bench-${i}`] });
+    };
     const cycle = async (i: number) => {
       const scope = `bench-${i}`;
       const holder = `worker-${i}`;
@@ -96,6 +113,7 @@ export async function measurePostgresThroughput(options: PostgresThroughputOptio
     const warm = Math.min(500, Math.max(100, durationMs / 4));
     await timed(connections, warm, cycle);
     await timed(connections, warm, update);
+    await timed(connections, warm, twoUpdates);
     const samples: PostgresThroughputSample[] = [];
     for (let round = 0; round < rounds; round++) {
       // Alternate which side goes first, so neither always runs on a freshly vacuumed table.
@@ -108,12 +126,15 @@ export async function measurePostgresThroughput(options: PostgresThroughputOptio
         rawUpdatePerSecond = await timed(connections, durationMs, update);
         acquireReleasePerSecond = await timed(connections, durationMs, cycle);
       }
-      samples.push({ acquireReleasePerSecond, rawUpdatePerSecond, ratio: acquireReleasePerSecond / rawUpdatePerSecond });
+      const twoUpdatesPerSecond = await timed(connections, durationMs, twoUpdates);
+      samples.push({ acquireReleasePerSecond, rawUpdatePerSecond, ratio: acquireReleasePerSecond / rawUpdatePerSecond, twoUpdatesPerSecond });
     }
     return {
       acquireReleasePerSecond: median(samples.map((s) => s.acquireReleasePerSecond)),
       rawUpdatePerSecond: median(samples.map((s) => s.rawUpdatePerSecond)),
       ratio: median(samples.map((s) => s.ratio)),
+      twoUpdatesPerSecond: median(samples.map((s) => s.twoUpdatesPerSecond)),
+      ceilingRatio: median(samples.map((s) => s.twoUpdatesPerSecond / s.rawUpdatePerSecond)),
       samples,
     };
   } finally {

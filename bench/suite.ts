@@ -177,6 +177,12 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
       against: `single-row UPDATE ${fmt(p.rawUpdatePerSecond)}/s; target ≥ ${pct(TARGETS.postgresRatioMin)}`,
       meets: p.ratio >= TARGETS.postgresRatioMin,
     });
+    rows.push({
+      figure: `  two plain updates per cycle, ${p.connections} conn.`,
+      measured: `${fmt(p.twoUpdatesPerSecond)} (${pct(p.ceilingRatio)} of raw)`,
+      against: 'the ceiling of two commands per cycle',
+      meets: null,
+    });
   }
   if (r.lockstepReplay !== null) {
     const memoryOps = r.seedThroughput.seedsPerSecond * r.seedThroughput.operationsPerRun;
