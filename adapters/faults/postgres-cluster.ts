@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client';
-import { copyTree, freePort, makeServerDir, PG_BINARIES, runAsServer } from './postgres-binaries.ts';
-import { guardServers, type Reaper } from './process-reaper.ts';
+import { freePort, guardServers, type ServerGuard } from '../postgres/local-server.ts';
+import { copyTree, makeServerDir, PG_BINARIES, runAsServer } from './postgres-binaries.ts';
 
 export type ServerName = 'primary' | 'replica';
 
@@ -78,7 +78,7 @@ export class PostgresCluster {
     readonly replica: PgServer,
     /** Fault-proxy link that carries replication from the replica to the primary. */
     readonly replicationLink: Proxy,
-    private readonly reaper: Reaper,
+    private readonly reaper: ServerGuard,
   ) {}
 
   static async start(options: {

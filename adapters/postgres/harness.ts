@@ -6,13 +6,13 @@
 // - 'container': testcontainers, opt-in, only when a Docker engine is reachable.
 // The bin dir, data dir and `pgCtl` are exposed so a fault driver can crash, copy and restart.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, guardServers, livePostmasterPid, serverUser, type OsUser } from './local-server.ts';
 
 export type ServerKind = 'embedded' | 'url' | 'container';
 
@@ -71,69 +71,6 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   return startEmbedded(options.settings ?? {});
 }
 
-// ---------------------------------------------------------------------------------------------
-// Cleanup on exit: every live embedded server is stopped synchronously when the process exits
-// or is told to stop, so an interrupted test run leaves no postmaster and no temp dir behind.
-
-const liveCleanups = new Set<() => void>();
-let exitHooksInstalled = false;
-
-function installExitHooks(): void {
-  if (exitHooksInstalled) return;
-  exitHooksInstalled = true;
-  const runAll = (): void => {
-    for (const cleanup of [...liveCleanups]) cleanup();
-  };
-  process.on('exit', runAll);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    const onSignal = (): void => {
-      runAll();
-      process.off(signal, onSignal);
-      // Re-raise so the default action (or the other listeners) still decide how to exit.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    process.on(signal, onSignal);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-
-interface OsUser {
-  readonly uid: number;
-  readonly gid: number;
-}
-
-/** PostgreSQL refuses to run as root: as root, run the server as the `postgres` user. */
-function serverUser(): OsUser | undefined {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
-  const lookup = (): OsUser | undefined => {
-    const r = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-    const g = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    if (r.status !== 0 || g.status !== 0) return undefined;
-    return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) };
-  };
-  const found = lookup();
-  if (found) return found;
-  spawnSync('groupadd', ['postgres']);
-  spawnSync('useradd', ['-g', 'postgres', 'postgres']);
-  const created = lookup();
-  if (!created) throw new ServerUnavailableError('running as root and could not create the postgres user');
-  return created;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function chownRecursive(dir: string, user: OsUser): void {
   fs.chownSync(dir, user.uid, user.gid);
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -143,37 +80,14 @@ function chownRecursive(dir: string, user: OsUser): void {
   }
 }
 
-/** Whether a process runs (a zombie, exited but not yet reaped by its parent, does not). */
-export function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** The postmaster pid recorded in a data dir, when its process is still running. */
-export function livePostmasterPid(dataDir: string): number | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const pid = Number(text.split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  return processRuns(pid) ? pid : undefined;
-}
-
 async function startEmbedded(settings: Readonly<Record<string, string>>): Promise<PostgresServer> {
   const binDir = await embeddedBinDir();
-  const user = serverUser();
+  let user: OsUser | undefined;
+  try {
+    user = serverUser();
+  } catch (error) {
+    throw new ServerUnavailableError(error instanceof Error ? error.message : String(error));
+  }
   const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testbed-pg-'));
   // The server user must be able to traverse into the data dir and write its socket here.
   fs.chmodSync(baseDir, 0o755);
@@ -192,8 +106,10 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
     });
 
   let started = false;
+  // Until stop(), a process exit or death takes the server and the dir with it (local-server.ts).
+  const guard = guardServers(baseDir, () => [dataDir]);
   const cleanupSync = (): void => {
-    liveCleanups.delete(cleanupSync);
+    guard.release();
     if (livePostmasterPid(dataDir) !== undefined) {
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
@@ -204,8 +120,6 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
     }
     fs.rmSync(baseDir, { recursive: true, force: true });
   };
-  installExitHooks();
-  liveCleanups.add(cleanupSync);
 
   try {
     run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C', '--no-instructions']);

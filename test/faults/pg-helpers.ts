@@ -1,9 +1,7 @@
 // Helpers for the real-PostgreSQL fault tests: bounded polling, error codes, and the leak check
 // that a closed cluster left no process, port or directory behind.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import pg from 'pg';
 
 /** Polls `probe` every 50 ms until it returns true or `deadlineMs` passes; returns whether it did. */
@@ -38,19 +36,7 @@ export async function queryOnce(connectionString: string, sql: string, params: u
   }
 }
 
-export function postmasterPid(dataDir: string): number | undefined {
-  const file = join(dataDir, 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { postmasterPid, processRuns as processAlive } from '../../adapters/postgres/local-server.ts';
 
 /** Whether anything accepts TCP connections on a loopback port. */
 export function portOpen(port: number): Promise<boolean> {
