@@ -115,7 +115,8 @@ export async function loadResults(path: string): Promise<GateRunInput> {
   return data;
 }
 
+/** Written without indentation: it is the input of `testbed report`, mostly run histories, and indenting them nearly doubled its size. */
 export async function saveResults(input: GateRunInput, path: string): Promise<void> {
   validateGateInput(input);
-  await writeFileAtomic(path, `${JSON.stringify(input, null, 2)}\n`);
+  await writeFileAtomic(path, `${JSON.stringify(input)}\n`);
 }

@@ -18,6 +18,14 @@ import { runScenario } from './run.ts';
 const ROLE = 'sweep-pool-worker';
 /** Seeds handed to a worker at a time: large enough to amortize a message, small enough to balance. */
 const BATCH_SEEDS = 16;
+/** Below this many runs, starting workers (each loads the TypeScript sources) costs more than it saves. */
+const POOL_MIN_RUNS = 256;
+const MAX_WORKERS = 64;
+
+/** The worker threads a sweep of `runs` runs uses by default: one per core for large sweeps, else none (1 = this thread). */
+export function autoWorkers(runs: number): number {
+  return runs >= POOL_MIN_RUNS ? Math.min(availableParallelism(), MAX_WORKERS) : 1;
+}
 
 /** What a sweep keeps of one run: the RunResult contract without the history. */
 export interface SweepRun {

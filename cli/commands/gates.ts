@@ -3,14 +3,17 @@
 // failover and restore scenarios with real faults, hunts every mutant, then computes the gates
 // of seed 000 §316 and seed 001 §339 from that evidence alone and writes the report.
 
+import { strict as assert } from 'node:assert';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
 import { computeGates, saveResults, writeReports, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from '../../reports/index.ts';
+import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runMutants } from '../../sim/mutant-run.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 import { runScenario, type StoreChoice } from '../../sim/run.ts';
+import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../sim/sweep-pool.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
@@ -38,11 +41,27 @@ function say(options: GatesOptions, line: string): void {
   if (!options.json) process.stderr.write(`${line}\n`);
 }
 
-interface Sweep {
+export interface Sweep {
   readonly evidence: ScenarioEvidence;
   readonly sample: RunResult | null;
   readonly failing: RunResult | null;
   readonly hashes: ReadonlyMap<number, string>;
+}
+
+/** What a gate sees of one scenario's sweep; a violation outranks an undecided seed, as in checkAll. */
+function evidenceOf(scenario: Scenario, adapter: string, faults: 'sim' | 'real', seedsRun: number, failures: number, undecided: number, failing: RunResult | null): ScenarioEvidence {
+  return {
+    scenario: scenario.name,
+    title: scenario.title,
+    sources: scenario.sources,
+    adapter,
+    faults,
+    expect: scenario.expect,
+    seedsRun,
+    failures,
+    ...(failing === null ? {} : { firstFailure: { seed: failing.seed, replay: failing.replay, violations: failing.violations } }),
+    status: failures === 0 && undecided > 0 ? 'unknown' : 'decided',
+  };
 }
 
 async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, store: StoreChoice, faults: 'sim' | 'real', tick: () => void, real = false): Promise<Sweep> {
@@ -69,20 +88,55 @@ async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, store: St
     }
     tick();
   }
-  const evidence: ScenarioEvidence = {
-    scenario: scenario.name,
-    title: scenario.title,
-    sources: scenario.sources,
-    adapter: store.name,
-    faults,
-    expect: scenario.expect,
-    seedsRun: seeds.length,
-    failures,
-    ...(failing === null ? {} : { firstFailure: { seed: failing.seed, replay: failing.replay, violations: failing.violations } }),
-    // A violation outranks an undecided seed, as in checkAll.
-    status: failures === 0 && undecided > 0 ? 'unknown' : 'decided',
+  return { evidence: evidenceOf(scenario, store.name, faults, seeds.length, failures, undecided, failing), sample, failing, hashes };
+}
+
+/**
+ * Stage 1: every scenario on the memory store, on worker threads when the sweep is large enough
+ * (sim/sweep-pool.ts). Workers return no histories: the runs a report keeps (the first seed of
+ * each scenario and its first failing seed) are run again here, and must give the same trace hash.
+ */
+export async function memorySweeps(
+  scenarios: ReadonlyArray<Scenario>,
+  seeds: ReadonlyArray<number>,
+  tick: (scenario: string) => void,
+  workers = autoWorkers(scenarios.length * seeds.length),
+): Promise<Sweep[]> {
+  const memory = inProcessAdapter('memory')!;
+  let runs: ReadonlyArray<SweepRun>;
+  if (workers > 1) {
+    runs = await sweepPool({ scenarios, seeds, adapter: memory.name, workers, onRuns: (batch) => batch.forEach((run) => tick(run.scenario)) });
+  } else {
+    const serial: SweepRun[] = [];
+    for (const scenario of scenarios) {
+      for (const seed of seeds) {
+        serial.push(await sweepRun(scenario, seed, memory));
+        tick(scenario.name);
+      }
+    }
+    runs = serial;
+  }
+  const rerun = async (scenario: Scenario, run: SweepRun): Promise<RunResult> => {
+    const result = await runScenario({ scenario, seed: run.seed, store: memory.store });
+    assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed}: a second run gave another trace hash`);
+    return result;
   };
-  return { evidence, sample, failing, hashes };
+  const sweeps: Sweep[] = [];
+  for (const [i, scenario] of scenarios.entries()) {
+    const own = runs.slice(i * seeds.length, (i + 1) * seeds.length);
+    const firstFailing = own.find((run) => run.valid === false);
+    const failing = firstFailing === undefined ? null : await rerun(scenario, firstFailing);
+    const sample = own.length === 0 ? null : own[0] === firstFailing ? failing : await rerun(scenario, own[0]!);
+    const failures = own.filter((run) => run.valid === false).length;
+    const undecided = own.filter((run) => run.valid === 'unknown').length;
+    sweeps.push({
+      evidence: evidenceOf(scenario, memory.name, 'sim', own.length, failures, undecided, failing),
+      sample,
+      failing,
+      hashes: new Map(own.map((run) => [run.seed, run.traceHash])),
+    });
+  }
+  return sweeps;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
@@ -103,15 +157,16 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
   };
 
   say(options, pc.bold(`1/5 scenarios on the memory store: ${scenarios.length} scenarios x ${memorySeeds} seeds`));
-  const memory = await resolveAdapter('memory');
   const memoryHashes = new Map<string, ReadonlyMap<number, string>>();
   let progress = startProgress(scenarios.length * memorySeeds, 'memory', !options.json);
-  for (const scenario of scenarios) {
-    const result = await sweep(scenario, range(memorySeeds), memory.store, 'sim', () => progress.tick(scenario.name));
-    memoryHashes.set(scenario.name, result.hashes);
-    keep(result);
+  try {
+    for (const result of await memorySweeps(scenarios, range(memorySeeds), (name) => progress.tick(name))) {
+      memoryHashes.set(result.evidence.scenario, result.hashes);
+      keep(result);
+    }
+  } finally {
+    progress.stop();
   }
-  progress.stop();
 
   if (options.postgres && pgSeeds > 0) {
     say(options, pc.bold(`2/5 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${pgSeeds} seeds`));

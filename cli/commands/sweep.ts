@@ -7,12 +7,11 @@
 // for the failure file and shrinking; the same seed gives the same trace hash, which is checked.
 
 import { strict as assert } from 'node:assert';
-import { availableParallelism } from 'node:os';
 import pc from 'picocolors';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
-import { sweepPool } from '../../sim/sweep-pool.ts';
+import { autoWorkers, sweepPool } from '../../sim/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
@@ -33,14 +32,12 @@ export interface SweepOptions {
   readonly json?: boolean;
 }
 
-/** `auto` uses every core for sweeps of at least this many runs (below it, starting workers costs more than it saves). */
-const AUTO_POOL_MIN_RUNS = 256;
 const MAX_WORKERS = 64;
 
 /** How many worker threads the sweep uses: 1 runs everything on this thread. */
 export function sweepWorkers(spec: string | undefined, poolable: boolean, runs: number): number {
   const value = spec ?? 'auto';
-  if (value === 'auto') return poolable && runs >= AUTO_POOL_MIN_RUNS ? Math.min(availableParallelism(), MAX_WORKERS) : 1;
+  if (value === 'auto') return poolable ? autoWorkers(runs) : 1;
   if (!/^[1-9][0-9]*$/.test(value) || Number(value) > MAX_WORKERS) throw new UsageError(`--workers must be 'auto' or an integer from 1 to ${MAX_WORKERS}, got '${value}'`);
   const workers = Number(value);
   if (workers > 1 && !poolable) throw new UsageError('--workers above 1 needs an in-process adapter (memory or mutant:<name>) and --faults sim');
