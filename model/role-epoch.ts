@@ -26,11 +26,20 @@ function raise(state: ModelState, role: string, epoch: number): ModelState {
     : { ...state, roleEpochs: mapWith(state.roleEpochs, role, epoch) };
 }
 
+/**
+ * Whether `epoch` may raise or pass the stored one. An epoch below it is stale; one that is not a
+ * finite number (NaN, ±Infinity) proves no epoch at all and is fenced the same way, writing nothing
+ * (model/SEMANTICS.md, clarification 15).
+ */
+function passes(epoch: number, stored: number): boolean {
+  return Number.isFinite(epoch) && epoch >= stored;
+}
+
 /** Step 1 of Acquire and Mutate: `Fenced`, or the state with the guard's epoch recorded. */
 export function checkGuard(state: ModelState, guard: RoleGuard | undefined): Fenced | ModelState {
   if (guard === undefined) return state;
   const stored = storedRoleEpoch(state, guard.role);
-  if (guard.epoch < stored) return { kind: 'Fenced', role: guard.role, currentEpoch: stored };
+  if (!passes(guard.epoch, stored)) return { kind: 'Fenced', role: guard.role, currentEpoch: stored };
   return raise(state, guard.role, guard.epoch);
 }
 
@@ -40,7 +49,7 @@ export function isFenced(value: Fenced | ModelState): value is Fenced {
 
 export function advanceRoleEpoch(state: ModelState, command: AdvanceRoleEpochCommand): Transition<AdvanceRoleEpochResult> {
   const stored = storedRoleEpoch(state, command.role);
-  if (command.epoch < stored) {
+  if (!passes(command.epoch, stored)) {
     return { state, outcome: { kind: 'Fenced', role: command.role, currentEpoch: stored } };
   }
   return {

@@ -74,6 +74,9 @@ const MUTATE_SQL =
 
 type Row = Record<string, unknown>;
 
+/** An epoch that is not a finite number is fenced without a write, as a negative one is: the functions take it as -1. */
+const guardEpoch = (epoch: number): number => (Number.isFinite(epoch) ? epoch : -1);
+
 /** The statement and its arguments after (conn, request): the command's fields, then store time. */
 function callOf(command: FastCommand, now: number | null): { text: string; args: unknown[] } {
   switch (command.kind) {
@@ -91,7 +94,7 @@ function callOf(command: FastCommand, now: number | null): { text: string; args:
           ttlOk ? command.ttlMs : null,
           command.waiterId === undefined ? null : text(command.waiterId),
           command.guard === undefined ? null : encodeText(command.guard.role),
-          command.guard === undefined ? null : command.guard.epoch,
+          command.guard === undefined ? null : guardEpoch(command.guard.epoch),
           reject,
           now,
         ],
@@ -123,7 +126,7 @@ function callOf(command: FastCommand, now: number | null): { text: string; args:
           command.token,
           command.expectedVersion,
           command.guard === undefined ? null : encodeText(command.guard.role),
-          command.guard === undefined ? null : command.guard.epoch,
+          command.guard === undefined ? null : guardEpoch(command.guard.epoch),
           now,
         ],
       };

@@ -51,12 +51,13 @@ function blockedReason(rows: ScopeRows): RejectReason | null {
 /**
  * Step 1 of Acquire and Mutate (seed 001 §92–§95): fenced if the guard's epoch is below the
  * stored one, else the stored epoch is raised to it (and stays raised whatever follows).
- * A stored epoch is never negative, so a negative guard is fenced without writing.
+ * A stored epoch is never negative, so a negative guard is fenced without writing; so is one
+ * that is not a finite number (model/SEMANTICS.md, clarification 15).
  */
 export async function checkGuard(tx: Tx, guard: RoleGuard | undefined): Promise<Fenced | null> {
   if (guard === undefined) return null;
   const role = encodeText(guard.role);
-  if (guard.epoch < 0) {
+  if (!Number.isFinite(guard.epoch) || guard.epoch < 0) {
     const rows = await tx.query<{ epoch: number }>('SELECT epoch FROM role_epoch WHERE role = $1 FOR SHARE', [role]);
     return { kind: 'Fenced', role: guard.role, currentEpoch: rows[0]?.epoch ?? 0 };
   }

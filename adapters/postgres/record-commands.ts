@@ -220,8 +220,9 @@ export async function reconcileScope(tx: Tx, command: ReconcileScopeCommand): Pr
 
 export async function advanceRoleEpoch(tx: Tx, command: AdvanceRoleEpochCommand): Promise<AdvanceRoleEpochResult> {
   const role = encodeText(command.role);
-  // A stored epoch is never negative: a negative request is fenced without writing.
-  if (command.epoch < 0) {
+  // A stored epoch is never negative: a negative request, or one that is not a finite number, is
+  // fenced without writing (model/SEMANTICS.md, clarification 15).
+  if (!Number.isFinite(command.epoch) || command.epoch < 0) {
     const rows = await tx.query<{ epoch: number }>('SELECT epoch FROM role_epoch WHERE role = $1 FOR SHARE', [role]);
     return { kind: 'Fenced', role: command.role, currentEpoch: rows[0]?.epoch ?? 0 };
   }

@@ -180,6 +180,23 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
         });
         expect((await run({ kind: 'Inspect' })).view.roleEpochs).toEqual([{ role: 'scheduler', epoch: 5 }]);
       });
+
+      it('an epoch that is not a finite number is Fenced like a negative one and writes nothing (clarification 15)', async ({ run }) => {
+        for (const epoch of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
+          expect(await run({ kind: 'AdvanceRoleEpoch', role: 'scheduler', epoch })).toEqual({ kind: 'Fenced', role: 'scheduler', currentEpoch: 0 });
+          expect(await run(acquire('s', 'a', 1000, { guard: { role: 'scheduler', epoch } }))).toEqual({ kind: 'Fenced', role: 'scheduler', currentEpoch: 0 });
+          expect(await run({ kind: 'Mutate', scope: 's', aggregate: 'g', holder: 'a', token: 1, expectedVersion: 0, guard: { role: 'deployer', epoch } })).toEqual({
+            kind: 'Fenced',
+            role: 'deployer',
+            currentEpoch: 0,
+          });
+        }
+        const view = (await run({ kind: 'Inspect' })).view;
+        expect(view.roleEpochs).toEqual([]);
+        expect(view.leases).toEqual([]);
+        expect(await run({ kind: 'AdvanceRoleEpoch', role: 'scheduler', epoch: 1 })).toEqual({ kind: 'RoleEpochAdvanced', role: 'scheduler', epoch: 1 });
+        expect(await run(acquire('s', 'a', 1000, { guard: { role: 'scheduler', epoch: Number.NaN } }))).toEqual({ kind: 'Fenced', role: 'scheduler', currentEpoch: 1 });
+      });
     });
 
     describe('semaphores and reservations (§37–§42, §93–§98, §207–§213)', () => {
