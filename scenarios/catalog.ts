@@ -398,6 +398,20 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     coordination: { voters: 3, faults: { intervalMs: 1_000, leaderCrashPct: 15, leaderDownMs: 100 } },
   },
   {
+    name: 'standalone-coordination',
+    title: 'Standalone backend: one node, no voter network, the same epochs and guards; a job confirms its lease before its effect',
+    sources: ['001 §162', '001 §165', '001 §325–326', '001 §327', '000 §160'],
+    // More scopes than jobs in flight and longer work: each job runs alone on its scope, and a pause
+    // of the one node lands between a job's write and its effect often enough to matter.
+    workload: { ...COORD_WORKLOAD, controllers: 1, scopes: 8, workMsMin: 200, workMsMax: 400 },
+    faults: { profile: { ...NET, holdProbabilityPct: 20, holdMsMax: 700 }, scripted: [{ f: 'leader-crash', at: 3_000, downMs: 100 }] },
+    invariants: [...COORD],
+    expect: 'pass',
+    operations: 40,
+    liveness: { boundMs: COORD_LIVENESS_MS },
+    coordination: { voters: 1, electionTimeoutMsMin: 50, electionTimeoutMsMax: 100, heartbeatMs: 20, faults: { intervalMs: 600, leaderCrashPct: 20, leaderDownMs: 100, leaderPausePct: 30, leaderPauseMsMax: 1_200 } },
+  },
+  {
     name: 'db-healthy-coordination-lost',
     title: 'Database healthy, coordination lost: degraded mode, no unsafe scheduling, attempts finish under their leases',
     sources: ['001 §276', '001 §73–77'],

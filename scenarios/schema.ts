@@ -118,7 +118,7 @@ const policyFlags = z
 /** Coordination knobs (sim/coordination/options.ts documents each; validated again when a plan is drawn). */
 const coordination = z
   .object({
-    voters: z.union([z.literal(3), z.literal(5)]),
+    voters: z.union([z.literal(1), z.literal(3), z.literal(5)]),
     role: z.enum(COORDINATED_ROLES),
     electionTimeoutMsMin: ms,
     electionTimeoutMsMax: ms,

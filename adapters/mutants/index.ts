@@ -6,6 +6,7 @@ import { blindRetryAfterTimeout } from './blind-retry-after-timeout.ts';
 import { booleanLeaderFlag } from './boolean-leader-flag.ts';
 import { cancelNonSupersedable } from './cancel-non-supersedable.ts';
 import { clientClockExpiry } from './client-clock-expiry.ts';
+import { effectWithoutLeaseConfirmation } from './effect-without-lease-confirmation.ts';
 import { epochResetAfterRestore } from './epoch-reset-after-restore.ts';
 import { holderNotStoppedOnRenewalFailure } from './holder-not-stopped-on-renewal-failure.ts';
 import { keyOnlyForceRelease } from './key-only-force-release.ts';
@@ -36,6 +37,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   releaseBeforeReconcile,
   cancelNonSupersedable,
   booleanLeaderFlag,
+  effectWithoutLeaseConfirmation,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

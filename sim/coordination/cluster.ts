@@ -4,6 +4,9 @@
 // what the faults need: a message exchange is one instant over the links that are open at that
 // moment, and replication is "a majority knows the committed epoch". What the business layer does
 // with the epochs is the point; the consensus is just faithful enough to produce them.
+// One voter is the standalone backend (§162, §165, §325–§326): no network between voters, the
+// node is its own majority, and each incarnation still takes a new term and a new epoch, so the
+// layer above sees the same epochs and guards as on a cluster (§327).
 
 import { strict as assert } from 'node:assert';
 import { applyCoordination, initialCoordination, type CoordinatedRole, type CoordinationState } from '../../model/coordination-epoch.ts';
@@ -58,7 +61,7 @@ export class Cluster {
     names: ReadonlyArray<string>,
     private readonly roles: ReadonlyArray<CoordinatedRole>,
   ) {
-    assert.ok(names.length === 3 || names.length === 5, 'a cluster has 3 or 5 voters');
+    assert.ok(names.length === 1 || names.length === 3 || names.length === 5, 'a cluster has 3 or 5 voters, or 1 when standalone');
     this.majority = majorityOf(names.length);
     this.voters = names.map((name) => ({ name, term: 0, votedFor: null, knownEpoch: 0, incarnation: firstIncarnation(name), role: 'follower', lastHeardMs: 0, guard: null }));
     for (const voter of this.voters) this.byName.set(voter.name, voter);

@@ -28,7 +28,7 @@ export interface CoordinationFaultOptions {
 }
 
 export interface CoordinationOptions {
-  /** Voting members: the controllers c1..cN (3 or 5, §66–§70). */
+  /** Voting members: the controllers c1..cN (3 or 5, §66–§70; 1 is the standalone backend of §162, §325–§326). */
   readonly voters: number;
   /** The role whose guard fences the workload's lease creation (and, for coordinators, its writes). */
   readonly role: CoordinatedRole;
@@ -79,7 +79,9 @@ export function coordinationOptions(input: CoordinationInput): CoordinationOptio
     if (!Number.isSafeInteger(value) || (value as number) < 0) throw new RangeError(`coordination option ${key} must be a non-negative integer, got ${String(value)}`);
     if (key.endsWith('Pct') && (value as number) > 100) throw new RangeError(`coordination option ${key} must be at most 100, got ${String(value)}`);
   }
-  if (merged.voters !== 3 && merged.voters !== 5) throw new RangeError(`coordination voters must be 3 or 5 (§66), got ${merged.voters}`);
+  if (merged.voters !== 1 && merged.voters !== 3 && merged.voters !== 5) {
+    throw new RangeError(`coordination voters must be 3 or 5 (§66), or 1 for standalone (§325), got ${merged.voters}`);
+  }
   if (!COORDINATED_ROLES.includes(merged.role)) throw new RangeError(`coordination role must be one of ${COORDINATED_ROLES.join(', ')}`);
   if (merged.electionTimeoutMsMin < 1 || merged.electionTimeoutMsMax < merged.electionTimeoutMsMin) {
     throw new RangeError('coordination election timeouts need 1 <= electionTimeoutMsMin <= electionTimeoutMsMax');

@@ -11,6 +11,7 @@ import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
 import type { Lease } from '../../model/outcomes.ts';
 import { wireGuard, type RoleGuard } from '../../model/role-guard.ts';
 import type { Fiber, Node, Sim } from '../engine.ts';
+import { confirm } from '../lease-protocol.ts';
 import type { OpSpec } from '../plan.ts';
 
 /** What the scheduler may ask of the coordination service. */
@@ -135,6 +136,14 @@ async function runAttempt(sim: Sim, authority: RoleAuthority, jobs: JobTable, fi
     return;
   }
   await sim.sleepLocal(fiber, op.workMs);
+  // The lease is confirmed right before the effect (000 §157–§160): the attempt's node may have
+  // paused, or the write's reply sat in the network, past the lease's expiry. A lost lease means
+  // no effect; the job goes back to the table for a later attempt under a new lease.
+  if (!(await confirm(sim, fiber, { lease, lost: false, released: false }))) {
+    await sim.call(fiber, { kind: 'Release', scope: lease.scope, holder: lease.holder, token: lease.token });
+    job.status = 'eligible';
+    return;
+  }
   await sim.effect(
     fiber,
     { intentId: `${op.id}/e`, scope: op.scope, token: lease.token, holder: node.proc, operation: op.operation, retrySafety: op.retrySafety, fencing: op.fencing && sim.policy.sendFencingToken },

@@ -86,4 +86,13 @@ export const SECOND_HALF: ReadonlyArray<CoordinationCase> = [
       expect(seedsWhere(s, (e) => e.dbCrashes === 1 && e.writesWhileDbDown === 0 && e.quorumLosses === 0)).toBe(ALL);
     },
   },
+  {
+    name: 'standalone-coordination',
+    evidence: (s) => {
+      // One voter, and always a second epoch: a restart (a new incarnation), or a pause past the
+      // step-down bound after which the node elects itself again (001 §165, §326).
+      expect(seedsWhere(s, (e) => e.voters === 1 && e.leaderChanges >= 2)).toBe(ALL);
+      expect(seedsWhere(s, (e) => e.restarts >= 1)).toBeGreaterThanOrEqual(MOST);
+    },
+  },
 ];
