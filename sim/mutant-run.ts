@@ -19,7 +19,9 @@ export interface MutantReport {
   /** Seeds tried (1..seedsTried), each over every target scenario, until the catch or the budget. */
   readonly seedsTried: number;
   readonly firstFailingSeed: number | null;
-  /** The scenario of the reported counterexample. */
+  /** The scenario that caught it at `firstFailingSeed`. */
+  readonly firstFailingScenario: string | null;
+  /** The scenario of the reported counterexample (the smallest shrunk catch: not always the first). */
   readonly scenario: string | null;
   /**
    * Client operations in the shrunk counterexample (its history up to the violation), a
@@ -145,6 +147,7 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
       caught: false,
       seedsTried: seeds,
       firstFailingSeed: null,
+      firstFailingScenario: null,
       scenario: null,
       shrunkOperations: null,
       shrunkCalls: null,
@@ -171,6 +174,7 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
     caught: true,
     seedsTried: first.seed,
     firstFailingSeed: first.seed,
+    firstFailingScenario: first.scenario,
     scenario: best.caught.scenario,
     shrunkOperations: best.operations,
     shrunkCalls: best.calls,

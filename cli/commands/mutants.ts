@@ -35,6 +35,7 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
         caught: r.caught,
         seedsTried: r.seedsTried,
         firstFailingSeed: r.firstFailingSeed,
+        firstFailingScenario: r.firstFailingScenario,
         shrunkOperations: r.shrunkOperations,
         scenario: r.scenario,
         invariant: r.violations[0]?.invariant ?? null,
@@ -56,7 +57,7 @@ function printTable(reports: ReadonlyArray<MutantReport>): void {
   for (const r of reports) {
     const status = r.caught ? pc.green('caught ') : pc.red('MISSED ');
     const detail = r.caught
-      ? `first caught at seed ${r.firstFailingSeed}; smallest counterexample: ${r.scenario} seed ${r.failure?.seed}, ${r.violations[0]?.invariant}, ${r.shrunkOperations} operations`
+      ? `first caught by ${r.firstFailingScenario} seed ${r.firstFailingSeed}; smallest counterexample: ${r.scenario} seed ${r.failure?.seed}, ${r.violations[0]?.invariant}, ${r.shrunkOperations} operations`
       : `not caught in ${r.seedsTried} seeds`;
     process.stdout.write(`${status}${r.name.padEnd(width)}  ${detail}\n`);
     if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}   (or npx testbed replay ${failureFileOf(r)})\n`));

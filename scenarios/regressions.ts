@@ -1,0 +1,158 @@
+// The corpus of pinned regression seeds (DESIGN.md "Layout"). Each entry is one (scenario, seed)
+// worth keeping forever: the seed on which a mutant is first caught, a seed on which a demonstration
+// shows its violation, or a seed that pins the behaviour of a whole workload. For each entry:
+//   - the correct implementation gives exactly `traceHash` on the memory store, in any process on
+//     any machine (DESIGN.md "Time and determinism"), and passes, or, for an `-unmitigated`
+//     scenario, shows its violation;
+//   - the mutant named in `catches`, if any, is caught on this very seed by that invariant.
+// A deliberate change of the simulator's behaviour changes trace hashes: the test says which
+// entries moved, and `npx testbed run --scenario <s> --seed <n> --json` prints the new hash.
+
+export interface Regression {
+  readonly scenario: string;
+  readonly seed: number;
+  /** What the seed shows, with the sections it proves. */
+  readonly shows: string;
+  /** The full trace hash of the correct implementation on the memory store. */
+  readonly traceHash: string;
+  readonly catches?: { readonly mutant: string; readonly invariant: string };
+}
+
+export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
+  {
+    scenario: 'paused-holder-expiry',
+    seed: 2,
+    shows: "a paused holder's write after expiry is rejected at the store by its token (000 §25–§30, §281)",
+    traceHash: 'aae41784cdc75a66d1cbefe384b536889fd18ac93af76a654e3b619dcc65fcc1',
+    catches: { mutant: 'no-fencing-check', invariant: 'one-owner-per-epoch' },
+  },
+  {
+    scenario: 'stale-holder',
+    seed: 1,
+    shows: 'exclusivity needs a durable lease with a token, not a session lock (000 §24, §72–§74, §280)',
+    traceHash: '1271775fae7218e26a1494afaaf7ab0843b97977d7996a66d64c6d4d084456b8',
+    catches: { mutant: 'advisory-lock-only', invariant: 'one-owner-per-epoch' },
+  },
+  {
+    scenario: 'clock-skew',
+    seed: 1,
+    shows: 'expiry is decided by the store clock, never a skewed client clock (000 §79–§82)',
+    traceHash: '7d4ad0b467d6e3eea4452a3bac3f37e32144a38edab4b393abfdcbf762bea202',
+    catches: { mutant: 'client-clock-expiry', invariant: 'lease-exclusive' },
+  },
+  {
+    scenario: 'paused-holder-expiry',
+    seed: 1,
+    shows: 'a renewal must name the token it renews (000 §33–§34, §160, §282)',
+    traceHash: '005a5a4011e8c3e83def6cfce9b142424464b7066f7aef4931237c632155ad78',
+    catches: { mutant: 'renewal-without-epoch-check', invariant: 'lease-exclusive' },
+  },
+  {
+    scenario: 'renewal-failure-stops-holder',
+    seed: 15,
+    shows: 'a holder whose renewal failed starts no new side effect (003 commit 0892821; 000 §157–§160)',
+    traceHash: '9b1f9bcb56b05db84f1c12afca8fcb713bdeb06473f4d8e3e5f1fd9ab6453ec3',
+    catches: { mutant: 'holder-not-stopped-on-renewal-failure', invariant: 'one-owner-per-epoch' },
+  },
+  {
+    scenario: 'force-release-observed-epoch',
+    seed: 5,
+    shows: 'force release needs the exact scope and the observed epoch (002 PR #53; 000 §200–§204, §290)',
+    traceHash: '02a74ad80e1aecdecf8282ad5ad2a275949f5a798da542961eba24ac552557c8',
+    catches: { mutant: 'key-only-force-release', invariant: 'force-release-audited' },
+  },
+  {
+    scenario: 'db-failover',
+    seed: 1,
+    shows: 'fencing tokens survive a failover to a lagging replica (000 §271–§276, §297)',
+    traceHash: 'ab41476cf430b5ddc9479a8ce2fb7688431a2adb5f85c6fd8fb9f6485637d88c',
+    catches: { mutant: 'epoch-reset-after-restore', invariant: 'one-owner-per-epoch' },
+  },
+  {
+    scenario: 'semaphore-capacity',
+    seed: 1,
+    shows: 'permits never exceed the capacity (000 §93–§96, §207, §293)',
+    traceHash: 'eb4cfe8bacb17ae4db75226f5056fa7011600c4d74f18824c339aaf8f89f728a',
+    catches: { mutant: 'semaphore-off-by-one', invariant: 'capacity' },
+  },
+  {
+    scenario: 'scheduler-epoch',
+    seed: 1,
+    shows: 'a deposed scheduler cannot create a lease under its old epoch (001 §27–§28, §93, §263)',
+    traceHash: 'bf3ce0d478d199cd9f6ceb8952201f7910540834caa89ab08a29d2bfa1f2be95',
+    catches: { mutant: 'lease-without-scheduler-epoch', invariant: 'fenced-stale-leader' },
+  },
+  {
+    scenario: 'scheduler-epoch',
+    seed: 1,
+    shows: 'leadership is a guard tied to an epoch, not a boolean (001 §90, §262, §296–§305)',
+    traceHash: 'bf3ce0d478d199cd9f6ceb8952201f7910540834caa89ab08a29d2bfa1f2be95',
+    catches: { mutant: 'boolean-leader-flag', invariant: 'fenced-stale-leader' },
+  },
+  {
+    scenario: 'provider-timeout-unknown',
+    seed: 1,
+    shows: 'a timed-out effect is inspected before any retry (000 §64–§65, §191–§194, §285)',
+    traceHash: 'cd8027d6b7be4c5084d255d00776a8c343903cd877dda7da256ac2c4f5c3b833',
+    catches: { mutant: 'blind-retry-after-timeout', invariant: 'no-blind-retry' },
+  },
+  {
+    scenario: 'provider-timeout-unknown',
+    seed: 1,
+    shows: 'an unknown outcome is not a failure (000 §52–§53, §285)',
+    traceHash: 'cd8027d6b7be4c5084d255d00776a8c343903cd877dda7da256ac2c4f5c3b833',
+    catches: { mutant: 'unknown-treated-as-failure', invariant: 'no-blind-retry' },
+  },
+  {
+    scenario: 'standard-mix',
+    seed: 1,
+    shows: 'a cancelled run reconciles its effect before it releases (000 §115–§117, §288–§289); pins the standard 200-operation workload',
+    traceHash: '02d700ff9992299cea88fa444e6ad9ecb6a217a99de1ebb6e89628e2a34a0e39',
+    catches: { mutant: 'release-before-reconcile', invariant: 'release-after-reconcile' },
+  },
+  {
+    scenario: 'cancel-previous-non-supersedable',
+    seed: 1,
+    shows: 'CancelPrevious never cancels a non-supersedable run (000 §17, §119–§121)',
+    traceHash: 'f398fac032c0307edd1ea293a13e9c75c097c7af23c5e4da23a0eb5713fd0025',
+    catches: { mutant: 'cancel-non-supersedable', invariant: 'release-after-reconcile' },
+  },
+  {
+    scenario: 'standalone-coordination',
+    seed: 5,
+    shows:
+      'a scheduled job confirms its lease before its effect: without it, a pause of the one node lets an expired lease drive an effect after the next owner wrote (000 §160; 001 §325–§327)',
+    traceHash: '5fd1fbcbfa6f6bdb3f196012fc98528c4c6d9447eaa1facf006948db2c4dbbbc',
+    catches: { mutant: 'effect-without-lease-confirmation', invariant: 'one-owner-per-epoch' },
+  },
+  {
+    scenario: 'db-failover-unmitigated',
+    seed: 1,
+    shows: 'without a recovery epoch, a failover to a lagging replica reissues tokens (000 §271–§276)',
+    traceHash: 'ca45f021f8cec40de3bd1c16c9319303251495c7f26cda7457b988a53846d55c',
+  },
+  {
+    scenario: 'restore-unmitigated',
+    seed: 1,
+    shows: 'without a recovery epoch, a restore from an older backup honours pre-restore leases (000 §272–§276)',
+    traceHash: 'b10b7e4a52a3267d9d5aadb456aff4e3e9a99adcfeb28ad1bd0f900756e2f384',
+  },
+  {
+    scenario: 'restore',
+    seed: 1,
+    shows: 'after a restore no pre-restore lease is honoured and scopes stay blocked until reconciled (000 §272–§276)',
+    traceHash: '074da1487ce64f8abadc746d85aabbe7cd7f1bb4f8e2abc06e0ec816c443f7d1',
+  },
+  {
+    scenario: 'swarm-mix',
+    seed: 1,
+    shows: 'pins the swarm workload, where the seed picks the fault mix over every workload (000 §299–§302)',
+    traceHash: 'cd438baa56666ec4fb048efe42bb87d0eaf1971f348d2fe734cd91c8d273bbb9',
+  },
+  {
+    scenario: 'three-node-failover',
+    seed: 1,
+    shows: 'pins a three-voter failover: terms, epochs and guarded leases (001 §259, §82–§88, §67)',
+    traceHash: 'd985b2b254460eb4a8f2b037c2d25631814a750d864df7055686de3b5fc79968',
+  },
+]);
