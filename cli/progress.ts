@@ -4,7 +4,8 @@
 import cliProgress from 'cli-progress';
 
 export interface Progress {
-  tick(detail?: string): void;
+  /** `count` more done (default 1); results that arrive in batches tick once per batch, so the ETA sees real intervals. */
+  tick(detail?: string, count?: number): void;
   stop(): void;
 }
 
@@ -21,8 +22,8 @@ export function startProgress(total: number, label: string, enabled: boolean): P
   );
   bar.start(total, 0, { detail: '' });
   return {
-    tick(detail = '') {
-      bar.increment(1, { detail });
+    tick(detail = '', count = 1) {
+      bar.increment(count, { detail });
     },
     stop() {
       bar.stop();

@@ -99,13 +99,13 @@ async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, store: St
 export async function memorySweeps(
   scenarios: ReadonlyArray<Scenario>,
   seeds: ReadonlyArray<number>,
-  tick: (scenario: string) => void,
+  tick: (scenario: string, count?: number) => void,
   workers = autoWorkers(scenarios.length * seeds.length),
 ): Promise<Sweep[]> {
   const memory = inProcessAdapter('memory')!;
   let runs: ReadonlyArray<SweepRun>;
   if (workers > 1) {
-    runs = await sweepPool({ scenarios, seeds, adapter: memory.name, workers, onRuns: (batch) => batch.forEach((run) => tick(run.scenario)) });
+    runs = await sweepPool({ scenarios, seeds, adapter: memory.name, workers, onRuns: (batch) => tick(batch[0]?.scenario ?? '', batch.length) });
   } else {
     const serial: SweepRun[] = [];
     for (const scenario of scenarios) {
@@ -160,7 +160,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
   const memoryHashes = new Map<string, ReadonlyMap<number, string>>();
   let progress = startProgress(scenarios.length * memorySeeds, 'memory', !options.json);
   try {
-    for (const result of await memorySweeps(scenarios, range(memorySeeds), (name) => progress.tick(name))) {
+    for (const result of await memorySweeps(scenarios, range(memorySeeds), (name, count) => progress.tick(name, count))) {
       memoryHashes.set(result.evidence.scenario, result.hashes);
       keep(result);
     }

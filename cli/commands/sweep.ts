@@ -163,10 +163,9 @@ async function pooledSweep(
       adapter: options.adapter,
       workers,
       onRuns: (batch) => {
-        for (const run of batch) {
-          if (run.valid === false) failing++;
-          progress.tick(`${run.scenario}#${run.seed}${failing > 0 ? ` ${failing} failing` : ''}`);
-        }
+        failing += batch.filter((run) => run.valid === false).length;
+        const last = batch[batch.length - 1];
+        progress.tick(last === undefined ? '' : `${last.scenario}#${last.seed}${failing > 0 ? ` ${failing} failing` : ''}`, batch.length);
       },
     });
   } finally {
