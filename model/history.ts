@@ -41,12 +41,16 @@ export type FaultKind =
   | 'quorum-loss'
   | 'quorum-restored'
   | 'leader-change'
+  | 'membership-change'
+  | 'membership-rejected'
   | 'liveness-phase';
 
 /**
  * A nemesis action, recorded where it happened. `value` describes the fault; the checkers read:
  * - `db-restore`, `db-failover`: `{ blockedScopes?: string[] }`, the scopes that stay blocked until reconciled;
- * - `liveness-phase`: `{ boundMs: number }`, faults are healed and every wait completes within that bound.
+ * - `liveness-phase`: `{ boundMs: number }`, faults are healed and every wait completes within that bound;
+ * - `membership-change`: `{ version, change: 'bootstrap' | 'add-learner' | 'promote' | 'remove', node, voters, learners, by }`,
+ *   the audit record of one committed configuration (`by`: the leader incarnation that committed it).
  */
 export interface FaultEvent {
   readonly index: number;

@@ -82,7 +82,11 @@ const SEED_001_GATES: ReadonlyArray<Line> = [
     scenarios: ['scheduler-epoch', 'stale-leader-epoch', 'release-coordinator-epoch', 'deployment-coordinator-epoch'],
     mutants: ['lease-without-scheduler-epoch', 'boolean-leader-flag'],
   }],
-  ['membership-lifecycle', 'membership lifecycle tested', { note: 'Learner/voter membership changes are not simulated. ' + NOT_MODELLED }],
+  ['membership-lifecycle', 'membership lifecycle tested', {
+    scenarios: ['membership-change'],
+    mutants: ['removed-leader-keeps-role'],
+    note: 'Membership is a committed configuration of the abstract consensus (one change at a time); Raft joint consensus itself is not simulated.',
+  }],
   ['quorum-loss-degraded', 'quorum-loss degraded behavior tested', {
     scenarios: ['quorum-loss', 'minority-partition', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost'],
   }],
@@ -220,8 +224,8 @@ const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['boolean-leader-flag'],
   }],
   ['restart-new-incarnation', 'Restarted node gets new incarnation.', { scenarios: ['restart-incarnation'] }],
-  ['learner-before-voter', 'New member joins as learner before voter.', { note: 'Membership changes are not simulated. ' + NOT_MODELLED }],
-  ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { note: 'Membership changes are not simulated. ' + NOT_MODELLED }],
+  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'] }],
+  ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { scenarios: ['membership-change'], mutants: ['removed-leader-keeps-role'] }],
   ['quorum-loss-blocks', 'Quorum loss blocks coordination-sensitive operations.', { scenarios: ['quorum-loss', 'db-healthy-coordination-lost'] }],
   ['existing-attempts-continue', 'Existing valid job attempts can continue according to DB lease semantics.', { scenarios: ['db-healthy-coordination-lost'] }],
   ['leader-reconstructs-from-db', 'New leader reconstructs scheduler/release/deploy work from DB.', {
@@ -244,7 +248,10 @@ const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['raft-log-compacted', 'Raft log/snapshots are bounded/compacted.', { note: RAFT_INTERNALS }],
   ['raft-corruption-fails-safe', 'Local Raft storage corruption fails safe.', { note: RAFT_INTERNALS }],
   ['dr-preserves-business-state', 'DR recovery preserves PostgreSQL/CAS business state.', { note: 'Business-state recovery is not exercised; the restore scenarios cover the lease layer only.' }],
-  ['membership-audited', 'Cluster membership changes are audited.', { note: 'Membership changes are not simulated. ' + NOT_MODELLED }],
+  ['membership-audited', 'Cluster membership changes are audited.', {
+    scenarios: ['membership-change'],
+    note: 'The audit record is the versioned membership-change event naming the leader that committed it; learner-before-voter fails a change without one. The operator\'s identity and permissions are not modelled.',
+  }],
   ['node-mtls', 'Node-to-node traffic uses mTLS.', { note: 'Transport security is outside this testbed.' }],
   ['no-raw-coordination-api', 'Public API cannot submit raw coordination commands.', { note: 'The public API is outside this testbed.' }],
   ['standalone-same-semantics', 'Standalone uses same coordination semantics without network Raft.', {

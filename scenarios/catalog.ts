@@ -412,6 +412,28 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     coordination: { voters: 1, electionTimeoutMsMin: 50, electionTimeoutMsMax: 100, heartbeatMs: 20, faults: { intervalMs: 600, leaderCrashPct: 20, leaderDownMs: 100, leaderPausePct: 30, leaderPauseMsMax: 1_200 } },
   },
   {
+    name: 'membership-change',
+    title: 'Membership lifecycle: nodes join as learners, are promoted once caught up, and a removed leader keeps no authority',
+    sources: ['001 §59–66', '001 §157', '001 §227', '001 §338'],
+    workload: { ...COORD_WORKLOAD, controllers: 5 },
+    faults: {
+      profile: { ...NET },
+      scripted: [
+        { f: 'member-add', at: 1_500, node: 'c4' },
+        { f: 'member-promote', at: 2_500, node: 'c4' },
+        { f: 'member-remove', at: 4_000, node: 'leader' },
+        { f: 'member-add', at: 5_500, node: 'c5' },
+        { f: 'member-promote', at: 6_500, node: 'c5' },
+        { f: 'member-remove', at: 8_000, node: 'leader' },
+      ],
+    },
+    invariants: [...COORD, 'learner-before-voter', 'removed-node-no-authority'],
+    expect: 'pass',
+    operations: 40,
+    liveness: { boundMs: COORD_LIVENESS_MS },
+    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderPausePct: 15, leaderPauseMsMax: 900, leaderCrashPct: 10, leaderDownMs: 300 } },
+  },
+  {
     name: 'db-healthy-coordination-lost',
     title: 'Database healthy, coordination lost: degraded mode, no unsafe scheduling, attempts finish under their leases',
     sources: ['001 §276', '001 §73–77'],

@@ -126,6 +126,13 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     catches: { mutant: 'effect-without-lease-confirmation', invariant: 'one-owner-per-epoch' },
   },
   {
+    scenario: 'membership-change',
+    seed: 1,
+    shows: 'a leader that commits its own removal gives up its role at once; learners join first and are promoted once caught up (001 §59–§66, §215, §338)',
+    traceHash: '94c8ef67985531133ed208b7743f4802f02b2999a694e905421c58fb318d80d8',
+    catches: { mutant: 'removed-leader-keeps-role', invariant: 'removed-node-no-authority' },
+  },
+  {
     scenario: 'db-failover-unmitigated',
     seed: 1,
     shows: 'without a recovery epoch, a failover to a lagging replica reissues tokens (000 §271–§276)',

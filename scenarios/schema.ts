@@ -45,6 +45,10 @@ const scripted = z.discriminatedUnion('f', [
   z.object({ f: z.literal('leader-pause'), at: ms, durationMs: ms }).strict(),
   z.object({ f: z.literal('leader-isolate'), at: ms, durationMs: ms }).strict(),
   z.object({ f: z.literal('quorum-split'), at: ms, durationMs: ms }).strict(),
+  // Membership changes (seed 001 §59–§66): an operator asks, the leader commits.
+  z.object({ f: z.literal('member-add'), at: ms, node }).strict(),
+  z.object({ f: z.literal('member-promote'), at: ms, node }).strict(),
+  z.object({ f: z.literal('member-remove'), at: ms, node: z.union([node, z.literal('leader')]) }).strict(),
 ]);
 export type ScriptedFault = z.infer<typeof scripted>;
 
@@ -111,6 +115,7 @@ const policyFlags = z
     canonicalOrder: z.boolean(),
     checkLeaseBeforeEffect: z.boolean(),
     roleGuard: z.boolean(),
+    stepDownOnRemoval: z.boolean(),
   })
   .partial()
   .strict();
@@ -166,12 +171,12 @@ export const scenarioSchema = z
     /** Target number of controller operations. */
     operations: z.number().int().min(1).max(10_000),
     liveness: z.object({ boundMs: z.number().int().min(1) }).strict().optional(),
-    /** The controllers are coordination voters; a scheduler leader dispatches the operations (seed 001). */
+    /** The controllers are coordination nodes (c1..c<voters> vote from the start); a scheduler leader dispatches the operations (seed 001). */
     coordination: coordination.optional(),
   })
   .strict()
-  .refine((s) => s.coordination === undefined || (s.coordination.voters ?? 3) === s.workload.controllers, {
-    message: 'coordination.voters must equal workload.controllers: every controller is a voter',
+  .refine((s) => s.coordination === undefined || (s.coordination.voters ?? 3) <= s.workload.controllers, {
+    message: 'coordination.voters must be at most workload.controllers: c1..c<voters> form the first configuration, the others may join later',
   })
   .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || s.policy !== undefined, {
     message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",

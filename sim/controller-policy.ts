@@ -26,6 +26,8 @@ export interface ControllerPolicy {
   readonly checkLeaseBeforeEffect: boolean;
   /** Role mutations carry the typed role guard the coordination service issued (seed 001 §296–§305); off: a boolean leader flag. */
   readonly roleGuard: boolean;
+  /** A node removed from the cluster gives up its roles at the commit (seed 001 §64, §215, §244). */
+  readonly stepDownOnRemoval: boolean;
 }
 
 export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
@@ -41,6 +43,7 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   canonicalOrder: true,
   checkLeaseBeforeEffect: true,
   roleGuard: true,
+  stepDownOnRemoval: true,
 });
 
 export const POLICY_FLAGS: ReadonlyArray<keyof ControllerPolicy> = Object.freeze(

@@ -83,6 +83,9 @@ export class Nemesis {
       case 'leader-pause':
       case 'leader-isolate':
       case 'quorum-split':
+      case 'member-add':
+      case 'member-promote':
+      case 'member-remove':
         this.sim.coordination?.applyFault(fault as unknown as CoordinationFault);
         return;
     }

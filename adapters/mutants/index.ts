@@ -14,6 +14,7 @@ import { leaseWithoutSchedulerEpoch } from './lease-without-scheduler-epoch.ts';
 import type { Mutant } from './mutant.ts';
 import { noFencingCheck } from './no-fencing-check.ts';
 import { releaseBeforeReconcile } from './release-before-reconcile.ts';
+import { removedLeaderKeepsRole } from './removed-leader-keeps-role.ts';
 import { renewalWithoutEpochCheck } from './renewal-without-epoch-check.ts';
 import { semaphoreOffByOne } from './semaphore-off-by-one.ts';
 import { unknownTreatedAsFailure } from './unknown-treated-as-failure.ts';
@@ -38,6 +39,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   cancelNonSupersedable,
   booleanLeaderFlag,
   effectWithoutLeaseConfirmation,
+  removedLeaderKeepsRole,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

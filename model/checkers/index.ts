@@ -8,6 +8,7 @@ import { capacity } from './capacity.ts';
 import { digestConflict } from './digest-conflict.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
+import { learnerBeforeVoter } from './learner-before-voter.ts';
 import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
 import { liveness } from './liveness.ts';
@@ -17,6 +18,7 @@ import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { oneOwnerPerEpoch } from './one-owner-per-epoch.ts';
 import { quorumLossDegraded } from './quorum-loss-degraded.ts';
 import { releaseAfterReconcile } from './release-after-reconcile.ts';
+import { removedNodeNoAuthority } from './removed-node-no-authority.ts';
 import { restoreInvalidates } from './restore-invalidates.ts';
 import { unknownNotNew } from './unknown-not-new.ts';
 
@@ -38,6 +40,8 @@ export const INVARIANT_NAMES = [
   'fenced-stale-leader',
   'no-split-promotion',
   'quorum-loss-degraded',
+  'learner-before-voter',
+  'removed-node-no-authority',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -58,6 +62,8 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'fenced-stale-leader': fencedStaleLeader,
   'no-split-promotion': noSplitPromotion,
   'quorum-loss-degraded': quorumLossDegraded,
+  'learner-before-voter': learnerBeforeVoter,
+  'removed-node-no-authority': removedNodeNoAuthority,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

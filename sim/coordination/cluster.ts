@@ -7,9 +7,15 @@
 // One voter is the standalone backend (§162, §165, §325–§326): no network between voters, the
 // node is its own majority, and each incarnation still takes a new term and a new epoch, so the
 // layer above sees the same epochs and guards as on a cluster (§327).
+// Membership (§15–§17, §59–§66): the committed configuration decides who votes and what a
+// majority is. Learners follow the leader's heartbeats (they catch up) but neither vote nor count;
+// a node outside the configuration, or removed from it, takes no part at all. A change is one
+// committed entry, so it needs the leader and a majority of the voters of the configuration it
+// changes (single-server changes, §157).
 
 import { strict as assert } from 'node:assert';
-import { applyCoordination, initialCoordination, type CoordinatedRole, type CoordinationState } from '../../model/coordination-epoch.ts';
+import { isVoter, votersOf, type MembershipChange } from '../../model/cluster-membership.ts';
+import { applyCoordination, initialCoordination, type CoordinatedRole, type CoordinationOutcome, type CoordinationState } from '../../model/coordination-epoch.ts';
 import { firstIncarnation, incarnationId, restarted, type NodeIncarnation } from '../../model/node-incarnation.ts';
 import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
 import { majorityOf } from './options.ts';
@@ -24,6 +30,7 @@ export interface Links {
 
 export type VoterRole = 'follower' | 'candidate' | 'leader';
 
+/** A node that can take part in the cluster: a voter, a learner, or (not yet, or no longer) neither. */
 export interface Voter {
   readonly name: string;
   /** Durable across restarts (Raft's persistent state): term, vote, last committed epoch known. */
@@ -52,19 +59,41 @@ export interface HeartbeatRound {
 }
 
 export class Cluster {
-  readonly voters: ReadonlyArray<Voter>;
+  /** Every node, member or not, in a fixed order. */
+  readonly nodes: ReadonlyArray<Voter>;
   private readonly byName = new Map<string, Voter>();
-  committed: CoordinationState = initialCoordination();
-  readonly majority: number;
+  committed: CoordinationState;
 
+  /** `names` are all the nodes; the first `bootstrapVoters` of them form the first configuration (§60). */
   constructor(
     names: ReadonlyArray<string>,
     private readonly roles: ReadonlyArray<CoordinatedRole>,
+    bootstrapVoters = names.length,
   ) {
-    assert.ok(names.length === 1 || names.length === 3 || names.length === 5, 'a cluster has 3 or 5 voters, or 1 when standalone');
-    this.majority = majorityOf(names.length);
-    this.voters = names.map((name) => ({ name, term: 0, votedFor: null, knownEpoch: 0, incarnation: firstIncarnation(name), role: 'follower', lastHeardMs: 0, guard: null }));
-    for (const voter of this.voters) this.byName.set(voter.name, voter);
+    assert.ok(bootstrapVoters === 1 || bootstrapVoters === 3 || bootstrapVoters === 5, 'a cluster has 3 or 5 voters, or 1 when standalone');
+    assert.ok(bootstrapVoters <= names.length, 'the bootstrap voters are nodes of the cluster');
+    this.committed = initialCoordination(names.slice(0, bootstrapVoters));
+    this.nodes = names.map((name) => ({ name, term: 0, votedFor: null, knownEpoch: 0, incarnation: firstIncarnation(name), role: 'follower', lastHeardMs: 0, guard: null }));
+    for (const voter of this.nodes) this.byName.set(voter.name, voter);
+  }
+
+  /** The voters of the committed configuration. */
+  get voters(): ReadonlyArray<Voter> {
+    return this.nodes.filter((node) => isVoter(this.committed.membership, node.name));
+  }
+
+  /** A majority of the committed configuration's voters (§71). */
+  get majority(): number {
+    return majorityOf(votersOf(this.committed.membership).length);
+  }
+
+  isVoter(voter: Voter): boolean {
+    return isVoter(this.committed.membership, voter.name);
+  }
+
+  /** Voters and learners: the nodes a leader replicates to. */
+  private followersOf(leader: Voter): ReadonlyArray<Voter> {
+    return this.nodes.filter((node) => node !== leader && this.committed.membership.roles.has(node.name));
   }
 
   voter(name: string): Voter {
@@ -76,7 +105,7 @@ export class Cluster {
   /** The voter that believes it leads with the highest term (a deposed one may still believe it). */
   leader(): Voter | null {
     let found: Voter | null = null;
-    for (const voter of this.voters) if (voter.role === 'leader' && (found === null || voter.term > found.term)) found = voter;
+    for (const voter of this.nodes) if (voter.role === 'leader' && (found === null || voter.term > found.term)) found = voter;
     return found;
   }
 
@@ -129,6 +158,7 @@ export class Cluster {
    */
   elect(candidate: Voter, now: number, links: Links): ElectionResult {
     assert.ok(candidate.role !== 'leader', 'a leader does not stand for election');
+    assert.ok(this.isVoter(candidate), 'only a voter stands for election');
     candidate.term += 1;
     candidate.votedFor = candidate.name;
     candidate.role = 'candidate';
@@ -174,12 +204,15 @@ export class Cluster {
     return { kind: 'Elected', term: leader.term, epoch: this.committed.epoch, leader: incarnationId(leader.incarnation), votes: [...votes].sort() };
   }
 
-  /** One heartbeat round of `leader` (AppendEntries): reachable peers follow it and learn the epoch. */
+  /**
+   * One heartbeat round of `leader` (AppendEntries): reachable voters and learners follow it and
+   * learn the epoch; only voters' answers count as acks.
+   */
   heartbeat(leader: Voter, now: number, links: Links): HeartbeatRound {
     assert.ok(leader.role === 'leader', 'only a leader sends heartbeats');
     let acks = 0;
     let higherTerm: number | null = null;
-    for (const peer of this.peersOf(leader)) {
+    for (const peer of this.followersOf(leader)) {
       if (!links.connected(leader.name, peer.name)) continue;
       if (peer.term > leader.term) {
         higherTerm = Math.max(higherTerm ?? 0, peer.term);
@@ -190,11 +223,37 @@ export class Cluster {
       if (peer.role === 'candidate') this.stepDown(peer);
       peer.lastHeardMs = now;
       peer.knownEpoch = Math.max(peer.knownEpoch, leader.knownEpoch);
-      acks += 1;
+      if (this.isVoter(peer)) acks += 1;
     }
     return { term: leader.term, acks, higherTerm };
   }
 
+  /**
+   * Commits one membership change proposed by `leader` (§157): it needs a majority of the current
+   * voters reachable, itself included. A learner is promoted only once it knows the committed
+   * epoch (it caught up, §62). Removing the leader's own node ends its leadership at the commit;
+   * any removed node steps down and never votes again (§64, §215).
+   */
+  changeMembership(
+    leader: Voter,
+    change: MembershipChange,
+    links: Links,
+    /** Off only for the mutant whose removed node keeps its role. */
+    stepDownRemoved = true,
+  ): CoordinationOutcome | { readonly kind: 'NoQuorum'; readonly reachable: number } {
+    assert.ok(leader.role === 'leader', 'only a leader proposes a membership change');
+    const reachable = 1 + this.peersOf(leader).filter((peer) => links.connected(leader.name, peer.name)).length;
+    if (reachable < this.majority) return { kind: 'NoQuorum', reachable };
+    const target = this.byName.get(change.node);
+    const caughtUp = target !== undefined && target.knownEpoch === this.committed.epoch;
+    const next = applyCoordination(this.committed, { kind: 'ChangeMembership', term: leader.term, change, caughtUp });
+    if (next.outcome.kind !== 'MembershipChanged') return next.outcome;
+    this.committed = next.state;
+    if (change.kind === 'remove' && target !== undefined && stepDownRemoved) this.stepDown(target);
+    return next.outcome;
+  }
+
+  /** The other voters of the committed configuration. */
   private peersOf(voter: Voter): ReadonlyArray<Voter> {
     return this.voters.filter((v) => v !== voter);
   }

@@ -10,7 +10,14 @@ export type CoordinationFault =
   | { readonly f: 'leader-crash'; readonly at: number; readonly downMs: number }
   | { readonly f: 'leader-pause'; readonly at: number; readonly durationMs: number }
   | { readonly f: 'leader-isolate'; readonly at: number; readonly durationMs: number }
-  | { readonly f: 'quorum-split'; readonly at: number; readonly durationMs: number };
+  | { readonly f: 'quorum-split'; readonly at: number; readonly durationMs: number }
+  | MembershipFault;
+
+/** An operator's membership request (§59–§66, §230–§233); `leader` names whoever leads when it fires. */
+export type MembershipFault =
+  | { readonly f: 'member-add'; readonly at: number; readonly node: string }
+  | { readonly f: 'member-promote'; readonly at: number; readonly node: string }
+  | { readonly f: 'member-remove'; readonly at: number; readonly node: string };
 
 /** Random coordination faults over the safety phase, one draw per knob per tick. */
 export function drawCoordinationFaults(options: CoordinationFaultOptions, horizonMs: number, stream: Stream): CoordinationFault[] {

@@ -28,7 +28,10 @@ export interface CoordinationFaultOptions {
 }
 
 export interface CoordinationOptions {
-  /** Voting members: the controllers c1..cN (3 or 5, §66–§70; 1 is the standalone backend of §162, §325–§326). */
+  /**
+   * Voters of the bootstrap configuration: controllers c1..c<voters> (3 or 5, §66–§70; 1 is the
+   * standalone backend of §162, §325–§326). Further controllers start outside and may join (§59–§63).
+   */
   readonly voters: number;
   /** The role whose guard fences the workload's lease creation (and, for coordinators, its writes). */
   readonly role: CoordinatedRole;

@@ -4,8 +4,15 @@
 // hands the leader its role guard. It records what checkers need in the history: `leader-change`
 // `{ term, epoch, leader, voters, votes }` on every election, `quorum-loss` / `quorum-restored`
 // when the voters lose or regain a majority, and the coordination faults it applies.
+// Membership: controllers beyond `voters` start outside the cluster. An operator's request
+// (`member-add`, `member-promote`, `member-remove`) is committed by whoever leads, and retried
+// while there is no leader with a majority; every committed change is recorded as the audit event
+// `membership-change` `{ version, change, node, voters, learners, by }` (§227), and a refused one as
+// `membership-rejected`. The bootstrap configuration is recorded first when it is not simply every
+// controller (so runs without membership keep their histories).
 
 import { strict as assert } from 'node:assert';
+import { learnersOf, votersOf, type MembershipChange } from '../../model/cluster-membership.ts';
 import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
 import { incarnationId } from '../../model/node-incarnation.ts';
 import type { RoleGuard } from '../../model/role-guard.ts';
@@ -14,7 +21,7 @@ import type { OpSpec } from '../plan.ts';
 import type { Stream } from '../prng.ts';
 import { Cluster, type Links, type Voter } from './cluster.ts';
 import { CoordinationNemesis, type FaultTimer } from './coordination-nemesis.ts';
-import type { CoordinationFault } from './faults.ts';
+import type { CoordinationFault, MembershipFault } from './faults.ts';
 import type { CoordinationOptions } from './options.ts';
 import { JobTable, lead, type RoleAuthority } from './scheduler.ts';
 
@@ -22,7 +29,11 @@ type Timer =
   | { readonly kind: 'election'; readonly node: string; readonly gen: number; readonly timeoutMs: number }
   | { readonly kind: 'heartbeat'; readonly node: string; readonly gen: number }
   | { readonly kind: 'acks'; readonly node: string; readonly gen: number; readonly term: number; readonly acks: number; readonly higherTerm: number | null; readonly sentLocalMs: number }
+  | { readonly kind: 'membership'; readonly fault: MembershipFault }
   | FaultTimer;
+
+/** An operator retries a membership request that found no leader with a majority this often. */
+const MEMBERSHIP_RETRY_MS = 100;
 
 interface TimerState {
   electionGen: number;
@@ -50,8 +61,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     readonly options: CoordinationOptions,
   ) {
     const names = sim.controllers.map((node) => node.name);
-    assert.equal(names.length, options.voters, 'every controller is a voter');
-    this.cluster = new Cluster(names, [options.role]);
+    assert.ok(names.length >= options.voters, 'the bootstrap voters are controllers');
+    this.cluster = new Cluster(names, [options.role], options.voters);
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -67,9 +78,10 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     };
   }
 
-  /** Arms every voter's first election timer. */
+  /** Arms every node's first election timer (a node that is no voter only re-arms it). */
   start(): void {
-    for (const voter of this.cluster.voters) this.armElection(voter, 0);
+    if (this.cluster.nodes.length > this.cluster.voters.length) this.recordMembership('bootstrap', null, null);
+    for (const voter of this.cluster.nodes) this.armElection(voter, 0);
   }
 
   submit(op: OpSpec): void {
@@ -128,6 +140,10 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
       this.nemesis.end(timer);
       return;
     }
+    if (timer.kind === 'membership') {
+      this.applyMembership(timer.fault);
+      return;
+    }
     const node = this.node(timer.node);
     if (node.down) return;
     if (node.pausedUntil > this.sim.now) {
@@ -153,13 +169,13 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
 
   private onElectionTimer(voter: Voter, node: Node, timeoutMs: number): void {
     const now = this.sim.now;
-    if (voter.role === 'leader' || voter.lastHeardMs + timeoutMs > now) {
+    if (voter.role === 'leader' || voter.lastHeardMs + timeoutMs > now || !this.cluster.isVoter(voter)) {
       this.armElection(voter, voter.role === 'leader' ? now : voter.lastHeardMs);
       return;
     }
     const result = this.cluster.elect(voter, now, this.links);
     if (result.kind === 'Elected') {
-      this.sim.fault('leader-change', { term: result.term, epoch: result.epoch, leader: result.leader, voters: this.options.voters, votes: result.votes });
+      this.sim.fault('leader-change', { term: result.term, epoch: result.epoch, leader: result.leader, voters: this.cluster.voters.length, votes: result.votes });
       const state = this.timer(voter.name);
       state.lastMajorityLocalMs = this.sim.local(node);
       state.heartbeatGen++;
@@ -217,15 +233,48 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     const reachable = this.cluster.largestReach(this.links);
     if (lost) {
       // A leader stops scheduling within its check-quorum window plus one heartbeat (§74–§75).
-      this.sim.fault('quorum-loss', { voters: this.options.voters, reachable, stepDownBoundMs: this.options.stepDownMs + this.options.heartbeatMs });
+      this.sim.fault('quorum-loss', { voters: this.cluster.voters.length, reachable, stepDownBoundMs: this.options.stepDownMs + this.options.heartbeatMs });
     } else {
-      this.sim.fault('quorum-restored', { voters: this.options.voters, reachable });
+      this.sim.fault('quorum-restored', { voters: this.cluster.voters.length, reachable });
     }
   }
 
-  /** Leader crash, pause or isolation, or a symmetric split of the voters. */
+  /** Leader crash, pause or isolation, a symmetric split of the voters, or a membership request. */
   applyFault(fault: CoordinationFault): void {
-    this.nemesis.apply(fault);
+    if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') this.applyMembership(fault);
+    else this.nemesis.apply(fault);
+  }
+
+  // ---- membership ----------------------------------------------------------------------------
+
+  /** Commits an operator's membership request through the running leader, or retries it later. */
+  private applyMembership(fault: MembershipFault): void {
+    const retry = (): void => {
+      if (this.sim.now + MEMBERSHIP_RETRY_MS < this.sim.plan.horizonMs) this.sim.queue.push(this.sim.now + MEMBERSHIP_RETRY_MS, EV_COORD, 0, 0, { kind: 'membership', fault } satisfies Timer);
+      else this.sim.fault('membership-rejected', { change: fault.f, node: fault.node, reason: 'no-leader-before-horizon', by: null });
+    };
+    const leader = this.cluster.leader();
+    const node = leader === null ? null : this.node(leader.name);
+    if (leader === null || node === null || !this.isRunning(node) || this.guard(node) === null) return retry();
+    const target = fault.node === 'leader' ? leader.name : fault.node;
+    const kind = fault.f === 'member-add' ? 'add-learner' : fault.f === 'member-promote' ? 'promote' : 'remove';
+    const change: MembershipChange = { kind, node: target };
+    const outcome = this.cluster.changeMembership(leader, change, this.links, this.sim.policy.stepDownOnRemoval);
+    if (outcome.kind === 'NoQuorum') return retry();
+    const by = incarnationId(leader.incarnation);
+    if (outcome.kind === 'MembershipRejected') {
+      // A learner still catching up is promoted later; anything else is refused for good.
+      if (outcome.reason === 'not-caught-up') return retry();
+      this.sim.fault('membership-rejected', { change: kind, node: target, reason: outcome.reason, by });
+      return;
+    }
+    this.recordMembership(kind, target, by);
+    this.updateQuorum();
+  }
+
+  private recordMembership(change: string, node: string | null, by: string | null): void {
+    const membership = this.cluster.committed.membership;
+    this.sim.fault('membership-change', { version: membership.version, change, node, voters: votersOf(membership), learners: learnersOf(membership), by });
   }
 
   // ---- helpers -------------------------------------------------------------------------------

@@ -20,6 +20,10 @@ export interface SeedEvidence {
   readonly dbCrashes: number;
   /** Business writes that landed while the database was down (there must be none). */
   readonly writesWhileDbDown: number;
+  /** Committed membership changes (the bootstrap record not counted), by kind. */
+  readonly membership: Readonly<Record<string, number>>;
+  /** Leaders elected after a removal that took the leader's node out. */
+  readonly leadersAfterLeaderRemoval: number;
 }
 
 export interface CoordinationSweep {
@@ -43,11 +47,23 @@ function evidenceOf(seed: number, history: ReadonlyArray<HistoryEvent>): SeedEvi
   let dbCrashes = 0;
   let writesWhileDbDown = 0;
   const guardRoles = new Set<string>();
+  const membership: Record<string, number> = {};
+  let leaderNode: string | null = null;
+  let leaderRemoved = false;
+  let leadersAfterLeaderRemoval = 0;
   for (const event of history) {
     if (event.type === 'fault') {
       if (event.f === 'leader-change') {
         leaderChanges++;
         voters = event.value['voters'] as number;
+        leaderNode = (event.value['leader'] as string).split('#')[0]!;
+        if (leaderRemoved) leadersAfterLeaderRemoval++;
+        leaderRemoved = false;
+      }
+      if (event.f === 'membership-change' && event.value['change'] !== 'bootstrap') {
+        const change = event.value['change'] as string;
+        membership[change] = (membership[change] ?? 0) + 1;
+        if (change === 'remove' && event.value['node'] === leaderNode) leaderRemoved = true;
       }
       if (event.f === 'quorum-loss') {
         quorumLosses++;
@@ -70,7 +86,7 @@ function evidenceOf(seed: number, history: ReadonlyArray<HistoryEvent>): SeedEvi
     if (event.type === 'ok' && kindOf(event.value) === 'Fenced') fenced++;
     if (lost && event.type === 'ok' && event.f === 'Mutate' && kindOf(event.value) === 'Accepted') writesDuringQuorumLoss++;
   }
-  return { seed, leaderChanges, fenced, quorumLosses, restarts, guardRoles, voters, writesDuringQuorumLoss, dbCrashes, writesWhileDbDown };
+  return { seed, leaderChanges, fenced, quorumLosses, restarts, guardRoles, voters, writesDuringQuorumLoss, dbCrashes, writesWhileDbDown, membership, leadersAfterLeaderRemoval };
 }
 
 export async function sweepCoordination(name: string, seeds = COORDINATION_SEEDS): Promise<CoordinationSweep> {

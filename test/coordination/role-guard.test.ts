@@ -22,7 +22,7 @@ describe('role guard', () => {
   const c2 = firstIncarnation('c2');
 
   it('is issued only to the incarnation the committed assignment names', () => {
-    const state = elect(initialCoordination(), 1, c1);
+    const state = elect(initialCoordination(['c1', 'c2', 'c3']), 1, c1);
     expect(mint(state, c1)).toMatchObject({ role: 'scheduler', epoch: 1, holder: 'c1#1' });
     expect(issueRoleGuard(state, 'scheduler', c2)).toEqual({ kind: 'NotOwner', role: 'scheduler', owner: 'c1#1' });
     expect(issueRoleGuard(state, 'release-coordinator', c1)).toEqual({ kind: 'NotAssigned', role: 'release-coordinator' });
@@ -36,7 +36,7 @@ describe('role guard', () => {
   });
 
   it('a stale term changes nothing and every election raises the epoch', () => {
-    const once = elect(initialCoordination(), 3, c1);
+    const once = elect(initialCoordination(['c1', 'c2', 'c3']), 3, c1);
     expect(applyCoordination(once, { kind: 'ElectLeader', term: 3, leader: c2, roles: ['scheduler'] }).outcome).toEqual({ kind: 'StaleTerm', currentTerm: 3 });
     expect(elect(once, 4, c2).epoch).toBe(2);
   });
@@ -44,7 +44,7 @@ describe('role guard', () => {
   it("fences the deposed leader's lease creation once the new leader's epoch reached the store (§93–§96)", async () => {
     let now = 0;
     const store = await createMemoryStore({ time: { now: () => now } });
-    const first = elect(initialCoordination(), 1, c1);
+    const first = elect(initialCoordination(['c1', 'c2', 'c3']), 1, c1);
     const old = mint(first, c1);
     expect(await store.execute({ kind: 'AdvanceRoleEpoch', role: 'scheduler', epoch: old.epoch })).toMatchObject({ kind: 'RoleEpochAdvanced' });
     expect(await store.execute({ kind: 'Acquire', scope: 'job-1', holder: 'c1#1', ttlMs: 1_000, guard: wireGuard(old) })).toMatchObject({ kind: 'Acquired' });

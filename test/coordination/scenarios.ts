@@ -87,6 +87,16 @@ export const SECOND_HALF: ReadonlyArray<CoordinationCase> = [
     },
   },
   {
+    name: 'membership-change',
+    evidence: (s) => {
+      // Two learners join and are promoted, and a removal takes out the node that led (001 §62–§64).
+      expect(seedsWhere(s, (e) => (e.membership['add-learner'] ?? 0) === 2 && (e.membership['promote'] ?? 0) >= 1 && (e.membership['remove'] ?? 0) >= 1)).toBe(ALL);
+      expect(seedsWhere(s, (e) => (e.membership['promote'] ?? 0) === 2)).toBeGreaterThanOrEqual(MOST);
+      // After the leader's own node is removed, the remaining voters elect a new leader (§64, §244).
+      expect(seedsWhere(s, (e) => e.leadersAfterLeaderRemoval >= 1)).toBeGreaterThanOrEqual(MOST);
+    },
+  },
+  {
     name: 'standalone-coordination',
     evidence: (s) => {
       // One voter, and always a second epoch: a restart (a new incarnation), or a pause past the

@@ -14,13 +14,13 @@ export const PUBLISHED_SCENARIOS = [
   'force-release-observed-epoch', 'renewal-failure-stops-holder', 'displaced-waiter-recheck', 'standard-mix', 'db-crash', 'swarm-mix',
   'three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'scheduler-epoch', 'release-coordinator-epoch',
   'deployment-coordinator-epoch', 'restart-incarnation', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost',
-  'standalone-coordination',
+  'standalone-coordination', 'membership-change',
 ] as const;
 
 export const PUBLISHED_MUTANTS = [
   'no-fencing-check', 'client-clock-expiry', 'renewal-without-epoch-check', 'advisory-lock-only', 'key-only-force-release',
   'holder-not-stopped-on-renewal-failure', 'blind-retry-after-timeout', 'unknown-treated-as-failure', 'epoch-reset-after-restore',
-  'semaphore-off-by-one', 'boolean-leader-flag', 'lease-without-scheduler-epoch', 'effect-without-lease-confirmation',
+  'semaphore-off-by-one', 'boolean-leader-flag', 'lease-without-scheduler-epoch', 'effect-without-lease-confirmation', 'removed-leader-keeps-role',
 ] as const;
 
 export const SUITES = ['conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity'] as const;
