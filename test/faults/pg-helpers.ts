@@ -1,6 +1,7 @@
 // Helpers for the real-PostgreSQL fault tests: bounded polling, error codes, and the leak check
 // that a closed cluster left no process, port or directory behind.
 
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import pg from 'pg';
 
@@ -47,5 +48,24 @@ export function portOpen(port: number): Promise<boolean> {
       resolve(true);
     });
     socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Runs a fixture script (TypeScript, through tsx) that prints one JSON line once it has started
+ * what it starts; resolves with the process and that line, so a test can kill it mid-flight.
+ */
+export function startFixture<T>(file: string, what: string): Promise<{ readonly child: ChildProcess; readonly started: T }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} fixture did not start within 30 s`)), 30_000);
+    child.stdout!.on('data', (data: Buffer) => {
+      out += data.toString();
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      resolve({ child, started: JSON.parse(out.slice(0, out.indexOf('\n'))) as T });
+    });
+    child.once('exit', (code) => reject(new Error(`${what} fixture exited early with ${String(code)}`)));
   });
 }

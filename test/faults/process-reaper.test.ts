@@ -1,11 +1,10 @@
 // When the process that started a cluster dies without closing it (even by SIGKILL), its servers, ports and temp dir go with it.
 
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { eventually, portOpen, processAlive } from './pg-helpers.ts';
+import { eventually, portOpen, processAlive, startFixture } from './pg-helpers.ts';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'cluster-then-hang.ts');
 
@@ -17,18 +16,7 @@ interface Started {
 
 describe('process reaper', () => {
   it('stops the servers and removes the temp dir after the owning process is SIGKILLed', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const started = await new Promise<Started>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('cluster fixture did not start within 30 s')), 30_000);
-      child.stdout.on('data', (data: Buffer) => {
-        out += data.toString();
-        if (!out.includes('\n')) return;
-        clearTimeout(timer);
-        resolve(JSON.parse(out.slice(0, out.indexOf('\n'))) as Started);
-      });
-      child.once('exit', (code) => reject(new Error(`cluster fixture exited early with ${String(code)}`)));
-    });
+    const { child, started } = await startFixture<Started>(FIXTURE, 'cluster');
     expect(started.pids.every((pid) => processAlive(pid))).toBe(true);
     child.kill('SIGKILL');
     expect(await eventually(async () => started.pids.every((pid) => !processAlive(pid)), 10_000)).toBe(true);

@@ -1,7 +1,6 @@
 // The PostgreSQL harness: an embedded server leaves no process and no temp dir after stop();
 // DATABASE_URL mode gives each use its own schema; containers are skipped without Docker.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +8,7 @@ import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { containerRuntimeAvailable, ServerUnavailableError, startPostgres } from '../../adapters/postgres/harness.ts';
 import { livePostmasterPid, processRuns as alive } from '../../adapters/postgres/local-server.ts';
-import { eventually, portOpen } from '../faults/pg-helpers.ts';
+import { eventually, portOpen, startFixture } from '../faults/pg-helpers.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'server-then-hang.ts');
 
@@ -44,18 +43,7 @@ describe('postgres harness', () => {
   });
 
   test('a process killed with SIGKILL before stop() leaves no server, port or temp dir', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const started = await new Promise<{ baseDir: string; pid: number; port: number }>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('server fixture did not start within 30 s')), 30_000);
-      child.stdout.on('data', (data: Buffer) => {
-        out += data.toString();
-        if (!out.includes('\n')) return;
-        clearTimeout(timer);
-        resolve(JSON.parse(out.slice(0, out.indexOf('\n'))));
-      });
-      child.once('exit', (code) => reject(new Error(`server fixture exited early with ${String(code)}`)));
-    });
+    const { child, started } = await startFixture<{ baseDir: string; pid: number; port: number }>(FIXTURE, 'server');
     expect(alive(started.pid)).toBe(true);
     child.kill('SIGKILL');
     expect(await eventually(async () => !alive(started.pid), 10_000)).toBe(true);
