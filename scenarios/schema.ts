@@ -148,6 +148,11 @@ const coordination = z
   .partial()
   .strict();
 
+/** The nodes scripted faults name. */
+function scriptedNodes(faults: ReadonlyArray<ScriptedFault>): ReadonlyArray<string> {
+  return faults.flatMap((f) => ('node' in f ? [f.node] : 'from' in f ? [f.from, f.to] : []));
+}
+
 export const scenarioSchema = z
   .object({
     name: kebab,
@@ -177,6 +182,12 @@ export const scenarioSchema = z
   .strict()
   .refine((s) => s.coordination === undefined || (s.coordination.voters ?? 3) <= s.workload.controllers, {
     message: 'coordination.voters must be at most workload.controllers: c1..c<voters> form the first configuration, the others may join later',
+  })
+  .refine((s) => scriptedNodes(s.faults.scripted).every((n) => !/^c\d+$/.test(n) || Number(n.slice(1)) <= s.workload.controllers), {
+    message: 'a scripted fault names a controller c<n> beyond workload.controllers',
+  })
+  .refine((s) => s.coordination !== undefined || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
+    message: 'membership faults (member-add, member-promote, member-remove) need coordination',
   })
   .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || s.policy !== undefined, {
     message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",

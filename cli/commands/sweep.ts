@@ -72,7 +72,11 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter);
   if (workers > 1) {
-    await pooledSweep(options, scenarios, seeds, adapter, workers);
+    try {
+      await pooledSweep(options, scenarios, seeds, adapter, workers);
+    } finally {
+      await adapter.close();
+    }
     return;
   }
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);

@@ -47,6 +47,13 @@ describe('scenario validation', () => {
     expect(rejection({ ...valid, faults: { scripted: [{ f: 'pause', at: 0, node: 'c1', durationMs: -5 }] } })).toMatch(/faults\.scripted\.0\.durationMs/);
   });
 
+  it('rejects a scripted fault on a controller the workload does not have, and membership faults without coordination', () => {
+    expect(rejection({ ...valid, faults: { scripted: [{ f: 'crash', at: 0, node: 'c3', downMs: 10 }] } })).toMatch(/names a controller c<n> beyond workload\.controllers/);
+    expect(rejection({ ...valid, faults: { scripted: [{ f: 'partition', at: 0, durationMs: 5, from: 'c1', to: 'c7' }] } })).toMatch(/beyond workload\.controllers/);
+    expect(rejection({ ...valid, faults: { scripted: [{ f: 'member-add', at: 0, node: 'c2' }] } })).toMatch(/membership faults .* need coordination/);
+    expect(parseScenario({ ...valid, faults: { scripted: [{ f: 'crash', at: 0, node: 'c2', downMs: 10 }] } }, 'input').faults.scripted).toHaveLength(1);
+  });
+
   it('rejects a violation scenario that is neither -unmitigated nor a policy flip', () => {
     expect(rejection({ ...valid, expect: 'violation' })).toMatch(/-unmitigated/);
   });
