@@ -129,7 +129,7 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     scenario: 'membership-change',
     seed: 1,
     shows: 'a leader that commits its own removal gives up its role at once; learners join first and are promoted once caught up (001 §59–§66, §215, §338)',
-    traceHash: '94c8ef67985531133ed208b7743f4802f02b2999a694e905421c58fb318d80d8',
+    traceHash: '64cdb6489f6b8821a58fe056ddd951dc56630a4fe489be5118691273d5e50c21',
     catches: { mutant: 'removed-leader-keeps-role', invariant: 'removed-node-no-authority' },
   },
   {

@@ -14,7 +14,7 @@
 // changes (single-server changes, §157).
 
 import { strict as assert } from 'node:assert';
-import { isVoter, votersOf, type MembershipChange } from '../../model/cluster-membership.ts';
+import { isVoter, votersOf, type Membership, type MembershipChange } from '../../model/cluster-membership.ts';
 import { applyCoordination, initialCoordination, type CoordinatedRole, type CoordinationOutcome, type CoordinationState } from '../../model/coordination-epoch.ts';
 import { firstIncarnation, incarnationId, restarted, type NodeIncarnation } from '../../model/node-incarnation.ts';
 import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
@@ -79,13 +79,24 @@ export class Cluster {
 
   /** The voters of the committed configuration. */
   get voters(): ReadonlyArray<Voter> {
-    return this.nodes.filter((node) => isVoter(this.committed.membership, node.name));
+    return this.configuration().voters;
   }
 
   /** A majority of the committed configuration's voters (§71). */
   get majority(): number {
-    return majorityOf(votersOf(this.committed.membership).length);
+    return this.configuration().majority;
   }
+
+  /** Voters and majority of the committed configuration, worked out once per configuration. */
+  private configuration(): { readonly voters: ReadonlyArray<Voter>; readonly majority: number } {
+    const membership = this.committed.membership;
+    if (this.cached?.membership !== membership) {
+      this.cached = { membership, voters: this.nodes.filter((node) => isVoter(membership, node.name)), majority: majorityOf(votersOf(membership).length) };
+    }
+    return this.cached;
+  }
+
+  private cached: { readonly membership: Membership; readonly voters: ReadonlyArray<Voter>; readonly majority: number } | null = null;
 
   isVoter(voter: Voter): boolean {
     return isVoter(this.committed.membership, voter.name);

@@ -169,7 +169,12 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
 
   private onElectionTimer(voter: Voter, node: Node, timeoutMs: number): void {
     const now = this.sim.now;
-    if (voter.role === 'leader' || voter.lastHeardMs + timeoutMs > now || !this.cluster.isVoter(voter)) {
+    if (!this.cluster.isVoter(voter)) {
+      // Not a voter (yet, or any more): it only watches for a promotion.
+      this.armElection(voter, now);
+      return;
+    }
+    if (voter.role === 'leader' || voter.lastHeardMs + timeoutMs > now) {
       this.armElection(voter, voter.role === 'leader' ? now : voter.lastHeardMs);
       return;
     }

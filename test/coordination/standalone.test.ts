@@ -46,7 +46,7 @@ describe('standalone coordination', () => {
   });
 
   it('a job that calls the provider without confirming its lease is caught, and the counterexample shows the pause that outlived it', async () => {
-    const [report] = await runMutants({ mutants: [findMutant('effect-without-lease-confirmation')!] });
+    const [report] = await runMutants({ mutants: [findMutant('effect-without-lease-confirmation')!], candidates: 1 });
     expect(report!.caught).toBe(true);
     expect(report!.scenario).toBe('standalone-coordination');
     expect(report!.seedsTried).toBeLessThan(20);
