@@ -38,7 +38,7 @@ import type { AcquireResult, MutateResult, Outcome, ReleaseResult, RenewResult }
 import { isValidId, isValidTtl } from '../../model/validation.ts';
 import { OutcomeUnknownError, StoreUnavailableError } from '../port.ts';
 import { decodeText, encodeText } from './text-codec.ts';
-import { ignoreClientErrors, isConnectionError, MAX_ATTEMPTS, RETRYABLE, statementName, type TransactionHooks } from './transaction.ts';
+import { checkOut, isConnectionError, MAX_ATTEMPTS, RETRYABLE, statementName, type TransactionHooks } from './transaction.ts';
 
 export type FastCommand = AcquireCommand | RenewCommand | ReleaseCommand | MutateCommand;
 
@@ -220,13 +220,7 @@ export class FastPathRunner {
     const kind = command.kind;
     const call = callOf(command, now);
     for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (error) {
-        throw new StoreUnavailableError(kind, error);
-      }
-      ignoreClientErrors(client);
+      const client = await checkOut(this.pool, kind);
       let connection: Connection;
       try {
         connection = await this.identify(client);

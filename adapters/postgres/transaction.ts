@@ -64,10 +64,20 @@ export const RETRYABLE = new Set(['40001', '40P01', '23505']);
 
 /** A checked-out client whose connection dies emits 'error'; the failing query reports it too. */
 const listening = new WeakSet<pg.PoolClient>();
-export function ignoreClientErrors(client: pg.PoolClient): void {
-  if (listening.has(client)) return;
-  listening.add(client);
-  client.on('error', () => undefined);
+
+/** Checks a client out of the pool; no connection means nothing of `kind` was sent. */
+export async function checkOut(pool: pg.Pool, kind: Kind): Promise<pg.PoolClient> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw new StoreUnavailableError(kind, error);
+  }
+  if (!listening.has(client)) {
+    listening.add(client);
+    client.on('error', () => undefined);
+  }
+  return client;
 }
 export const MAX_ATTEMPTS = 8;
 const RESOLVE_ATTEMPTS = 40;
@@ -108,13 +118,7 @@ export class TransactionRunner {
 
   async run<T>(kind: Kind, virtualNow: number | null, body: (tx: Tx) => Promise<T>, options: RunOptions = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (error) {
-        throw new StoreUnavailableError(kind, error);
-      }
-      ignoreClientErrors(client);
+      const client = await checkOut(this.pool, kind);
       let stage: 'begin' | 'body' | 'commit' = 'begin';
       let xid: string | null = null;
       let outcome: T | undefined;
