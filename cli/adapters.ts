@@ -1,6 +1,7 @@
 // Resolution of `--adapter`: the memory store, the PostgreSQL store on an embedded server (or
 // DATABASE_URL), a built-in mutant (`mutant:<name>`), or a user's module whose default export is
-// an async factory returning a store. Every bad choice is a UsageError (exit 2).
+// an async factory returning a store. Every bad choice is a UsageError (exit 2); a PostgreSQL
+// server that cannot be started or reached is this machine's problem, an UndecidedError (exit 3).
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { MUTANTS } from '../adapters/mutants/index.ts';
 import type { Store, StoreFactory, StoreOptions } from '../adapters/port.ts';
 import type { ControllerPolicy } from '../sim/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
-import { UsageError } from './errors.ts';
+import { UndecidedError, UsageError } from './errors.ts';
 
 export interface ResolvedAdapter {
   readonly name: string;
@@ -43,13 +44,17 @@ function resolveInProcess(spec: string): ResolvedAdapter {
 
 async function resolvePostgres(): Promise<ResolvedAdapter> {
   const { startPostgres } = await import('../adapters/postgres/harness.ts');
+  const { ServerEnvironmentError } = await import('../adapters/postgres/local-server.ts');
   const { createPostgresStore } = await import('../adapters/postgres/store.ts');
   let server;
   try {
     server = await startPostgres();
   } catch (error) {
-    const where = process.env.DATABASE_URL ? 'the server at DATABASE_URL' : 'an embedded PostgreSQL server';
-    throw new UsageError(`cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`.split('\n')[0]!);
+    const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    if (process.env.DATABASE_URL) throw new UndecidedError(`cannot reach the server at DATABASE_URL: ${cause}; check that it runs and accepts connections`);
+    // An environment error says what to do itself; anything else gets the way around it.
+    const todo = error instanceof ServerEnvironmentError ? '' : '; set DATABASE_URL to a server of your own to use it instead';
+    throw new UndecidedError(`cannot start an embedded PostgreSQL server: ${cause}${todo}`);
   }
   // Every run gets a fresh schema on the same server, so runs never see each other's rows.
   let runs = 0;

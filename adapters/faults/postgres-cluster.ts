@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client';
-import { freePort, guardServers, type ServerGuard } from '../postgres/local-server.ts';
-import { copyTree, makeServerDir, PG_BINARIES, runAsServer } from './postgres-binaries.ts';
+import { checkServerCanEnter, freePort, guardServers, type ServerGuard } from '../postgres/local-server.ts';
+import { copyTree, makeServerDir, runAsServer } from './postgres-binaries.ts';
 
 export type ServerName = 'primary' | 'replica';
 
@@ -116,8 +116,8 @@ export class PostgresCluster {
     } catch (error) {
       reaper.release();
       await replicationLink?.remove().catch(() => undefined);
-      await runAsServer(PG_BINARIES.pgCtl, ['stop', '-m', 'immediate', '-D', dataDir('primary')]).catch(() => undefined);
-      await runAsServer(PG_BINARIES.pgCtl, ['stop', '-m', 'immediate', '-D', dataDir('replica')]).catch(() => undefined);
+      await runAsServer('pg_ctl', ['stop', '-m', 'immediate', '-D', dataDir('primary')]).catch(() => undefined);
+      await runAsServer('pg_ctl', ['stop', '-m', 'immediate', '-D', dataDir('replica')]).catch(() => undefined);
       await rm(root, { recursive: true, force: true });
       throw error;
     }
@@ -134,7 +134,8 @@ export class PostgresCluster {
   private async initPrimary(): Promise<void> {
     const { dataDir } = this.primary;
     await makeServerDir(dataDir);
-    await runAsServer(PG_BINARIES.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '--locale=C', '-E', 'UTF8', '--wal-segsize=1']);
+    checkServerCanEnter(dataDir);
+    await runAsServer('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '--locale=C', '-E', 'UTF8', '--wal-segsize=1']);
     await appendFile(join(dataDir, 'postgresql.conf'), SERVER_SETTINGS);
     await appendFile(join(dataDir, 'pg_hba.conf'), `host replication ${REPLICATION_USER} 127.0.0.1/32 trust\n`);
     await this.startServer('primary');
@@ -157,7 +158,7 @@ export class PostgresCluster {
     const { dataDir, port } = this.server(name);
     const log = join(dataDir, 'server.log');
     try {
-      await runAsServer(PG_BINARIES.pgCtl, ['start', '-w', '-t', '30', '-D', dataDir, '-l', log, '-o', `-p ${port}`]);
+      await runAsServer('pg_ctl', ['start', '-w', '-t', '30', '-D', dataDir, '-l', log, '-o', `-p ${port}`]);
     } catch (error) {
       const tail = (await readFile(log, 'utf8').catch(() => '')).split('\n').slice(-10).join('\n');
       throw new Error(`${name} did not start: ${error instanceof Error ? error.message : String(error)}\n${tail}`);
@@ -166,7 +167,7 @@ export class PostgresCluster {
   }
 
   async stopServer(name: ServerName, mode: 'fast' | 'immediate'): Promise<void> {
-    await runAsServer(PG_BINARIES.pgCtl, ['stop', '-w', '-t', '30', '-m', mode, '-D', this.server(name).dataDir]);
+    await runAsServer('pg_ctl', ['stop', '-w', '-t', '30', '-m', mode, '-D', this.server(name).dataDir]);
     this.running.delete(name);
   }
 
@@ -201,7 +202,7 @@ export class PostgresCluster {
   /** Promotes a standby (`pg_ctl promote -w`) and returns how long promotion took. */
   async promote(name: ServerName): Promise<{ readonly durationMs: number }> {
     const started = performance.now();
-    await runAsServer(PG_BINARIES.pgCtl, ['promote', '-w', '-t', '30', '-D', this.server(name).dataDir]);
+    await runAsServer('pg_ctl', ['promote', '-w', '-t', '30', '-D', this.server(name).dataDir]);
     return { durationMs: performance.now() - started };
   }
 

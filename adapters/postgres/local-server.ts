@@ -18,6 +18,14 @@ export interface OsUser {
   readonly gid: number;
 }
 
+/**
+ * This machine keeps a local server from starting (no server user, binaries or directories it
+ * cannot reach); the message is one line that says what to do about it.
+ */
+export class ServerEnvironmentError extends Error {
+  override readonly name = 'ServerEnvironmentError';
+}
+
 let cachedUser: { readonly user: OsUser | undefined } | undefined;
 
 /**
@@ -42,8 +50,34 @@ function postgresUser(): OsUser {
   spawnSync('groupadd', ['-f', 'postgres']);
   spawnSync('useradd', ['-g', 'postgres', 'postgres']);
   const created = lookup();
-  if (created === undefined) throw new Error('running as root and could not create the postgres user');
+  if (created === undefined) {
+    throw new ServerEnvironmentError('running as root and could not create the postgres OS user; create it (useradd postgres) or run as another user');
+  }
   return created;
+}
+
+/**
+ * Checks that the server user can enter and write `dir` (a data dir it owns): one of its parents
+ * closed to others (TMPDIR under a private home, say) would make initdb fail with a less clear error.
+ */
+export function checkServerCanEnter(dir: string): void {
+  const user = serverUser();
+  if (user === undefined) return;
+  const probe = spawnSync('sh', ['-c', 'cd "$1" && test -w .', 'probe', dir], { uid: user.uid, gid: user.gid, cwd: '/', stdio: 'ignore' });
+  if (probe.status !== 0) {
+    throw new ServerEnvironmentError(`the postgres OS user cannot enter ${dir}; set TMPDIR to a directory every user can enter, such as /tmp`);
+  }
+}
+
+/**
+ * A failed run of initdb or pg_ctl as an error whose first line says what went wrong (the tool's
+ * first line on stderr, or why it could not be spawned); the whole output follows.
+ */
+export function toolFailure(tool: string, args: ReadonlyArray<string>, error: unknown): Error {
+  const { stdout, stderr, message } = error as { stdout?: unknown; stderr?: unknown; message?: string };
+  const said = String(stderr ?? '').split('\n').find((line) => line.trim() !== '');
+  const first = said ?? String(message ?? error).split('\n')[0];
+  return new Error(`${tool} failed: ${first}\n${tool} ${args.join(' ')}\n${String(stdout ?? '')}${String(stderr ?? '')}`, { cause: error });
 }
 
 /** A free loopback TCP port, found by binding port 0 and releasing it. */
