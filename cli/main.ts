@@ -4,6 +4,7 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, UndecidedError, UsageError } from './errors.ts';
+import { packageVersion } from './version.ts';
 
 const adapterOption = () =>
   new Option('--adapter <adapter>', 'memory | postgres | mutant:<name> | path to a store module').default('memory');
@@ -15,6 +16,7 @@ const faultsOption = () =>
 function buildProgram(): Command {
   const program = new Command('testbed')
     .description('Deterministic simulation and verification testbed for leases, fencing, idempotency and coordination epochs')
+    .version(packageVersion())
     .exitOverride();
 
   program
@@ -27,6 +29,17 @@ function buildProgram(): Command {
     .option('--json', 'print one JSON document')
     .option('--no-shrink', 'do not shrink a failing run')
     .action(async (options) => (await import('./commands/run.ts')).runCommand(options));
+
+  program
+    .command('check')
+    .description('command-level model-based check of a store: random command sequences against the reference model, shrunk on the first divergence')
+    .addOption(adapterOption())
+    .option('--runs <n>', 'random command sequences to try', '1000')
+    .option('--seed <n>', 'the seed (drawn at random and printed when absent)')
+    .option('--path <path>', 'replay the counterexample at this path (with its --seed)')
+    .option('--max-steps <n>', 'longest sequence of steps', '50')
+    .option('--json', 'print one JSON document')
+    .action(async (options) => (await import('./commands/check.ts')).checkCommand(options));
 
   program
     .command('sweep')

@@ -178,7 +178,7 @@ const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['postgres-same-semantics', 'Postgres/Stoolap implementations preserve same semantic model.', {
     scenarios: ['standard-mix@postgres'],
-    suites: ['conformance-postgres', 'differential-postgres'],
+    suites: ['check-postgres', 'check-mutants', 'conformance-postgres', 'differential-postgres'],
     note: 'PostgreSQL only; there is no Stoolap adapter.',
   }],
   ['federation-fences-site', 'Federation authority fences site-local ownership.', { note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED }],

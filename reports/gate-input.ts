@@ -40,6 +40,18 @@ export interface MutantEvidence {
   /** Operations in the shrunk counterexample. */
   readonly shrunkOperations?: number;
   readonly replay?: string;
+  /** The command-level check on the same mutant (store mutants only). */
+  readonly check?: CheckStageEvidence;
+}
+
+/** How the command-level check (`testbed check`) fared on a mutant. */
+export interface CheckStageEvidence {
+  readonly caught: boolean;
+  /** Milliseconds to the first divergent command sequence, before shrinking. */
+  readonly firstFailureMs?: number;
+  /** Steps of the shrunk counterexample. */
+  readonly steps?: number;
+  readonly replay: string;
 }
 
 /** A test suite's totals, for example the conformance suite against PostgreSQL. */

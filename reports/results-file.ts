@@ -55,6 +55,9 @@ const mutant = z.object({
   firstFailingSeed: z.number().int().optional(),
   shrunkOperations: count.optional(),
   replay: z.string().optional(),
+  check: z
+    .object({ caught: z.boolean(), firstFailureMs: count.optional(), steps: count.optional(), replay: z.string() })
+    .optional(),
 });
 
 const suite = z.object({ name: z.string().min(1), passed: count, failed: count });

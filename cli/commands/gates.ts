@@ -9,6 +9,8 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { computeGates, saveResults, writeReports, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from '../../reports/index.ts';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
+import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { checkMutant, checkStore, type StageCatch } from '../../campaign/check/index.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runMutants } from '../../sim/mutant-run.ts';
 import type { RunResult } from '../../sim/run-result.ts';
@@ -156,7 +158,10 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     if (s.failing !== null) samples.push(s.failing);
   };
 
-  say(options, pc.bold(`1/5 scenarios on the memory store: ${scenarios.length} scenarios x ${memorySeeds} seeds`));
+  say(options, pc.bold(`1/6 command-level check: every store mutant${options.postgres ? ', and PostgreSQL against the model' : ''}`));
+  const checks = await checkStage(options, suites);
+
+  say(options, pc.bold(`2/6 scenarios on the memory store: ${scenarios.length} scenarios x ${memorySeeds} seeds`));
   const memoryHashes = new Map<string, ReadonlyMap<number, string>>();
   let progress = startProgress(scenarios.length * memorySeeds, 'memory', !options.json);
   try {
@@ -169,7 +174,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
   }
 
   if (options.postgres && pgSeeds > 0) {
-    say(options, pc.bold(`2/5 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${pgSeeds} seeds`));
+    say(options, pc.bold(`3/6 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${pgSeeds} seeds`));
     const postgres = await resolveAdapter('postgres');
     let same = 0;
     let differing = 0;
@@ -190,7 +195,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     }
     suites.push({ name: 'differential-postgres', passed: same, failed: differing });
 
-    say(options, pc.bold(`3/5 failover and restore against a real primary/replica pair with real faults`));
+    say(options, pc.bold(`4/6 failover and restore against a real primary/replica pair with real faults`));
     progress = startProgress(REAL_FAULT_SCENARIOS.length, 'real faults', !options.json);
     for (const name of REAL_FAULT_SCENARIOS) {
       const scenario = scenarios.find((s) => s.name === name);
@@ -200,13 +205,13 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     }
     progress.stop();
   } else {
-    say(options, pc.dim('2/5 and 3/5 skipped: PostgreSQL is off for this run (its gates show as untested)'));
+    say(options, pc.dim('3/6 and 4/6 skipped: PostgreSQL is off for this run (its gates show as untested)'));
   }
 
-  say(options, pc.bold(`4/5 test suites: store conformance, idempotency scoping, scope identity`));
+  say(options, pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity`));
   suites.push(...runSuites(options.postgres));
 
-  say(options, pc.bold(`5/5 mutants: every known-bad implementation, up to ${Math.max(memorySeeds, 1)} seeds each`));
+  say(options, pc.bold(`6/6 mutants: every known-bad implementation, up to ${Math.max(memorySeeds, 1)} seeds each`));
   const mutantReports = await runMutants({ seeds: Math.max(memorySeeds, 1) });
   const mutants: MutantEvidence[] = mutantReports.map((m) => ({
     name: m.name,
@@ -216,6 +221,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     ...(m.firstFailingSeed === null ? {} : { firstFailingSeed: m.firstFailingSeed }),
     ...(m.shrunkOperations === null ? {} : { shrunkOperations: m.shrunkOperations }),
     ...(m.replay === null ? {} : { replay: m.replay }),
+    ...checkEvidence(checks.get(m.name)),
   }));
 
   const input: GateRunInput = { startedAt, finishedAt: new Date().toISOString(), scenarios: evidence, mutants, suites, samples };
@@ -235,6 +241,47 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     : evidence.some((e) => e.status === 'unknown')
       ? EXIT.undecided
       : EXIT.ok;
+}
+
+/** Sequences the check runs against PostgreSQL in the gate suite (about 5 ms each). */
+const POSTGRES_CHECK_RUNS = 300;
+
+/**
+ * Stage 1, the command-level check: every store mutant must diverge from the model, and the
+ * PostgreSQL store must not (its result is the `check-postgres` suite of the gate evidence).
+ */
+async function checkStage(options: GatesOptions, suites: SuiteEvidence[]): Promise<Map<string, StageCatch>> {
+  const checks = new Map<string, StageCatch>();
+  for (const mutant of MUTANTS) {
+    const check = await checkMutant(mutant);
+    if (check !== null) checks.set(mutant.name, check);
+  }
+  // The check's power: a pass of check-postgres means something only if it catches broken stores.
+  const caught = [...checks.values()].filter((c) => c.caught).length;
+  suites.push({ name: 'check-mutants', passed: caught, failed: checks.size - caught });
+  if (options.postgres) {
+    const postgres = await resolveAdapter('postgres');
+    try {
+      const result = await checkStore({ factory: postgres.store.factory, runs: POSTGRES_CHECK_RUNS, seed: 1 });
+      if (result.verdict !== 'pass') say(options, pc.red(`  PostgreSQL diverges from the model: npx testbed check --adapter postgres --seed 1${result.verdict === 'fail' ? ` --path ${result.path}` : ''}`));
+      suites.push({ name: 'check-postgres', passed: result.verdict === 'pass' ? result.runs : 0, failed: result.verdict === 'pass' ? 0 : 1 });
+    } finally {
+      await postgres.close();
+    }
+  }
+  return checks;
+}
+
+function checkEvidence(check: StageCatch | undefined): Pick<MutantEvidence, 'check'> {
+  if (check === undefined) return {};
+  return {
+    check: {
+      caught: check.caught,
+      ...(check.firstFailureMs === null ? {} : { firstFailureMs: check.firstFailureMs }),
+      ...(check.steps === null ? {} : { steps: check.steps }),
+      replay: check.replay,
+    },
+  };
 }
 
 function printGateTable(gates: ReturnType<typeof computeGates>): void {

@@ -3,6 +3,7 @@
 
 import pc from 'picocolors';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { checkMutant, type StageCatch } from '../../campaign/check/index.ts';
 import { writeFailureFile } from '../../sim/failure-file.ts';
 import { runMutants, type MutantReport } from '../../sim/mutant-run.ts';
 import { EXIT, UsageError } from '../errors.ts';
@@ -13,23 +14,26 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
   const seeds = Number(options.seeds);
   if (!/^\d+$/.test(options.seeds) || seeds < 1 || seeds > 100_000) throw new UsageError(`bad --seeds "${options.seeds}": expected an integer in 1..100000`);
   const progress = startProgress(MUTANTS.length, 'mutants', !options.json);
-  let current = '';
-  const reports = await runMutants({
-    seeds,
-    onProgress: (p) => {
-      if (p.mutant !== current) {
-        if (current !== '') progress.tick(current);
-        current = p.mutant;
-      }
-    },
-  });
-  progress.stop();
+  const reports: MutantReport[] = [];
+  const stages: Stages[] = [];
+  try {
+    for (const mutant of MUTANTS) {
+      // Two stages, timed apart: the command-level check (store mutants only), then the simulator.
+      const check = await checkMutant(mutant);
+      const started = performance.now();
+      reports.push(...(await runMutants({ seeds, mutants: [mutant] })));
+      stages.push({ check, simMs: Math.round(performance.now() - started) });
+      progress.tick(mutant.name);
+    }
+  } finally {
+    progress.stop();
+  }
   for (const report of reports) {
     if (report.failure !== null) await writeFailureFile(failureFileOf(report), report.failure);
   }
   if (options.json) {
     printJson({
-      mutants: reports.map((r) => ({
+      mutants: reports.map((r, i) => ({
         name: r.name,
         bug: r.bug,
         caught: r.caught,
@@ -40,19 +44,40 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
         scenario: r.scenario,
         invariant: r.violations[0]?.invariant ?? null,
         replay: r.replay,
+        simulatorMs: stages[i]!.simMs,
+        check: stages[i]!.check,
+        caughtBy: caughtBy(r, stages[i]!),
       })),
     });
   } else {
-    printTable(reports);
+    printTable(reports, stages);
   }
-  process.exitCode = reports.every((r) => r.caught) ? EXIT.ok : EXIT.violation;
+  process.exitCode = reports.every((r, i) => r.caught || stages[i]!.check?.caught === true) ? EXIT.ok : EXIT.violation;
+}
+
+interface Stages {
+  /** The command-level check's result; null for a mutant whose bug is not in the store. */
+  readonly check: StageCatch | null;
+  /** Time the simulator stage took (hunting and shrinking). */
+  readonly simMs: number;
+}
+
+/** The stages that caught the mutant, fastest first. */
+function caughtBy(report: MutantReport, stages: Stages): string[] {
+  return [...(stages.check?.caught ? ['check'] : []), ...(report.caught ? ['simulator'] : [])];
 }
 
 function failureFileOf(report: MutantReport): string {
   return `out/failures/mutant-${report.name}.json`;
 }
 
-function printTable(reports: ReadonlyArray<MutantReport>): void {
+function checkLine(check: StageCatch | null): string {
+  if (check === null) return 'check: not a store bug (controller policy)';
+  if (!check.caught) return `check: ${pc.red('not caught')} in ${check.runs} sequences`;
+  return `check: caught in ${check.firstFailureMs} ms, ${check.steps} steps  (${check.replay})`;
+}
+
+function printTable(reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<Stages>): void {
   const width = Math.max(...reports.map((r) => r.name.length));
   for (const r of reports) {
     const status = r.caught ? pc.green('caught ') : pc.red('MISSED ');
@@ -61,9 +86,13 @@ function printTable(reports: ReadonlyArray<MutantReport>): void {
       : `not caught in ${r.seedsTried} seeds`;
     process.stdout.write(`${status}${r.name.padEnd(width)}  ${detail}\n`);
     if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}   (or npx testbed replay ${failureFileOf(r)})\n`));
+    const stage = stages[reports.indexOf(r)]!;
+    process.stdout.write(pc.dim(`        ${checkLine(stage.check)}; simulator: ${stage.simMs} ms\n`));
   }
   const caught = reports.filter((r) => r.caught);
   const seedsToCatch = caught.map((r) => r.firstFailingSeed ?? 0).sort((a, b) => a - b);
   const median = seedsToCatch.length === 0 ? null : seedsToCatch[Math.floor((seedsToCatch.length - 1) / 2)];
-  process.stdout.write(`${caught.length}/${reports.length} mutants caught; median seeds to catch: ${median ?? 'n/a'}\n`);
+  const byCheck = stages.filter((s) => s.check?.caught === true).length;
+  const storeMutants = stages.filter((s) => s.check !== null).length;
+  process.stdout.write(`${caught.length}/${reports.length} mutants caught by the simulator; median seeds to catch: ${median ?? 'n/a'}; ${byCheck}/${storeMutants} store mutants caught by the command-level check\n`);
 }

@@ -1,7 +1,7 @@
 // gates.md: the gate table for a pull request or a release note, then the evidence behind
 // every gate that did not pass, with the lines that replay each failure.
 
-import type { GateRunInput } from '../gate-input.ts';
+import type { GateRunInput, MutantEvidence } from '../gate-input.ts';
 import { countsLine, gateGroups, statusCounts } from '../gate-groups.ts';
 import { scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkdown as text, escapeMarkdownCell as cell, markdownCode as code } from '../markup-escape.ts';
@@ -43,8 +43,8 @@ export function renderGatesMd(input: GateRunInput, gates: ReadonlyArray<GateResu
   lines.push('## Mutants', '');
   lines.push(
     ...table(
-      ['Mutant', 'Bug', 'Caught', 'Seeds tried', 'First failing seed', 'Shrunk operations', 'Replay'],
-      input.mutants.map((m) => [m.name, m.bug, m.caught ? 'yes' : 'NO', m.seedsTried, m.firstFailingSeed ?? '', m.caught ? (m.shrunkOperations ?? '') : '', m.replay === undefined ? '' : replayLine(m.replay)]),
+      ['Mutant', 'Bug', 'Caught', 'Seeds tried', 'First failing seed', 'Shrunk operations', 'Replay', 'Command-level check'],
+      input.mutants.map((m) => [m.name, m.bug, m.caught ? 'yes' : 'NO', m.seedsTried, m.firstFailingSeed ?? '', m.caught ? (m.shrunkOperations ?? '') : '', m.replay === undefined ? '' : replayLine(m.replay), checkCell(m.check)]),
     ),
     '',
   );
@@ -69,4 +69,11 @@ export function renderGatesMd(input: GateRunInput, gates: ReadonlyArray<GateResu
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The command-level check's result on a mutant, in one cell. */
+function checkCell(check: MutantEvidence['check']): string {
+  if (check === undefined) return 'not a store bug';
+  if (!check.caught) return `NOT caught: ${check.replay}`;
+  return `caught in ${check.firstFailureMs ?? '?'} ms, ${check.steps ?? '?'} steps: ${check.replay}`;
 }

@@ -135,6 +135,14 @@ function scenarioTable(input: GateRunInput): string {
   );
 }
 
+/** The command-level check's result on a mutant: caught how fast and in how few steps. */
+function checkCell(m: GateRunInput['mutants'][number]): string {
+  const check = m.check;
+  if (check === undefined) return 'not a store bug';
+  if (!check.caught) return `<span class="badge fail">survived</span> <code>${esc(check.replay)}</code>`;
+  return `caught in ${esc(check.firstFailureMs ?? '?')} ms, ${esc(check.steps ?? '?')} steps <code>${esc(check.replay)}</code>`;
+}
+
 function mutantTable(input: GateRunInput): string {
   if (input.mutants.length === 0) return '<p>No mutant hunt in this run.</p>';
   const caught = input.mutants.filter((m) => m.caught).length;
@@ -142,11 +150,11 @@ function mutantTable(input: GateRunInput): string {
     (m) =>
       `<tr class="mutant-row"><td><code>${esc(m.name)}</code></td><td>${esc(m.bug)}</td><td><span class="badge ${m.caught ? 'pass' : 'fail'}">${m.caught ? 'caught' : 'survived'}</span></td>` +
       `<td class="num">${m.caught ? esc(m.firstFailingSeed ?? '?') : '—'}</td><td class="num">${m.seedsTried}</td><td class="num">${m.caught ? esc(m.shrunkOperations ?? '—') : '—'}</td>` +
-      `<td>${m.replay === undefined ? '' : `<code>${esc(replayLine(m.replay))}</code>`}</td></tr>`,
+      `<td>${m.replay === undefined ? '' : `<code>${esc(replayLine(m.replay))}</code>`}</td><td>${checkCell(m)}</td></tr>`,
   );
   return (
     `<p>Mutation score: ${caught} of ${input.mutants.length} mutants caught.</p>` +
-    '<table class="mutant-table"><thead><tr><th>Mutant</th><th>Bug</th><th>Result</th><th>Caught at seed</th><th>Seeds tried</th><th>Shrunk operations</th><th>Replay</th></tr></thead>' +
+    '<table class="mutant-table"><thead><tr><th>Mutant</th><th>Bug</th><th>Result</th><th>Caught at seed</th><th>Seeds tried</th><th>Shrunk operations</th><th>Replay</th><th>Command-level check</th></tr></thead>' +
     `<tbody>${rows.join('')}</tbody></table>`
   );
 }

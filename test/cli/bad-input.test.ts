@@ -36,6 +36,10 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp]> = [
   ['replay of a malformed failure file', ['replay', file('failure.json', '{"version": 1}')], /not a failure file/],
   ['report from a malformed results file', ['report', file('results.json', '{"scenarios": 3}')], /not valid results/],
   ['mutants with a bad seed budget', ['mutants', '--seeds', 'many'], /bad --seeds "many"/],
+  ['check with a bad run count', ['check', '--runs', '0'], /bad --runs "0"/],
+  ['check with a path but no seed', ['check', '--path', '1:2'], /--path replays a counterexample and needs the --seed/],
+  ['check with a malformed path', ['check', '--seed', '1', '--path', '1;2'], /bad path "1;2"/],
+  ['check with a seed beyond 31 bits', ['check', '--seed', '4000000000'], /the check's seed is at most/],
 ];
 
 describe('bad input exits 2 with a one-line message', () => {

@@ -23,7 +23,7 @@ export const PUBLISHED_MUTANTS = [
   'semaphore-off-by-one', 'boolean-leader-flag', 'lease-without-scheduler-epoch', 'effect-without-lease-confirmation', 'removed-leader-keeps-role',
 ] as const;
 
-export const SUITES = ['conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity'] as const;
+export const SUITES = ['check-postgres', 'check-mutants', 'conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity'] as const;
 
 /** A message with every character that markup must escape. */
 export const HOSTILE_MESSAGE = `write under token 1 accepted after token 2 <img src=x onerror="window.__injected=1"> & 'quoted' ]]> \u0001`;

@@ -1,0 +1,114 @@
+// The command-level model-based check of a store: random step sequences (steps.ts) run against
+// the store and the reference model in lockstep (execute.ts) until the first divergence, which
+// fast-check then shrinks to the shortest sequence that still diverges. The same seed draws the
+// same sequences, and a seed with the counterexample's path replays exactly that counterexample.
+
+import fc from 'fast-check';
+import type { StoreFactory } from '../../adapters/port.ts';
+import type { CommandKind } from '../../model/commands.ts';
+import { runSteps, type RunOutcome, type StepRecord } from './execute.ts';
+import { StoreSession } from './session.ts';
+import { stepsArbitrary, type CheckStep } from './steps.ts';
+
+export interface CheckOptions {
+  readonly factory: StoreFactory;
+  /** Random sequences to try (default 1000). */
+  readonly runs?: number;
+  /** fast-check seed (a 32-bit integer); drawn at random and reported when absent. */
+  readonly seed?: number;
+  /** A counterexample's path, from an earlier result: replays it (with its seed). */
+  readonly path?: string;
+  /** The command kinds the store implements (default: all of them). */
+  readonly kinds?: ReadonlyArray<CommandKind>;
+  /** Longest sequence of steps (default 50). */
+  readonly maxSteps?: number;
+  /** Longest wait for one store call before the check gives up as undecided (default 10 s). */
+  readonly callTimeoutMs?: number;
+  /** Build a new store for every sequence even when it can restore an empty image. */
+  readonly freshStore?: boolean;
+  /** Called after each sequence, with how many have run (for progress). */
+  readonly onRun?: (runs: number) => void;
+}
+
+export type CheckResult =
+  | { readonly verdict: 'pass'; readonly seed: number; readonly runs: number; readonly elapsedMs: number }
+  | {
+      readonly verdict: 'fail';
+      readonly seed: number;
+      readonly path: string;
+      readonly runs: number;
+      readonly shrinks: number;
+      /** Time from the start to the first divergent sequence, before shrinking. */
+      readonly firstFailureMs: number;
+      readonly elapsedMs: number;
+      /** The shrunk counterexample, step by step, with both outcomes of the divergent step. */
+      readonly steps: ReadonlyArray<StepRecord>;
+      /** The same counterexample as data, for a test to re-run. */
+      readonly sequence: ReadonlyArray<CheckStep>;
+    }
+  | { readonly verdict: 'undecided'; readonly seed: number; readonly runs: number; readonly reason: string; readonly elapsedMs: number };
+
+export async function checkStore(options: CheckOptions): Promise<CheckResult> {
+  const started = performance.now();
+  const seed = options.seed ?? (Math.random() * 2 ** 31) | 0;
+  const session = await StoreSession.open(options.factory, options.freshStore === undefined ? {} : { freshStore: options.freshStore });
+  const timeoutMs = options.callTimeoutMs ?? 10_000;
+  const steps = stepsArbitrary({
+    snapshots: session.durable,
+    maxSteps: options.maxSteps ?? 50,
+    ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+  });
+  let aborted: string | null = null;
+  let firstFailureMs: number | null = null;
+  let runs = 0;
+  const property = fc.asyncProperty(steps, async (sequence) => {
+    if (aborted !== null) return true;
+    const outcome = await runSteps(session, sequence, timeoutMs);
+    runs += 1;
+    options.onRun?.(runs);
+    if (outcome.kind === 'aborted') aborted = outcome.reason;
+    if (outcome.kind !== 'diverged') return true;
+    firstFailureMs ??= performance.now() - started;
+    return false;
+  });
+  try {
+    const details = await fc.check(property, {
+      numRuns: options.runs ?? 1000,
+      seed,
+      ...(options.path === undefined ? {} : { path: options.path }),
+    });
+    const elapsedMs = performance.now() - started;
+    if (aborted !== null) return { verdict: 'undecided', seed, runs, reason: aborted, elapsedMs };
+    if (!details.failed || details.counterexample === null) return { verdict: 'pass', seed, runs, elapsedMs };
+    const sequence = details.counterexample[0];
+    const replayed = await runSteps(session, sequence, timeoutMs);
+    return failure(seed, details, sequence, replayed, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs });
+  } finally {
+    await session.close();
+  }
+}
+
+function failure(
+  seed: number,
+  details: fc.RunDetails<[ReadonlyArray<CheckStep>]>,
+  sequence: ReadonlyArray<CheckStep>,
+  replayed: RunOutcome,
+  times: { runs: number; firstFailureMs: number; elapsedMs: number },
+): CheckResult {
+  if (replayed.kind === 'aborted') return { verdict: 'undecided', seed, runs: times.runs, reason: replayed.reason, elapsedMs: times.elapsedMs };
+  if (replayed.kind === 'agreed') {
+    const reason = 'the shrunk counterexample did not diverge when run again: the store is not deterministic for the same commands';
+    return { verdict: 'undecided', seed, runs: times.runs, reason, elapsedMs: times.elapsedMs };
+  }
+  return {
+    verdict: 'fail',
+    seed,
+    path: details.counterexamplePath ?? '',
+    runs: times.runs,
+    shrinks: details.numShrinks,
+    firstFailureMs: times.firstFailureMs,
+    elapsedMs: times.elapsedMs,
+    steps: replayed.records,
+    sequence,
+  };
+}

@@ -1,0 +1,166 @@
+// One run of the check: the steps applied in lockstep to the store and to the reference model
+// (model/step.ts), outcome for outcome. The run ends at the first divergence. A store that throws
+// diverges (its answer is the error); a store that cannot be reached, answers with an unknown
+// outcome or does not answer in time aborts the whole check, which could not decide.
+
+import { isDeepStrictEqual } from 'node:util';
+import { OutcomeUnknownError, StoreUnavailableError, type StoreImage } from '../../adapters/port.ts';
+import type { Command } from '../../model/commands.ts';
+import { initialState, liveLease, type ModelState } from '../../model/state.ts';
+import { step } from '../../model/step.ts';
+import { resolveCommand } from './resolve.ts';
+import type { StoreSession } from './session.ts';
+import type { CheckStep } from './steps.ts';
+
+export interface StepRecord {
+  /** 1-based position in the run. */
+  readonly index: number;
+  readonly step: CheckStep;
+  /** Store time when the step ran (after it, for clock steps). */
+  readonly atMs: number;
+  /** The command as sent, placeholders filled. */
+  readonly command?: Command;
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+  readonly note?: string;
+}
+
+export type RunOutcome =
+  | { readonly kind: 'agreed'; readonly records: ReadonlyArray<StepRecord> }
+  | { readonly kind: 'diverged'; readonly records: ReadonlyArray<StepRecord> }
+  | { readonly kind: 'aborted'; readonly reason: string };
+
+/** An environment failure: the check cannot decide. */
+class Abort extends Error {}
+
+interface RunState {
+  model: ModelState;
+  image: { readonly store: StoreImage; readonly model: ModelState } | null;
+}
+
+export async function runSteps(session: StoreSession, steps: ReadonlyArray<CheckStep>, timeoutMs: number): Promise<RunOutcome> {
+  const records: StepRecord[] = [];
+  try {
+    await within(session.reset(), timeoutMs, 'resetting the store to empty');
+    const run: RunState = { model: initialState(), image: null };
+    for (const [i, s] of steps.entries()) {
+      const record = await applyStep(session, run, s, i + 1, timeoutMs);
+      records.push(record);
+      if ('actual' in record && !sameOutcome(record.actual, record.expected)) return { kind: 'diverged', records };
+    }
+    return { kind: 'agreed', records };
+  } catch (error) {
+    if (error instanceof Abort) return { kind: 'aborted', reason: error.message };
+    throw error;
+  }
+}
+
+async function applyStep(session: StoreSession, run: RunState, s: CheckStep, index: number, timeoutMs: number): Promise<StepRecord> {
+  const clock = session.clock;
+  switch (s.kind) {
+    case 'advance':
+      clock.t += s.ms;
+      return { index, step: s, atMs: clock.t };
+    case 'to-expiry': {
+      const lease = liveLease(run.model, s.scope, clock.t);
+      if (lease === null) return { index, step: s, atMs: clock.t, note: 'no live lease: clock unchanged' };
+      clock.t = Math.max(clock.t, lease.expiresAt + s.offsetMs);
+      return { index, step: s, atMs: clock.t };
+    }
+    case 'skew':
+      session.skew.ms = s.ms;
+      return { index, step: s, atMs: clock.t };
+    case 'snapshot':
+      return snapshotStep(session, run, s, index, timeoutMs);
+    case 'restore':
+      return restoreStep(session, run, s, index, timeoutMs);
+    case 'command':
+      return commandStep(session, run, s, index, timeoutMs);
+  }
+}
+
+async function commandStep(
+  session: StoreSession,
+  run: RunState,
+  s: Extract<CheckStep, { kind: 'command' }>,
+  index: number,
+  timeoutMs: number,
+): Promise<StepRecord> {
+  const now = session.clock.t;
+  const command = resolveCommand(run.model, s.command, now);
+  let expected;
+  try {
+    expected = step(run.model, command, now);
+  } catch (error) {
+    throw new Abort(`the reference model failed on ${command.kind} (a defect of the testbed): ${messageOf(error)}`);
+  }
+  run.model = expected.state;
+  const actual = await answerOf(() => session.store.execute(command), timeoutMs, command.kind);
+  return { index, step: s, atMs: now, command, expected: expected.outcome, actual };
+}
+
+async function snapshotStep(session: StoreSession, run: RunState, s: CheckStep, index: number, timeoutMs: number): Promise<StepRecord> {
+  const atMs = session.clock.t;
+  let image: StoreImage | undefined;
+  const actual = await answerOf(async () => {
+    image = await session.store.snapshot!();
+    return { kind: 'SnapshotTaken' };
+  }, timeoutMs, 'snapshot');
+  if (image !== undefined) run.image = { store: image, model: run.model };
+  return { index, step: s, atMs, expected: { kind: 'SnapshotTaken' }, actual };
+}
+
+async function restoreStep(session: StoreSession, run: RunState, s: CheckStep, index: number, timeoutMs: number): Promise<StepRecord> {
+  const atMs = session.clock.t;
+  const image = run.image;
+  if (image === null) return { index, step: s, atMs, note: 'no snapshot yet: nothing restored' };
+  const actual = await answerOf(async () => {
+    await session.store.restore!(image.store);
+    return { kind: 'Restored' };
+  }, timeoutMs, 'restore');
+  run.model = image.model;
+  return { index, step: s, atMs, expected: { kind: 'Restored' }, actual };
+}
+
+/** The store's answer; a thrown bug is an answer too, an environment failure aborts. */
+async function answerOf(call: () => Promise<unknown>, timeoutMs: number, what: string): Promise<unknown> {
+  try {
+    return await within(call(), timeoutMs, what);
+  } catch (error) {
+    if (error instanceof Abort) throw error;
+    if (error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError) {
+      throw new Abort(`the store failed on ${what}: ${messageOf(error)}`);
+    }
+    return { thrown: messageOf(error) };
+  }
+}
+
+async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Abort(`the store did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Outcomes compared as the data they are: key order and absent-versus-undefined do not count. */
+export function sameOutcome(actual: unknown, expected: unknown): boolean {
+  return isDeepStrictEqual(asData(actual), asData(expected));
+}
+
+function asData(value: unknown): unknown {
+  try {
+    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  } catch {
+    return value;
+  }
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.split('\n')[0]!;
+}

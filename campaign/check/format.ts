@@ -1,0 +1,45 @@
+// A counterexample as numbered steps: what was sent, at which store time, and — on the step where
+// the store and the reference model part — both answers.
+
+import type { StepRecord } from './execute.ts';
+import type { CheckStep } from './steps.ts';
+
+export function describeStep(step: CheckStep): string {
+  switch (step.kind) {
+    case 'command':
+      return step.command.kind;
+    case 'advance':
+      return `clock +${step.ms} ms`;
+    case 'to-expiry':
+      return `clock to lease expiry of ${step.scope} ${step.offsetMs < 0 ? '- 1' : step.offsetMs > 0 ? '+ 1' : ''} ms`.replace('  ', ' ');
+    case 'skew':
+      return `caller clock skew ${step.ms} ms`;
+    case 'snapshot':
+      return 'snapshot the store';
+    case 'restore':
+      return 'restore the last snapshot';
+  }
+}
+
+/** `{"kind":"Acquire","scope":…}` without the kind, which the line already names. */
+function argumentsOf(record: StepRecord): string {
+  if (record.command === undefined) return '';
+  const { kind: _kind, ...rest } = record.command;
+  return ` ${JSON.stringify(rest)}`;
+}
+
+export function formatCounterexample(records: ReadonlyArray<StepRecord>): string[] {
+  const lines: string[] = [];
+  const last = records.length - 1;
+  for (const [i, record] of records.entries()) {
+    const note = record.note === undefined ? '' : `  (${record.note})`;
+    lines.push(`  ${record.index}. t=${record.atMs} ${describeStep(record.step)}${argumentsOf(record)}${note}`);
+    if (i === last && 'actual' in record) {
+      lines.push(`     store: ${JSON.stringify(record.actual)}`);
+      lines.push(`     model: ${JSON.stringify(record.expected)}`);
+    } else if (record.command !== undefined) {
+      lines.push(`     -> ${JSON.stringify(record.expected)}`);
+    }
+  }
+  return lines;
+}

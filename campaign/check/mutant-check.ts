@@ -1,0 +1,37 @@
+// The command-level check against a built-in store mutant: does it diverge from the model, how
+// fast, and in how few steps. Policy mutants (a broken controller over a correct store) are out
+// of its reach by construction: it drives the store directly.
+
+import { inProcessAdapter } from '../../adapters/in-process.ts';
+import type { Mutant } from '../../adapters/mutants/index.ts';
+import { checkStore } from './check-store.ts';
+
+export interface StageCatch {
+  readonly caught: boolean;
+  /** Milliseconds to the first divergent sequence, before shrinking. */
+  readonly firstFailureMs: number | null;
+  /** Steps of the shrunk counterexample. */
+  readonly steps: number | null;
+  readonly runs: number;
+  readonly replay: string;
+}
+
+export const MUTANT_CHECK_RUNS = 1_000;
+export const MUTANT_CHECK_SEED = 1;
+
+/** The check stage on `mutant`, or null when the mutant's bug is not in the store. */
+export async function checkMutant(mutant: Mutant, runs = MUTANT_CHECK_RUNS, seed = MUTANT_CHECK_SEED): Promise<StageCatch | null> {
+  if (mutant.store === undefined) return null;
+  const adapter = inProcessAdapter(`mutant:${mutant.name}`);
+  if (adapter === null) throw new Error(`mutant ${mutant.name} is not an in-process adapter`);
+  const result = await checkStore({ factory: adapter.store.factory, runs, seed });
+  const base = `npx testbed check --adapter ${adapter.name} --seed ${seed}`;
+  if (result.verdict !== 'fail') return { caught: false, firstFailureMs: null, steps: null, runs: result.runs, replay: base };
+  return {
+    caught: true,
+    firstFailureMs: Math.round(result.firstFailureMs),
+    steps: result.steps.length,
+    runs: result.runs,
+    replay: `${base} --path ${result.path}`,
+  };
+}

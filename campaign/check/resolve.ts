@@ -1,0 +1,60 @@
+// Placeholders of a command template filled from the reference state at the moment the step
+// runs: the scope's live lease (or its last token when none is live), its holder, and the
+// aggregate's current version. The resolved command is what both stores receive and what a
+// counterexample prints.
+
+import type { Command } from '../../model/commands.ts';
+import { lastToken } from '../../model/fencing-token.ts';
+import { liveLease, type ModelState } from '../../model/state.ts';
+import { LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION } from './world.ts';
+
+interface Owner {
+  readonly token: number;
+  readonly holder: string | null;
+}
+
+function ownerOf(state: ModelState, scope: string, now: number): Owner {
+  const live = liveLease(state, scope, now);
+  if (live !== null) return { token: live.token, holder: live.holder };
+  // No live lease: the last row's holder (an expired owner) or nobody.
+  const row = state.leases.get(scope);
+  return { token: row?.token ?? lastToken(state, scope), holder: row?.holder ?? null };
+}
+
+function fillToken(value: number, owner: Owner): number {
+  return value === LIVE_TOKEN ? owner.token : value;
+}
+
+function fillHolder(value: string, owner: Owner): string {
+  return value === LIVE_HOLDER ? (owner.holder ?? 'A') : value;
+}
+
+export function resolveCommand(state: ModelState, command: Command, now: number): Command {
+  switch (command.kind) {
+    case 'Renew': {
+      const owner = ownerOf(state, command.scope, now);
+      return { ...command, holder: fillHolder(command.holder, owner), expectedToken: fillToken(command.expectedToken, owner) };
+    }
+    case 'Release':
+    case 'Handoff': {
+      const owner = ownerOf(state, command.scope, now);
+      return { ...command, holder: fillHolder(command.holder, owner), token: fillToken(command.token, owner) };
+    }
+    case 'ForceRelease':
+      return { ...command, expectedToken: fillToken(command.expectedToken, ownerOf(state, command.scope, now)) };
+    case 'PlanIntent':
+      return { ...command, token: fillToken(command.token, ownerOf(state, command.scope, now)) };
+    case 'Mutate': {
+      const owner = ownerOf(state, command.scope, now);
+      const version = state.aggregates.get(command.scope)?.get(command.aggregate)?.version ?? 0;
+      return {
+        ...command,
+        holder: fillHolder(command.holder, owner),
+        token: fillToken(command.token, owner),
+        expectedVersion: command.expectedVersion === LIVE_VERSION ? version : command.expectedVersion,
+      };
+    }
+    default:
+      return command;
+  }
+}

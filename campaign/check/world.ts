@@ -1,0 +1,49 @@
+// The small world of the command-level check: few scopes, holders and ids, so that commands
+// collide often — the same scope taken twice, a token presented after its lease moved on — and
+// TTLs whose boundaries the clock steps land on exactly.
+
+import { LEASE_TTL_MAX_MS, TOKEN_EPOCH_STRIDE } from '../../model/constants.ts';
+import { scopeId, type ScopeKind, type ScopeRef } from '../../model/scope.ts';
+
+function validScope(tenant: string, kind: ScopeKind, name: string): string {
+  const ref: ScopeRef = { tenant, kind, name };
+  const result = scopeId(ref);
+  if (result.kind !== 'Scope') throw new Error(`the check's world has an invalid scope ${name}: ${result.reason}`);
+  return result.id;
+}
+
+/** Lease scopes: two of one tenant, and the same name under a second tenant (tenant isolation, 000 §245). */
+export const LEASE_SCOPES: ReadonlyArray<string> = [
+  validScope('acme', 'DeploymentEnvironment', 'prod'),
+  validScope('acme', 'DeploymentEnvironment', 'staging'),
+  validScope('globex', 'DeploymentEnvironment', 'prod'),
+];
+/** The scope permits and reservations count against. */
+export const CAPACITY_SCOPE = validScope('acme', 'Custom', 'signing');
+
+export const HOLDERS: ReadonlyArray<string> = ['A', 'B', 'C'];
+export const IDS: ReadonlyArray<string> = ['1', '2', '3'];
+export const ROLES: ReadonlyArray<string> = ['scheduler', 'site-authority'];
+export const TENANTS: ReadonlyArray<string> = ['acme', 'globex'];
+
+/** Valid TTLs; the clock steps by each of them and by one millisecond either side. */
+export const TTLS: ReadonlyArray<number> = [50, 300, 1_000, 5_000];
+/** TTLs every store must reject: zero, negative, past the maximum, not an integer. */
+export const BAD_TTLS: ReadonlyArray<number> = [0, -1, LEASE_TTL_MAX_MS + 1, 1.5];
+export const CLOCK_STEPS: ReadonlyArray<number> = [1, ...TTLS.flatMap((ttl) => [ttl - 1, ttl, ttl + 1])];
+/** Retention of idempotency records: short enough to expire inside a run, and long. */
+export const RETENTIONS: ReadonlyArray<number> = [100, 2_000, 2_000_000_000];
+/** Offsets of the calling process's clock from store time; a correct store never reads it (000 §80). */
+export const CALLER_SKEWS: ReadonlyArray<number> = [-3_000, -301, 0, 301, 3_000];
+
+/** Literal tokens: the first few of recovery epochs 0 and 1 (mostly stale ones), and ones no store issues (tokens are integers by the port's type). */
+export const LITERAL_TOKENS: ReadonlyArray<number> = [1, 2, 3, TOKEN_EPOCH_STRIDE + 1, TOKEN_EPOCH_STRIDE + 2];
+export const BAD_TOKENS: ReadonlyArray<number> = [0, -1];
+
+/** Store time at the start of every run. */
+export const START_MS = 10_000;
+
+/** Placeholders, replaced when the step runs by what the reference state holds at that moment. */
+export const LIVE_TOKEN = -424_242;
+export const LIVE_HOLDER = '@live-holder';
+export const LIVE_VERSION = -434_343;

@@ -1,0 +1,108 @@
+// `testbed check`: the command-level model-based check of a store (campaign/check/). Random
+// command sequences with clock steps, caller skew, snapshot and restore run against the store and
+// the reference model in lockstep; the first divergence is shrunk, printed as numbered steps with
+// both outcomes, written to out/failures/, and given a replay line (seed and path).
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pc from 'picocolors';
+import { findMutant } from '../../adapters/mutants/index.ts';
+import { checkStore, formatCounterexample, type CheckResult } from '../../campaign/check/index.ts';
+import { resolveAdapter } from '../adapters.ts';
+import { EXIT, UsageError } from '../errors.ts';
+import { printJson } from '../format.ts';
+import { startProgress } from '../progress.ts';
+import { parseSeed } from '../seeds.ts';
+
+export interface CheckCommandOptions {
+  readonly adapter: string;
+  readonly runs: string;
+  readonly seed?: string;
+  readonly path?: string;
+  readonly maxSteps: string;
+  readonly json?: boolean;
+}
+
+const RUNS_MAX = 10_000_000;
+const FAST_CHECK_SEED_MAX = 2 ** 31 - 1;
+
+function parseCount(text: string, what: string, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) throw new UsageError(`bad ${what} "${text}": expected an integer from 1 to ${max}`);
+  return Number(text);
+}
+
+function parsePath(text: string | undefined, seed: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (seed === undefined) throw new UsageError('--path replays a counterexample and needs the --seed it was found with');
+  if (!/^\d+(:\d+)*$/.test(text)) throw new UsageError(`bad path "${text}": expected numbers separated by colons, as printed on a replay line`);
+  return text;
+}
+
+export async function checkCommand(options: CheckCommandOptions): Promise<void> {
+  const runs = parseCount(options.runs, '--runs', RUNS_MAX);
+  const maxSteps = parseCount(options.maxSteps, '--max-steps', 1_000);
+  const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
+  if (seed !== undefined && seed > FAST_CHECK_SEED_MAX) throw new UsageError(`bad seed "${options.seed}": the check's seed is at most ${FAST_CHECK_SEED_MAX}`);
+  const replayPath = parsePath(options.path, options.seed);
+  const adapter = await resolveAdapter(options.adapter);
+  const progress = startProgress(runs, 'check', !options.json);
+  let result: CheckResult;
+  try {
+    result = await checkStore({
+      factory: adapter.store.factory,
+      runs,
+      maxSteps,
+      ...(seed === undefined ? {} : { seed }),
+      ...(replayPath === undefined ? {} : { path: replayPath }),
+      onRun: () => progress.tick(),
+    });
+  } finally {
+    progress.stop();
+    await adapter.close();
+  }
+  const replay = replayLine(options.adapter, result.seed, result.verdict === 'fail' ? result.path : undefined, maxSteps);
+  const file = result.verdict === 'fail' ? await writeCheckFailure(options.adapter, result, replay) : null;
+  if (options.json) printJson({ adapter: options.adapter, ...summary(result), replay, failureFile: file });
+  else process.stdout.write(`${render(options.adapter, result, replay, file)}\n`);
+  process.exitCode = result.verdict === 'pass' ? EXIT.ok : result.verdict === 'fail' ? EXIT.violation : EXIT.undecided;
+}
+
+function replayLine(adapter: string, seed: number, counterexamplePath: string | undefined, maxSteps: number): string {
+  const steps = maxSteps === 50 ? '' : ` --max-steps ${maxSteps}`;
+  const where = counterexamplePath === undefined ? '' : ` --path ${counterexamplePath}`;
+  return `npx testbed check --adapter ${adapter} --seed ${seed}${where}${steps}`;
+}
+
+function summary(result: CheckResult) {
+  const base = { verdict: result.verdict, seed: result.seed, runs: result.runs, elapsedMs: Math.round(result.elapsedMs) };
+  if (result.verdict === 'undecided') return { ...base, reason: result.reason };
+  if (result.verdict === 'pass') return base;
+  const { path: counterexamplePath, shrinks, firstFailureMs, steps } = result;
+  return { ...base, path: counterexamplePath, shrinks, firstFailureMs: Math.round(firstFailureMs), steps };
+}
+
+function render(adapter: string, result: CheckResult, replay: string, file: string | null): string {
+  const head = `check ${pc.bold(adapter)} seed ${result.seed}:`;
+  if (result.verdict === 'pass') {
+    const policyOnly = findMutant(adapter)?.store === undefined && adapter.startsWith('mutant:');
+    const note = policyOnly ? pc.dim('\n  (this mutant breaks the controller policy, not the store: the command-level check cannot see it; use sweep)') : '';
+    return `${head} ${pc.green('agrees with the model')} on ${result.runs} sequences (${Math.round(result.elapsedMs)} ms)${note}`;
+  }
+  if (result.verdict === 'undecided') return `${head} ${pc.yellow('undecided')}: ${result.reason}\nreplay: ${replay}`;
+  const last = result.steps[result.steps.length - 1]!;
+  return [
+    `${head} ${pc.red('DIVERGES from the model')} at step ${last.index} of ${result.steps.length}`,
+    pc.dim(`  first divergence after ${Math.round(result.firstFailureMs)} ms; shrunk ${result.shrinks} times; ${result.runs} sequences in ${Math.round(result.elapsedMs)} ms`),
+    ...formatCounterexample(result.steps),
+    `failure written to ${file}`,
+    `replay: ${replay}`,
+  ].join('\n');
+}
+
+async function writeCheckFailure(adapter: string, result: Extract<CheckResult, { verdict: 'fail' }>, replay: string): Promise<string> {
+  const file = path.join('out', 'failures', `check-${adapter.replace(/[^a-z0-9-]+/gi, '_')}-${result.seed}.json`);
+  await mkdir(path.dirname(file), { recursive: true });
+  const document = { kind: 'check', adapter, seed: result.seed, path: result.path, replay, steps: result.steps, sequence: result.sequence };
+  await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
+  return file;
+}
