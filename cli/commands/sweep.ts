@@ -29,6 +29,8 @@ export interface SweepOptions {
   readonly shard?: string;
   /** Worker threads: a positive integer or 'auto' (the default). */
   readonly workers?: string;
+  /** Stop at the first failing run, visiting seed 1 of every scenario, then seed 2, and so on. */
+  readonly stopAtFirst?: boolean;
   readonly json?: boolean;
 }
 
@@ -59,6 +61,8 @@ export interface FirstFailure {
   readonly failureFile: string;
   /** The shrunk counterexample (in-process stores only), printed, not part of the JSON. */
   readonly counterexample: string | null;
+  /** Milliseconds from the start of the sweep to the failing run's end (before shrinking). */
+  readonly afterMs: number;
 }
 
 export async function sweepCommand(options: SweepOptions): Promise<void> {
@@ -68,7 +72,10 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   if (seeds.length === 0) throw new UsageError(`shard ${options.shard} of ${options.seeds} holds no seed`);
   if (options.faults === 'real' && options.adapter !== 'postgres') throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
 
-  const poolable = options.faults === 'sim' && inProcessAdapter(options.adapter) !== null;
+  const poolable = options.faults === 'sim' && inProcessAdapter(options.adapter) !== null && options.stopAtFirst !== true;
+  if (options.stopAtFirst === true && options.workers !== undefined && options.workers !== 'auto' && options.workers !== '1') {
+    throw new UsageError('--stop-at-first runs on one thread: leave out --workers or give --workers 1');
+  }
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter);
   if (workers > 1) {
@@ -80,52 +87,63 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
     return;
   }
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
-  const perScenario: Tally[] = [];
+  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0 }));
   let firstFailure: FirstFailure | null = null;
   let runs = 0;
   const started = performance.now();
   try {
-    for (const scenario of scenarios) {
-      const tally: Tally = { scenario: scenario.name, runs: 0, failures: 0, undecided: 0 };
-      for (const seed of seeds) {
-        const scenarioArg = options.scenario === 'all' ? scenario.name : options.scenario;
-        const replay = replayFor(scenarioArg, seed, adapter.name, options.faults);
-        // With real faults every run gets its own primary/replica pair: a failover uses one up.
-        const real = options.faults === 'real' ? await startRealRun(runs + tally.runs + 1) : undefined;
-        let result: SimRunResult;
-        try {
-          result = await runScenario({
-            scenario,
-            seed,
-            store: real?.store ?? adapter.store,
-            faults: options.faults,
-            replay,
-            ...(real === undefined ? {} : { realFaults: real.driver }),
-            ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
-          });
-        } finally {
-          await real?.close();
+    for (const [index, seed] of runOrder(scenarios.length, seeds, options.stopAtFirst === true)) {
+      const scenario = scenarios[index]!;
+      const tally = perScenario[index]!;
+      const result = await runOne(options, scenario, seed, adapter, ++runs);
+      tally.runs++;
+      if (result.valid === false) {
+        tally.failures++;
+        if (firstFailure === null) {
+          const found = Math.round(performance.now() - started);
+          const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim');
+          firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample, afterMs: found };
         }
-        tally.runs++;
-        if (result.valid === false) {
-          tally.failures++;
-          if (firstFailure === null) {
-            const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim');
-            firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample };
-          }
-        } else if (result.valid === 'unknown') {
-          tally.undecided++;
-        }
-        progress.tick(`${scenario.name}#${seed}${tally.failures > 0 ? ` ${tally.failures} failing` : ''}`);
+      } else if (result.valid === 'unknown') {
+        tally.undecided++;
       }
-      perScenario.push(tally);
-      runs += tally.runs;
+      progress.tick(`${scenario.name}#${seed}${tally.failures > 0 ? ` ${tally.failures} failing` : ''}`);
+      if (firstFailure !== null && options.stopAtFirst === true) break;
     }
   } finally {
     progress.stop();
     await adapter.close();
   }
-  finish(options, adapter.name, perScenario, firstFailure, started);
+  finish(options, adapter.name, perScenario.filter((t) => t.runs > 0), firstFailure, started);
+}
+
+/** (scenario index, seed) pairs: scenario by scenario, or seed by seed across scenarios to stop early. */
+function* runOrder(scenarioCount: number, seeds: ReadonlyArray<number>, seedMajor: boolean): Generator<readonly [number, number]> {
+  if (seedMajor) {
+    for (const seed of seeds) for (let i = 0; i < scenarioCount; i++) yield [i, seed];
+  } else {
+    for (let i = 0; i < scenarioCount; i++) for (const seed of seeds) yield [i, seed];
+  }
+}
+
+async function runOne(options: SweepOptions, scenario: Scenario, seed: number, adapter: ResolvedAdapter, ordinal: number): Promise<SimRunResult> {
+  const scenarioArg = options.scenario === 'all' ? scenario.name : options.scenario;
+  const replay = replayFor(scenarioArg, seed, adapter.name, options.faults);
+  // With real faults every run gets its own primary/replica pair: a failover uses one up.
+  const real = options.faults === 'real' ? await startRealRun(ordinal) : undefined;
+  try {
+    return await runScenario({
+      scenario,
+      seed,
+      store: real?.store ?? adapter.store,
+      faults: options.faults,
+      replay,
+      ...(real === undefined ? {} : { realFaults: real.driver }),
+      ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
+    });
+  } finally {
+    await real?.close();
+  }
 }
 
 interface Tally {
@@ -142,7 +160,8 @@ function finish(options: SweepOptions, adapterName: string, perScenario: Readonl
   const failures = perScenario.reduce((sum, t) => sum + t.failures, 0);
   const undecided = perScenario.reduce((sum, t) => sum + t.undecided, 0);
   const seedsPerSecond = Math.round((runs / Math.max(seconds, 1e-9)) * 10) / 10;
-  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, scenarios: perScenario };
+  const stoppedAtFirst = options.stopAtFirst === true && firstFailure !== null;
+  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, stoppedAtFirst, scenarios: perScenario };
   if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined } });
   else printSummary(summary, seconds);
   process.exitCode = failures > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
@@ -190,24 +209,26 @@ async function pooledSweep(
     const replay = replayFor(options.scenario === 'all' ? scenario.name : options.scenario, run.seed, adapter.name, 'sim');
     const result = await runScenario({ scenario, seed: run.seed, store: adapter.store, replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
     assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed} gave another trace hash on this thread than on its worker`);
+    const afterMs = Math.round(performance.now() - started);
     const recorded = await recordFailure(result, scenario, adapter, true);
-    firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample };
+    firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample, afterMs };
   }
   finish(options, adapter.name, perScenario, firstFailure, started);
 }
 
 function printSummary(
-  summary: { runs: number; failures: number; undecided: number; seedsPerSecond: number; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<{ scenario: string; runs: number; failures: number }> },
+  summary: { runs: number; failures: number; undecided: number; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<{ scenario: string; runs: number; failures: number }> },
   seconds: number,
 ): void {
   for (const row of summary.scenarios) {
     const mark = row.failures === 0 ? pc.green('ok  ') : pc.red('FAIL');
     process.stdout.write(`${mark} ${row.scenario.padEnd(34)} ${row.runs} seeds, ${row.failures} failing\n`);
   }
-  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided\n`);
+  const stopped = summary.stoppedAtFirst ? ' (stopped at the first failure)' : '';
+  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${stopped}\n`);
   const first = summary.firstFailure;
   if (first !== null) {
-    process.stdout.write(`${pc.red('first failure')}: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
+    process.stdout.write(`${pc.red('first failure')} after ${(first.afterMs / 1000).toFixed(1)} s: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
     process.stdout.write(`replay: ${first.replay}\n`);
     process.stdout.write(`failure file: ${first.failureFile}\n`);
     if (first.counterexample !== null) process.stdout.write(`\n${first.counterexample}\n`);
