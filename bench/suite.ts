@@ -8,6 +8,7 @@ import { MUTANTS } from '../adapters/mutants/index.ts';
 import { measureEventRate, type EventRateResult } from './event-rate.ts';
 import { measureLockstepReplay, type LockstepReplayResult } from './lockstep-replay.ts';
 import { measureMutantDetection, type MutantDetection } from './mutant-detection.ts';
+import { measureStageRace, type StageRace } from './stage-race.ts';
 import { measurePostgresThroughput, type PostgresThroughputResult } from './postgres-throughput.ts';
 import { measurePoolThroughput, type PoolThroughputResult } from './pool-throughput.ts';
 import { median, rounded } from './sample.ts';
@@ -27,6 +28,9 @@ export const TARGETS = Object.freeze({
   postgresRatioMin: 0.5,
   /** Heap at the end of the sweep over heap at its first checkpoint: flat means at most this. */
   heapGrowthMax: 1.25,
+  /** The command-level check catches a store mutant within this time and shrinks it to this many steps. */
+  checkMsMax: 5_000,
+  checkStepsMax: 6,
 });
 
 export interface BenchOptions {
@@ -70,14 +74,16 @@ export interface BenchReport {
   readonly postgres: ReadonlyArray<PostgresFigure> | null;
   readonly lockstepReplay: LockstepReplayResult | null;
   readonly sweepMemory: SweepMemoryResult;
+  /** Per store mutant, time to the first failure of the command-level check and of a sweep. */
+  readonly stageRace: ReadonlyArray<StageRace>;
   readonly rows: ReadonlyArray<BenchRow>;
 }
 
 /** The figures' sizes: full runs for the report, a smoke run with `quick`. */
 function sizes(quick: boolean) {
   return quick
-    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50 }
-    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500 };
+    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, raceSeeds: 5, raceRuns: 200, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50 }
+    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, raceSeeds: 50, raceRuns: 1_000, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500 };
 }
 
 const fmt = (value: number): string => rounded(value).toLocaleString('en-US');
@@ -104,6 +110,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     medianSeedsToCatch: caught.length === 0 ? null : median(caught.map((d) => d.seedsToCatch!)),
     mutants: detections,
   };
+  step('time to first failure: command-level check beside sweep');
+  const stageRace = await measureStageRace({ sweepSeeds: size.raceSeeds, checkRuns: size.raceRuns, mutants: size.mutants });
   let postgres: PostgresFigure[] | null = null;
   let lockstepReplay: LockstepReplayResult | null = null;
   if (options.postgres) {
@@ -118,9 +126,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   step(`memory over a ${size.sweepSeeds}-seed sweep`);
   const sweepMemory = await measureSweepMemory({ scenario: STANDARD_SCENARIO, seeds: size.sweepSeeds, sampleEvery: size.sampleEvery });
 
-  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory });
+  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace });
   const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', startedAt };
-  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, rows };
+  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace, rows };
 }
 
 function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'>): BenchRow[] {
@@ -170,6 +178,7 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
       meets: m.caught && (m.shrunkOperations ?? Infinity) <= TARGETS.shrunkOperationsMax,
     });
   }
+  rows.push(...stageRaceRows(r.stageRace));
   for (const p of r.postgres ?? []) {
     rows.push({
       figure: `PostgreSQL acquire/release cycles/s, ${p.connections} conn.`,
@@ -200,6 +209,17 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
     against: `flat: end/first ≤ ${TARGETS.heapGrowthMax}× (${fmt(m.heapGrowth)}×${m.collected ? '' : ', without --expose-gc'})`,
     meets: m.heapGrowth <= TARGETS.heapGrowthMax && m.failures === 0,
   });
+  return rows;
+}
+
+/** Per store mutant: the command-level check's time to its first failure beside the sweep's. */
+function stageRaceRows(races: ReadonlyArray<StageRace>): BenchRow[] {
+  const rows: BenchRow[] = [{ figure: 'time to first failure, store mutants', measured: 'command-level check', against: 'sweep --scenario all --stop-at-first', meets: null }];
+  for (const race of races) {
+    const check = race.checkMs === null ? 'not caught' : `${fmt(race.checkMs)} ms, shrunk to ${race.checkSteps} steps`;
+    const sweep = race.sweepMs === null ? `not caught in ${race.sweepRuns} runs` : `${fmt(race.sweepMs)} ms (run ${race.sweepRuns}, ${race.sweepCatch})`;
+    rows.push({ figure: `  ${race.name}`, measured: check, against: `${sweep}; check target < ${fmt(TARGETS.checkMsMax)} ms, ≤ ${TARGETS.checkStepsMax} steps`, meets: race.checkMs !== null && race.checkMs < TARGETS.checkMsMax && (race.checkSteps ?? Infinity) <= TARGETS.checkStepsMax });
+  }
   return rows;
 }
 

@@ -26,7 +26,10 @@ describe('bench --quick (without PostgreSQL)', () => {
     expect(json.sweepMemory.checkpoints).toHaveLength(3);
     expect(json.sweepMemory.checkpoints.map((c) => c.seeds)).toEqual([...json.sweepMemory.checkpoints.map((c) => c.seeds)].sort((a, b) => a - b));
     for (const row of json.rows) expect(row).toEqual({ figure: expect.any(String), measured: expect.any(String), against: expect.any(String), meets: row.meets === null ? null : expect.any(Boolean) });
-    expect(json.rows.length).toBe(6 + json.mutants.total + 1);
+    // The quick run's mutants include one store mutant: the check beside the sweep, both catching it.
+    expect(json.stageRace.length).toBeGreaterThan(0);
+    for (const race of json.stageRace) expect(race).toMatchObject({ name: expect.any(String), checkMs: expect.any(Number), checkSteps: positive, sweepMs: expect.any(Number), sweepRuns: positive });
+    expect(json.rows.length).toBe(6 + json.mutants.total + 1 + 1 + json.stageRace.length);
     const table = renderTable(json.rows);
     expect(table.split('\n')).toHaveLength(json.rows.length + 1);
   });
