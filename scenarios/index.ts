@@ -3,9 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import { CATALOG } from './catalog.ts';
-import { scenarioSchema, type Scenario } from './schema.ts';
+import { scenarioSchema, type Scenario, type ScenarioInput } from './schema.ts';
 
-export type { Scenario } from './schema.ts';
+export type { Scenario, ScenarioInput } from './schema.ts';
 
 /** A scenario that cannot be loaded: unknown name, unreadable file or invalid data (one line). */
 export class ScenarioError extends Error {
@@ -24,6 +24,11 @@ export function parseScenario(data: unknown, source: string): Scenario {
   if (result.success) return Object.freeze(result.data) as Scenario;
   const problems = result.error.issues.slice(0, 3).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`);
   throw new ScenarioError(`invalid scenario ${source}: ${problems.join('; ')}`.replace(/\s*\n\s*/g, ' '), source);
+}
+
+/** A scenario written in code, validated like a scenario file (defaults filled in; ScenarioError if invalid). */
+export function defineScenario(input: ScenarioInput): Scenario {
+  return parseScenario(input, typeof input.name === 'string' ? input.name : '(unnamed)');
 }
 
 let validated: ReadonlyArray<Scenario> | null = null;

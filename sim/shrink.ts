@@ -146,7 +146,7 @@ export function violates(result: RunResult, invariant: string): boolean {
 
 export async function shrinkPlan(plan: Plan, execute: PlanExecutor, invariant: string, options: ShrinkPlanOptions = {}): Promise<ShrunkPlan> {
   const maxRuns = options.maxRuns ?? DEFAULT_SHRINK_RUNS;
-  const withSteps = (steps: ReadonlyArray<PlanStep>): Plan => ({ ...plan, steps, capacities: capacitiesUsed(plan, steps) });
+  const withSteps = (steps: ReadonlyArray<PlanStep>): Plan => subPlan(plan, steps);
   // The run of the last sub-plan that passed, so the answer usually needs no extra run.
   const lastPassing: { current: { readonly steps: ReadonlyArray<PlanStep>; readonly result: RunResult } | null } = { current: null };
   let runs = 0;
@@ -182,6 +182,11 @@ export async function shrinkPlan(plan: Plan, execute: PlanExecutor, invariant: s
   }
   if (!violates(result, invariant)) throw new Error(`shrinkPlan: the shrunk plan of ${plan.scenario} seed ${plan.seed} no longer shows ${invariant}`);
   return { plan: shrunkPlan, result, invariant, originalSteps: plan.steps.length, runs, exhausted: shrunk.exhausted || runs >= maxRuns };
+}
+
+/** `plan` with only `steps` (a sub-list of its steps), and only the capacities they use. */
+export function subPlan(plan: Plan, steps: ReadonlyArray<PlanStep>): Plan {
+  return { ...plan, steps, capacities: capacitiesUsed(plan, steps) };
 }
 
 /** The plan's capacity definitions that the remaining operations use: the others are noise. */

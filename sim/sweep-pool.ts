@@ -18,7 +18,7 @@ import { runScenario } from './run.ts';
 const ROLE = 'sweep-pool-worker';
 /** Seeds handed to a worker at a time: large enough to amortize a message, small enough to balance. */
 const BATCH_SEEDS = 16;
-/** Below this many runs, starting workers (each loads the TypeScript sources) costs more than it saves. */
+/** Below this many runs, starting workers (each loads the testbed anew) costs more than it saves. */
 const POOL_MIN_RUNS = 256;
 const MAX_WORKERS = 64;
 
@@ -85,6 +85,18 @@ export async function sweepRun(scenario: Scenario, seed: number, adapter: InProc
   };
 }
 
+/**
+ * The code a worker thread starts with: it imports this file. Compiled JavaScript (the installed
+ * package, dist/) is imported as it is. TypeScript sources are loaded through tsx, whatever runs
+ * the parent (tsx, vitest, plain node): the bootstrap registers its loader in the worker first
+ * (tsx's own entry registers only on the main thread; its API registers anywhere).
+ */
+export function workerBootstrap(self: string): string {
+  if (!self.endsWith('.ts')) return `import(${JSON.stringify(self)})`;
+  const api = pathToFileURL(createRequire(self).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(self)}); })`;
+}
+
 /** Runs every (scenario, seed) on a pool of worker threads; results in (scenario, seed) order. */
 export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArray<SweepRun>> {
   const workers = options.workers ?? availableParallelism();
@@ -96,11 +108,7 @@ export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArra
   });
   const results: Array<ReadonlyArray<SweepRun> | undefined> = new Array(batches.length);
   let next = 0;
-  // Workers load TypeScript through tsx, whatever runs the parent (tsx, vitest, plain node): a
-  // small bootstrap registers its loader in the worker, then imports this file.
-  // (tsx's own entry registers only on the main thread; its API registers anywhere.)
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+  const bootstrap = workerBootstrap(import.meta.url);
   const setup: WorkerSetup = { role: ROLE, adapter: options.adapter, scenarios: options.scenarios };
   const started: Worker[] = [];
   const serve = (): Promise<void> =>

@@ -7,7 +7,7 @@ import { describe, test } from 'vitest';
 import { createMemoryStore } from '../../adapters/memory.ts';
 import type { StoreFactory } from '../../adapters/port.ts';
 import { usePostgres } from '../postgres/fixture.ts';
-import { describeStoreConformance } from './suite.ts';
+import { describeStoreConformance } from '../../conformance/suite.ts';
 
 describeStoreConformance('memory', (time) => createMemoryStore({ time }));
 

@@ -1,13 +1,15 @@
 // The one conformance suite of the store port: every command kind and the outcome rules of
 // model/SEMANTICS.md, under virtual time, against any store (memory, PostgreSQL, a user's module).
 // Expected outcomes are written out from the rule book, not computed by the model, so the suite
-// also checks the model itself.
+// also checks the model itself. Users import it as `concurrency-testbed/conformance` in a vitest
+// file of their own (vitest is then theirs: this module only calls describe, test and expect).
 
 import { describe, expect, test } from 'vitest';
-import type { Command } from '../../model/commands.ts';
-import type { OutcomeOf } from '../../model/outcomes.ts';
-import type { Store, TimeSource } from '../../adapters/port.ts';
+import type { Command } from '../model/commands.ts';
+import type { OutcomeOf } from '../model/outcomes.ts';
+import type { Store, TimeSource } from '../adapters/port.ts';
 
+/** Opens a fresh, empty store that reads time from `time` (the suite's virtual clock). */
 export type MakeStore = (time: TimeSource) => Promise<Store>;
 
 interface Harness {
@@ -36,6 +38,10 @@ const acquire = (scope: string, holder: string, ttlMs = 1000, extra: Partial<Com
 
 const key = { tenant: 't', operation: 'deploy', subject: 'env-1', key: 'k-1' };
 
+/**
+ * Declares the conformance suite (a vitest `describe` titled `store conformance: <name>`) for the
+ * store that `makeStore` opens. Every test opens its own store and closes it afterwards.
+ */
 export function describeStoreConformance(name: string, makeStore: MakeStore): void {
   const it = (title: string, body: (h: Harness) => Promise<void>) => test(title, withStore(makeStore, body));
 
