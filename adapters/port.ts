@@ -23,8 +23,20 @@ export interface StoreImage {
   readonly data: unknown;
 }
 
+/** What a store declares about itself. Every field is optional; the defaults describe a store that follows the reference semantics. */
+export interface StoreCapabilities {
+  /**
+   * Whether the store follows model/SEMANTICS.md outcome for outcome (default true). Then every
+   * outcome it gives in a simulated run is compared with the reference model's (the
+   * `differential` invariant); a store with semantics of its own says false, and is judged by
+   * the history checkers alone.
+   */
+  readonly referenceSemantics?: boolean;
+}
+
 export interface Store {
   readonly name: string;
+  readonly capabilities?: StoreCapabilities;
   execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
   /** Capture durable state (simulated backup, or the replica's copy at a replication point). */
   snapshot?(): Promise<StoreImage>;

@@ -15,6 +15,7 @@ import { LocalClock } from './clock.ts';
 import type { ControllerPolicy } from './controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
+import { ShadowModel } from './shadow-model.ts';
 import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
@@ -208,8 +209,13 @@ export class Sim {
   readonly storeTime: TimeSource = { now: () => this.now };
   readonly callerClock: TimeSource = { now: () => (this.caller === null ? this.now : this.caller.clock.read(this.now)) };
 
-  attachStore(store: Store): void {
+  /** The reference model in lockstep with the store (sim/shadow-model.ts); off until a store is attached. */
+  shadow = new ShadowModel(false);
+
+  /** `differential`: compare every outcome with the reference model's (off for a store with semantics of its own). */
+  attachStore(store: Store, differential = true): void {
     this.store = store;
+    this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false);
     const maybe = store as Partial<SyncStore>;
     this.sync = typeof maybe.executeSync === 'function' ? (store as unknown as SyncStore) : null;
   }
@@ -576,7 +582,7 @@ export class Sim {
     try {
       outcome = this.sync.executeSync(command);
     } catch (error) {
-      this.failedAtDb(m, error);
+      this.failedAtDb(m, command, error);
       return null;
     } finally {
       this.caller = null;
@@ -591,7 +597,7 @@ export class Sim {
     try {
       outcome = await this.store.execute(command);
     } catch (error) {
-      this.failedAtDb(m, error);
+      this.failedAtDb(m, command, error);
       return;
     } finally {
       this.caller = null;
@@ -600,6 +606,7 @@ export class Sim {
   }
 
   private committedAtDb(m: Message, command: Command, outcome: unknown): void {
+    this.shadow.executed(command, this.now, outcome, m.fiber.process, null);
     if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
       const o = outcome as { version: number; token: number };
       this.history.truth(this.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });
@@ -609,9 +616,11 @@ export class Sim {
   }
 
   /** An infrastructure failure is answered as unknown or unavailable; anything else is a bug. */
-  private failedAtDb(m: Message, error: unknown): void {
-    if (error instanceof OutcomeUnknownError) this.reply(m, MSG_DB_REP, { error: 'unknown' });
-    else if (error instanceof StoreUnavailableError) this.reply(m, MSG_DB_REP, { error: 'unavailable' });
+  private failedAtDb(m: Message, command: Command, error: unknown): void {
+    if (error instanceof OutcomeUnknownError) {
+      this.shadow.lost(command, error.message);
+      this.reply(m, MSG_DB_REP, { error: 'unknown' });
+    } else if (error instanceof StoreUnavailableError) this.reply(m, MSG_DB_REP, { error: 'unavailable' });
     else throw error;
   }
 
@@ -705,8 +714,10 @@ export class Sim {
   readonly realActions: Array<{ f: string; outcome: string }> = [];
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
-  async executeDirect<C extends Command>(command: C): Promise<OutcomeOf<C>> {
-    return this.sync !== null ? this.sync.executeSync(command) : this.store.execute(command);
+  async executeDirect<C extends Command>(command: C, process = 'database-host'): Promise<OutcomeOf<C>> {
+    const outcome = this.sync !== null ? this.sync.executeSync(command) : await this.store.execute(command);
+    this.shadow.executed(command, this.now, outcome, process, null);
+    return outcome;
   }
 
   /** Capacities are defined once, before any operation starts (a deployment-time setting). */

@@ -6,12 +6,13 @@
 
 import type { StoreImage } from '../adapters/port.ts';
 import type { FaultKind } from '../model/history.ts';
+import type { ModelState } from '../model/state.ts';
 import type { Node, Sim } from './engine.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
 
 export class Nemesis {
   /** Replica/backup images, taken at a fixed cadence when the plan has failover or restore. */
-  private readonly images: Array<{ time: number; image: StoreImage }> = [];
+  private readonly images: Array<{ time: number; image: StoreImage; shadow: ModelState }> = [];
 
   constructor(private readonly sim: Sim) {}
 
@@ -133,7 +134,7 @@ export class Nemesis {
     }
     if (this.sim.store.snapshot === undefined) return;
     const image = await this.sim.store.snapshot();
-    this.images.push({ time: this.sim.now, image });
+    this.images.push({ time: this.sim.now, image, shadow: this.sim.shadow.image() });
   }
 
   /**
@@ -145,18 +146,22 @@ export class Nemesis {
   private async replaceImage(f: 'db-failover' | 'db-restore', ageMs: number, extra: Record<string, unknown>): Promise<void> {
     const blocked = this.sim.plan.recoveryEpoch ? this.sim.plan.protectedScopes : [];
     if (this.sim.realFaults !== null) {
-      // The real driver promotes the lagging replica or restores the older data directory itself.
+      // The real driver promotes the lagging replica or restores the older data directory itself:
+      // which commands the replaced state still holds is not known, so the shadow model stops here.
+      this.sim.shadow.stop(`${f} replaced the durable state outside the store port`);
       await this.record(f, { ...extra, recoveryEpoch: this.sim.plan.recoveryEpoch, blockedScopes: [...blocked] });
     } else {
       const target = this.sim.now - ageMs;
-      let chosen: { time: number; image: StoreImage } | undefined;
+      let chosen: (typeof this.images)[number] | undefined;
       for (const entry of this.images) if (entry.time <= target) chosen = entry;
       if (chosen === undefined) chosen = this.images[0];
       if (chosen === undefined || this.sim.store.restore === undefined) {
-        await this.record(f, { ...extra, skipped: true, blockedScopes: [] });
+        // Nothing was replaced: the store cannot take or restore images. Checkers ignore a skipped fault.
+        await this.record(f, { ...extra, skipped: true, reason: 'the store has no snapshot()/restore()', blockedScopes: [] });
         return;
       }
       await this.sim.store.restore(chosen.image);
+      this.sim.shadow.restore(chosen.shadow);
       await this.record(f, { ...extra, imageTime: chosen.time, recoveryEpoch: this.sim.plan.recoveryEpoch, blockedScopes: [...blocked] });
     }
     this.sim.dbConn++;
@@ -166,7 +171,7 @@ export class Nemesis {
     const process = `recovery#${this.sim.recoveryGeneration}`;
     // The recovery procedure runs on the database host before it accepts connections again.
     this.sim.history.op(this.sim.now, process, 'invoke', command.kind, command);
-    const outcome = await this.sim.executeDirect(command);
+    const outcome = await this.sim.executeDirect(command, process);
     this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
     this.sim.hooks.afterRecoveryEpoch(this.sim, blocked);
   }

@@ -10,6 +10,8 @@ import { controllerHooks } from './controller.ts';
 import { controllerPolicy, type ControllerPolicy } from './controller-policy.ts';
 import { CoordinationService } from './coordination/service.ts';
 import { Sim } from './engine.ts';
+import type { ShadowModel } from './shadow-model.ts';
+import type { Verdict } from '../model/verdict.ts';
 import { generatePlan } from './generate-plan.ts';
 import type { Plan } from './plan.ts';
 import type { RunResult } from './run-result.ts';
@@ -30,6 +32,11 @@ export interface ExecuteOptions {
   readonly policy?: Partial<ControllerPolicy>;
   /** Overrides the replay line (the default names the plan's scenario, seed and adapter). */
   readonly replay?: string;
+  /**
+   * Compare every store outcome with the reference model's in lockstep (default true; a store
+   * that declares `capabilities.referenceSemantics: false` is never compared).
+   */
+  readonly differential?: boolean;
 }
 
 export interface RunScenarioOptions extends ExecuteOptions {
@@ -63,7 +70,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   }
   if (faults === 'real') sim.realFaults = options.realFaults ?? null;
   const store = await options.store.factory({ time: sim.storeTime, callerClock: sim.callerClock });
-  sim.attachStore(store);
+  sim.attachStore(store, options.differential ?? true);
   try {
     await sim.defineCapacities();
     sim.schedule();
@@ -72,7 +79,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     await store.close();
   }
   const history = sim.history.events;
-  const verdict = checkAll(history, plan.invariants);
+  const verdict = withShadow(checkAll(history, plan.invariants), sim.shadow);
   return {
     scenario: plan.scenario,
     seed: plan.seed,
@@ -90,6 +97,13 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     policy,
     realActions: sim.realActions,
   };
+}
+
+/** The history checkers' verdict with the shadow model's divergence (if any) after their own findings. */
+function withShadow(verdict: Verdict, shadow: ShadowModel): Verdict {
+  const extra = shadow.violations();
+  if (extra.length === 0) return verdict;
+  return { valid: false, violations: [...verdict.violations, ...extra] };
 }
 
 export async function runScenario(options: RunScenarioOptions): Promise<SimRunResult> {

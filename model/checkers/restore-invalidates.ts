@@ -29,7 +29,9 @@ export function restoreInvalidates(history: History): Verdict {
   const reconciles = storeOps(operations, 'ReconcileScope').filter(({ op, outcome }) => op.completion?.type !== 'fail' && (outcome === null || outcome.kind === 'Reconciled'));
 
   const violations: Violation[] = [];
-  for (const fault of faultsOf(history, ['db-restore', 'db-failover'])) {
+  // A fault the store could not undergo (no snapshot/restore: recorded as skipped) replaced nothing.
+  const replacing = faultsOf(history, ['db-restore', 'db-failover']).filter((fault) => asFields(fault.value)?.skipped !== true);
+  for (const fault of replacing) {
     const before = new Map<string, { token: number; index: number }>();
     for (const { lease, index } of grants) {
       if (index >= fault.index) continue;
