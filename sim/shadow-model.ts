@@ -5,8 +5,8 @@
 // it cannot know what the store did (an unknown outcome, durable state replaced by a real fault),
 // it stops and says why, so that nothing after that point is judged against it.
 
-import { isDeepStrictEqual } from 'node:util';
 import type { Command } from '../model/commands.ts';
+import { sameData } from '../model/data-equal.ts';
 import { initialState, type ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import type { Violation } from '../model/verdict.ts';
@@ -68,9 +68,4 @@ export class ShadowModel {
   violations(): ReadonlyArray<Violation> {
     return this.divergence === null ? [] : [this.divergence];
   }
-}
-
-/** Outcomes compared as data: key order and absent-versus-undefined do not count. */
-function sameData(actual: unknown, expected: unknown): boolean {
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(actual ?? null)), JSON.parse(JSON.stringify(expected ?? null)));
 }

@@ -3,9 +3,9 @@
 // diverges (its answer is the error); a store that cannot be reached, answers with an unknown
 // outcome or does not answer in time aborts the whole check, which could not decide.
 
-import { isDeepStrictEqual } from 'node:util';
 import { OutcomeUnknownError, StoreUnavailableError, type StoreImage } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
+import { sameData } from '../../model/data-equal.ts';
 import { initialState, liveLease, type ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { resolveCommand } from './resolve.ts';
@@ -147,17 +147,9 @@ async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): 
   }
 }
 
-/** Outcomes compared as the data they are: key order and absent-versus-undefined do not count. */
+/** Outcomes compared as the data they are (model/data-equal.ts). */
 export function sameOutcome(actual: unknown, expected: unknown): boolean {
-  return isDeepStrictEqual(asData(actual), asData(expected));
-}
-
-function asData(value: unknown): unknown {
-  try {
-    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-  } catch {
-    return value;
-  }
+  return sameData(actual, expected);
 }
 
 function messageOf(error: unknown): string {

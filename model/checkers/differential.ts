@@ -4,6 +4,7 @@
 // faults and ground truth are not compared: they belong to the run, not to the store.
 
 import type { CommandKind } from '../commands.ts';
+import { sameData } from '../data-equal.ts';
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { pairOperations, type Operation } from './operations.ts';
@@ -18,19 +19,6 @@ const COMMAND_KINDS: ReadonlySet<string> = new Set<CommandKind>([
   'FailReservation', 'AcquireAll', 'IdempotencyBegin', 'IdempotencyComplete', 'PlanIntent', 'TransitionIntent',
   'AdvanceRecoveryEpoch', 'ReconcileScope', 'AdvanceRoleEpoch', 'Inspect',
 ]);
-
-/** Structural equality of JSON-like values; object key order does not matter. */
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
-  const left = a as Readonly<Record<string, unknown>>;
-  const right = b as Readonly<Record<string, unknown>>;
-  const keys = Object.keys(left).filter((k) => left[k] !== undefined);
-  if (keys.length !== Object.keys(right).filter((k) => right[k] !== undefined).length) return false;
-  return keys.every((k) => Object.hasOwn(right, k) && deepEqual(left[k], right[k]));
-}
 
 function storeCommands(history: History): ReadonlyArray<Operation> {
   return pairOperations(history).filter((op) => COMMAND_KINDS.has(op.f));
@@ -49,14 +37,14 @@ export function differential(reference: History, candidate: History): Verdict {
     const want = expected[n];
     const got = actual[n];
     if (want === undefined || got === undefined) break;
-    if (!deepEqual(want.invoke.value, got.invoke.value)) {
+    if (!sameData(want.invoke.value, got.invoke.value)) {
       // Different command sequences cannot be compared: the verdict is undecided, not a pass.
       return {
         valid: 'unknown',
         violations: [violation(INVARIANT, `operation ${n + 1} differs in its command: reference ${JSON.stringify(want.invoke.value)} (#${want.invoke.index}), candidate ${JSON.stringify(got.invoke.value)} (#${got.invoke.index})`, [got.invoke.index])],
       };
     }
-    if (deepEqual(answer(want), answer(got))) continue;
+    if (sameData(answer(want), answer(got))) continue;
     if (violations.length < REPORTED_DIFFERENCES) {
       violations.push(
         violation(INVARIANT, `operation ${n + 1} (${want.f} by ${got.process}): reference answered ${JSON.stringify(answer(want))}, candidate ${JSON.stringify(answer(got))}`, [got.invoke.index, ...(got.completion === null ? [] : [got.completion.index])]),
