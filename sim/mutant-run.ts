@@ -87,16 +87,21 @@ function mutantReplay(mutant: Mutant, scenario: string, seed: number): string {
   return replayLine(scenario, seed, `mutant:${mutant.name}`, 'sim');
 }
 
-/** Runs one plan on the mutant (its store over the memory store, and its policy). */
+/**
+ * Runs one plan on the mutant (its store over the memory store, and its policy). The hunt is an
+ * audit of the history checkers: the shadow model's differential, which catches any store
+ * mutant whose changed rule the workload reaches, is off here (the command-level check and
+ * every `run`/`sweep` have it on).
+ */
 export function mutantExecutor(mutant: Mutant): (plan: Plan) => Promise<RunResult> {
   const store = { name: `mutant:${mutant.name}`, factory: mutantStoreFactory(mutant, createMemoryStore) };
-  return (plan) => executePlan(plan, { store, ...(mutant.policy === undefined ? {} : { policy: mutant.policy }) });
+  return (plan) => executePlan(plan, { store, differential: false, ...(mutant.policy === undefined ? {} : { policy: mutant.policy }) });
 }
 
 /** Runs one plan on the correct implementation: the memory store and the correct policy. */
 export function correctExecutor(): (plan: Plan) => Promise<RunResult> {
   const store = { name: 'memory', factory: createMemoryStore };
-  return (plan) => executePlan(plan, { store });
+  return (plan) => executePlan(plan, { store, differential: false });
 }
 
 /** The first invariant the mutant breaks on `plan` that the correct implementation keeps. */

@@ -12,6 +12,13 @@ export interface Mutant {
   readonly bug: string;
   /** The real failure it comes from: a seed section or a seed 002/003 commit. */
   readonly source: string;
+  /** The rule it breaks, as model/SEMANTICS.md or a checker names it (for example `Leases: Renew step 2`). */
+  readonly rule?: string;
+  /**
+   * The history checkers that must catch it (the mutant hunt runs without the differential, so
+   * these, not an outcome comparison, are what it proves).
+   */
+  readonly invariants?: ReadonlyArray<string>;
   /** Scenarios that must catch it, tried in this order. */
   readonly scenarios: ReadonlyArray<string>;
   /** Store-level bug: given the correct store, returns the broken one. */
