@@ -29,11 +29,12 @@ export interface StatusCounts {
   readonly pass: number;
   readonly fail: number;
   readonly untested: number;
+  readonly partial: number;
 }
 
 function count(gates: ReadonlyArray<GateResult>): StatusCounts {
   const by = (status: GateStatus): number => gates.filter((g) => g.status === status).length;
-  return { total: gates.length, pass: by('pass'), fail: by('fail'), untested: by('untested') };
+  return { total: gates.length, pass: by('pass'), partial: by('partial'), fail: by('fail'), untested: by('untested') };
 }
 
 /** Counts for the release gates and for the acceptance tests, kept apart. */
@@ -45,5 +46,5 @@ export function statusCounts(gates: ReadonlyArray<GateResult>): { readonly gates
 }
 
 export function countsLine(counts: StatusCounts): string {
-  return `${counts.pass} pass, ${counts.fail} fail, ${counts.untested} untested (of ${counts.total})`;
+  return `${counts.pass} pass, ${counts.partial} partial, ${counts.fail} fail, ${counts.untested} untested (of ${counts.total})`;
 }

@@ -42,6 +42,14 @@ export interface MutantEvidence {
   readonly replay?: string;
   /** The command-level check on the same mutant (store mutants only). */
   readonly check?: CheckStageEvidence;
+  /** The hunt's catches: on which scenario and seed, by which invariants (a gate row counts only catches on its own scenarios by its own invariants). */
+  readonly catches?: ReadonlyArray<MutantCatchEvidence>;
+}
+
+export interface MutantCatchEvidence {
+  readonly scenario: string;
+  readonly seed: number;
+  readonly invariants: ReadonlyArray<string>;
 }
 
 /** How the command-level check (`testbed check`) fared on a mutant. */

@@ -1,12 +1,14 @@
-// Gate status is computed from the run's evidence alone, never written by hand. A gate passes
-// only when something in this run proves it and every proof present holds; it fails when any
-// present proof does not hold; it is untested when nothing in this run bears on it.
+// Gate status is computed from the run's evidence alone, never written by hand. A gate fails when
+// any present proof does not hold; it is untested when nothing in this run bears on it or a proof
+// is missing from the run. Clean sweeps alone cannot fail where nothing breaks the rule, so a gate
+// passes only when, besides, each of its mutants was caught on one of the gate's own scenarios by
+// one of its invariants; a gate whose evidence holds but is not shown able to fail is partial.
 
 import type { FirstFailure, GateRunInput, MutantEvidence, ScenarioEvidence, SuiteEvidence } from './gate-input.ts';
 import { GATE_CATALOGUE, type GateDefinition } from './gate-catalogue.ts';
 import { validateGateInput } from './results-file.ts';
 
-export type GateStatus = 'pass' | 'fail' | 'untested';
+export type GateStatus = 'pass' | 'partial' | 'fail' | 'untested';
 
 export interface ScenarioProof {
   readonly scenario: string;
@@ -30,6 +32,8 @@ export interface MutantProof {
   readonly shrunkOperations?: number;
   readonly replay?: string;
   readonly holds: boolean;
+  /** The catch that shows this gate's rule can fail: on one of its scenarios, by one of its invariants (null: none did). */
+  readonly provesGate: { readonly scenario: string; readonly seed: number; readonly invariant: string } | null;
 }
 
 export interface SuiteProof {
@@ -97,8 +101,26 @@ function invariantsOf(failure: FirstFailure | undefined): string {
   return [...new Set(failure.violations.map((v) => v.invariant))].join(', ');
 }
 
-function mutantProof(m: MutantEvidence): MutantProof {
-  return { ...m, holds: m.caught };
+function mutantProof(m: MutantEvidence, gate: GateDefinition): MutantProof {
+  const scenarios = new Set(gate.proofs.scenarios.map((reference) => reference.split('@')[0]!));
+  const wanted = gate.proofs.invariants;
+  let provesGate: MutantProof['provesGate'] = null;
+  for (const c of m.catches ?? []) {
+    const invariant = c.invariants.find((i) => wanted.length === 0 || wanted.includes(i));
+    if (scenarios.has(c.scenario) && invariant !== undefined) {
+      provesGate = { scenario: c.scenario, seed: c.seed, invariant };
+      break;
+    }
+  }
+  const { catches: _catches, check: _check, ...rest } = m;
+  return { ...rest, holds: m.caught, provesGate };
+}
+
+/** Why an otherwise clean gate is only partial; empty when it passes. */
+function partialReasons(gate: GateDefinition, mutants: ReadonlyArray<MutantProof>): string[] {
+  if (mutants.length === 0) return ['No mutant shows that this rule can break without one of the gate’s scenarios failing.'];
+  const where = `on ${gate.proofs.scenarios.join(', ') || 'its scenarios'}${gate.proofs.invariants.length === 0 ? '' : ` by ${gate.proofs.invariants.join(', ')}`}`;
+  return mutants.filter((p) => p.provesGate === null).map((p) => `Mutant ${p.name} was caught, but not ${where}.`);
 }
 
 function suiteProof(s: SuiteEvidence): SuiteProof {
@@ -139,6 +161,10 @@ function summarize(
       parts.push(`${plural(scenarios.length, 'scenario sweep')}, ${plural(seeds, 'seed')} on ${adapters}; ${plural(violations, 'failing seed')} where none is allowed.`);
     }
     if (mutants.length > 0) parts.push(`Mutants caught: ${mutants.filter((p) => p.caught).length} of ${mutants.length}.`);
+    for (const p of mutants) {
+      if (p.provesGate !== null) parts.push(`Proved by mutant ${p.name}, caught on ${p.provesGate.scenario} seed ${p.provesGate.seed} by invariant ${p.provesGate.invariant}.`);
+    }
+    if (status === 'partial') parts.push(...partialReasons(gate, mutants));
     if (suites.length > 0) parts.push(`Suites green: ${suites.filter((p) => p.holds).length} of ${suites.length}.`);
     if (missing.length > 0) parts.push(`Not in this run: ${missing.join(', ')}.`);
   }
@@ -158,7 +184,7 @@ function evaluate(gate: GateDefinition, input: GateRunInput): GateResult {
   for (const name of gate.proofs.mutants) {
     const found = input.mutants.filter((m) => m.name === name && m.seedsTried > 0);
     if (found.length === 0) missing.push(`mutant ${name}`);
-    mutants.push(...found.map(mutantProof));
+    mutants.push(...found.map((m) => mutantProof(m, gate)));
   }
   const suites: SuiteProof[] = [];
   for (const name of gate.proofs.suites) {
@@ -167,9 +193,15 @@ function evaluate(gate: GateDefinition, input: GateRunInput): GateResult {
     suites.push(...found.map(suiteProof));
   }
   const proofs = [...scenarios, ...mutants, ...suites];
-  // A gate passes only on its whole evidence: one failing proof fails it, and a proof that is
-  // missing from this run (PostgreSQL off, a step that crashed) leaves it untested.
-  const status: GateStatus = proofs.some((p) => !p.holds) ? 'fail' : proofs.length === 0 || missing.length > 0 ? 'untested' : 'pass';
+  // One failing proof fails the gate; a proof missing from this run (PostgreSQL off, a step that
+  // crashed) leaves it untested; evidence that holds but is not shown able to fail is partial.
+  const status: GateStatus = proofs.some((p) => !p.holds)
+    ? 'fail'
+    : proofs.length === 0 || missing.length > 0
+      ? 'untested'
+      : partialReasons(gate, mutants).length > 0
+        ? 'partial'
+        : 'pass';
   return {
     id: gate.id,
     title: gate.title,

@@ -58,6 +58,7 @@ const mutant = z.object({
   check: z
     .object({ caught: z.boolean(), firstFailureMs: count.optional(), steps: count.optional(), replay: z.string() })
     .optional(),
+  catches: z.array(z.object({ scenario: z.string().min(1), seed: count, invariants: z.array(z.string().min(1)) })).optional(),
 });
 
 const suite = z.object({ name: z.string().min(1), passed: count, failed: count });

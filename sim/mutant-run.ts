@@ -46,6 +46,14 @@ export interface MutantReport {
   readonly failure: FailureFile | null;
   /** Target scenarios that do not exist (yet): they were skipped. */
   readonly missingScenarios: ReadonlyArray<string>;
+  /** Every catch the hunt made (the first and the candidates after it), with the invariants that told the mutant from the correct implementation. */
+  readonly catches: ReadonlyArray<MutantCatch>;
+}
+
+export interface MutantCatch {
+  readonly scenario: string;
+  readonly seed: number;
+  readonly invariants: ReadonlyArray<string>;
 }
 
 export interface MutantProgress {
@@ -104,10 +112,13 @@ export function correctExecutor(): (plan: Plan) => Promise<RunResult> {
   return (plan) => executePlan(plan, { store, differential: false });
 }
 
-/** The first invariant the mutant breaks on `plan` that the correct implementation keeps. */
-function discriminatingInvariant(mutantRun: RunResult, correctRun: RunResult): string | null {
-  for (const violation of mutantRun.violations) if (!violates(correctRun, violation.invariant)) return violation.invariant;
-  return null;
+/** The invariants the mutant breaks on `plan` that the correct implementation keeps, in the order they were reported. */
+function discriminatingInvariants(mutantRun: RunResult, correctRun: RunResult): string[] {
+  const found: string[] = [];
+  for (const violation of mutantRun.violations) {
+    if (!found.includes(violation.invariant) && !violates(correctRun, violation.invariant)) found.push(violation.invariant);
+  }
+  return found;
 }
 
 interface Catch {
@@ -115,6 +126,7 @@ interface Catch {
   readonly seed: number;
   readonly plan: Plan;
   readonly invariant: string;
+  readonly invariants: ReadonlyArray<string>;
 }
 
 async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptions): Promise<MutantReport> {
@@ -137,10 +149,11 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
       const plan = generatePlan(scenario, seed);
       const mutantRun = await onMutant(plan);
       if (mutantRun.violations.length === 0) continue;
-      const invariant = discriminatingInvariant(mutantRun, await onCorrect(plan));
-      if (invariant === null) continue;
+      const invariants = discriminatingInvariants(mutantRun, await onCorrect(plan));
+      const invariant = invariants[0];
+      if (invariant === undefined) continue;
       if (catches.length === 0) lastSeed = Math.min(seeds, seed + CANDIDATE_SEEDS_AFTER_CATCH);
-      catches.push({ scenario: name, seed, plan, invariant });
+      catches.push({ scenario: name, seed, plan, invariant, invariants });
     }
     options.onProgress?.({ mutant: mutant.name, seed, seeds, caught: catches.length > 0 });
   }
@@ -165,6 +178,7 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
       counterexample: null,
       failure: null,
       missingScenarios,
+      catches: [],
     };
   }
   let best: Shrunk | null = null;
@@ -192,6 +206,7 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
     counterexample: renderCounterexample(best.result, { invariant: best.caught.invariant, originalSteps: best.shrunk.originalSteps }),
     failure: failureOf(best.shrunk.plan, best.result, { mutant: mutant.name, ...(mutant.policy === undefined ? {} : { policy: mutant.policy }) }),
     missingScenarios,
+    catches: catches.map((c) => ({ scenario: c.scenario, seed: c.seed, invariants: c.invariants })),
   };
 }
 

@@ -222,6 +222,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     ...(m.shrunkOperations === null ? {} : { shrunkOperations: m.shrunkOperations }),
     ...(m.replay === null ? {} : { replay: m.replay }),
     ...checkEvidence(checks.get(m.name)),
+    catches: m.catches,
   }));
 
   const input: GateRunInput = { startedAt, finishedAt: new Date().toISOString(), scenarios: evidence, mutants, suites, samples };
@@ -285,10 +286,10 @@ function checkEvidence(check: StageCatch | undefined): Pick<MutantEvidence, 'che
 }
 
 function printGateTable(gates: ReturnType<typeof computeGates>): void {
-  const colour = { pass: pc.green, fail: pc.red, untested: pc.yellow } as const;
+  const colour = { pass: pc.green, partial: pc.cyan, fail: pc.red, untested: pc.yellow } as const;
   for (const gate of gates) {
     process.stdout.write(`${colour[gate.status](gate.status.padEnd(8))} ${gate.source.padEnd(9)} ${gate.title}\n`);
   }
   const tally = (status: string) => gates.filter((g) => g.status === status).length;
-  process.stdout.write(`${gates.length} gates: ${tally('pass')} pass, ${tally('fail')} fail, ${tally('untested')} untested\n`);
+  process.stdout.write(`${gates.length} gates: ${tally('pass')} pass, ${tally('partial')} partial, ${tally('fail')} fail, ${tally('untested')} untested\n`);
 }

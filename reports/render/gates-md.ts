@@ -7,7 +7,7 @@ import { scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkdown as text, escapeMarkdownCell as cell, markdownCode as code } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
 
-const MARK = { pass: '✅ pass', fail: '❌ fail', untested: '⚪ untested' } as const;
+const MARK = { pass: '✅ pass', partial: '🔵 partial', fail: '❌ fail', untested: '⚪ untested' } as const;
 
 function table(header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<unknown>>): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];

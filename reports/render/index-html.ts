@@ -14,7 +14,7 @@ import { waitStats, waitTimes } from '../wait-times.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 
 const STYLE = `
-:root { --pass: #1e8449; --fail: #c0392b; --untested: #7f8c8d; --ink: #1c2833; --muted: #5d6d7e; --rule: #d5d8dc; }
+:root { --pass: #1e8449; --partial: #2471a3; --fail: #c0392b; --untested: #7f8c8d; --ink: #1c2833; --muted: #5d6d7e; --rule: #d5d8dc; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 0; background: #f7f9fa; }
 header { background: #1c2833; color: #fff; padding: 18px 28px; }
@@ -30,7 +30,7 @@ th { background: #eaeded; font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; }
 .badge { display: inline-block; min-width: 64px; text-align: center; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
-.badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.untested { background: var(--untested); }
+.badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.untested { background: var(--untested); } .badge.partial { background: var(--partial); }
 .counts { margin-top: 8px; } .counts .badge { margin-right: 6px; }
 .counts-label { display: inline-block; width: 170px; color: #cfd8dc; }
 table.gate-table { table-layout: fixed; }
@@ -102,7 +102,7 @@ function gateRows(gate: GateResult): string {
 function countsBlock(label: string, counts: StatusCounts): string {
   return (
     `<div class="counts" title="${esc(countsLine(counts))}"><span class="counts-label">${label} (${counts.total})</span>` +
-    `<span class="badge pass">${counts.pass} pass</span><span class="badge fail">${counts.fail} fail</span><span class="badge untested">${counts.untested} untested</span></div>`
+    `<span class="badge pass">${counts.pass} pass</span><span class="badge partial">${counts.partial} partial</span><span class="badge fail">${counts.fail} fail</span><span class="badge untested">${counts.untested} untested</span></div>`
   );
 }
 
@@ -215,7 +215,7 @@ ${countsBlock('Release gates', counts.gates)}${countsBlock('Acceptance tests', c
 <nav><a href="#gates">Gates</a><a href="#scenarios">Scenarios</a><a href="#mutants">Mutants</a><a href="#timelines">Timelines (${samples.length}, failing first)</a></nav></header>
 <main>
 <h2 id="gates">Gates</h2>
-<div class="filters"><button data-filter="all" class="active">all</button><button data-filter="fail">fail</button><button data-filter="untested">untested</button><button data-filter="pass">pass</button></div>
+<div class="filters"><button data-filter="all" class="active">all</button><button data-filter="fail">fail</button><button data-filter="partial">partial</button><button data-filter="untested">untested</button><button data-filter="pass">pass</button></div>
 ${gateTables(gates)}
 <h2 id="scenarios">Scenarios</h2>${scenarioTable(input)}
 <h2 id="mutants">Mutants</h2>${mutantTable(input)}

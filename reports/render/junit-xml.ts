@@ -34,6 +34,7 @@ function gateCase(gate: GateResult): Case {
   const name = `${gate.id}: ${gate.title}`;
   if (gate.status === 'untested') return { classname, name, skipped: gate.evidence.summary };
   if (gate.status === 'pass') return { classname, name, out: gate.evidence.summary };
+  if (gate.status === 'partial') return { classname, name, out: `partial: ${gate.evidence.summary}` };
   const lines: string[] = [];
   for (const proof of gate.evidence.scenarios.filter((p) => !p.holds)) {
     lines.push(proof.finding);

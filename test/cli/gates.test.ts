@@ -18,12 +18,20 @@ test('testbed gates writes gates.json, gates.md, junit.xml, index.html and resul
   for (const file of ['gates.json', 'gates.md', 'junit.xml', 'index.html', 'results.json']) expect(existsSync(path.join(out, file)), file).toBe(true);
   expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-  const { gates } = JSON.parse(readFileSync(path.join(out, 'gates.json'), 'utf8')) as { gates: Array<{ id: string; source: string; status: string }> };
+  const { gates } = JSON.parse(readFileSync(path.join(out, 'gates.json'), 'utf8')) as { gates: Array<{ id: string; source: string; status: string; evidence: { summary: string } }> };
   expect(gates.filter((g) => g.source === '000 §316')).toHaveLength(10);
   expect(gates.filter((g) => g.source === '001 §339')).toHaveLength(11);
-  for (const gate of gates) expect(['pass', 'fail', 'untested']).toContain(gate.status);
-  // Evidence from this run proves the fencing gate on memory and PostgreSQL.
-  expect(gates.find((g) => g.id === '000-316-fencing-monotonic')?.status).toBe('pass');
+  expect(gates.filter((g) => g.source === '000 §317')).toHaveLength(30);
+  expect(gates.filter((g) => g.source === '001 §340')).toHaveLength(30);
+  for (const gate of gates) expect(['pass', 'partial', 'fail', 'untested']).toContain(gate.status);
+  // Evidence from this run proves the fencing gate on memory and PostgreSQL, and a mutant shows it can fail.
+  const fencing = gates.find((g) => g.id === '000-316-fencing-monotonic');
+  expect(fencing?.status).toBe('pass');
+  expect(fencing?.evidence.summary).toMatch(/Proved by mutant epoch-reset-after-restore, caught on \S+ seed \d+ by invariant (fencing-monotonic|restore-invalidates)\./);
+  // Every pass names a mutant caught on one of its own scenarios.
+  for (const gate of gates) {
+    if (gate.status === 'pass') expect(gate.evidence.summary).toMatch(/Proved by mutant /);
+  }
   expect(result.code).toBe(gates.some((g) => g.status === 'fail') ? 1 : 0);
 
   const rerender = scratch();

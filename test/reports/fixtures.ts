@@ -2,6 +2,8 @@
 // model/history.ts (a stale holder whose write lands after expiry, and a clean handoff through
 // a queue) and gate run inputs built around them.
 
+import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { INVARIANT_NAMES } from '../../model/checkers/index.ts';
 import type { HistoryEvent } from '../../model/history.ts';
 import type { GateRunInput, MutantEvidence, ScenarioEvidence } from '../../reports/index.ts';
 import type { RunResult } from '../../sim/run-result.ts';
@@ -17,11 +19,8 @@ export const PUBLISHED_SCENARIOS = [
   'standalone-coordination', 'membership-change',
 ] as const;
 
-export const PUBLISHED_MUTANTS = [
-  'no-fencing-check', 'client-clock-expiry', 'renewal-without-epoch-check', 'advisory-lock-only', 'key-only-force-release',
-  'holder-not-stopped-on-renewal-failure', 'blind-retry-after-timeout', 'unknown-treated-as-failure', 'epoch-reset-after-restore',
-  'semaphore-off-by-one', 'boolean-leader-flag', 'lease-without-scheduler-epoch', 'effect-without-lease-confirmation', 'removed-leader-keeps-role',
-] as const;
+/** Every mutant of the catalogue, as `testbed mutants` publishes them. */
+export const PUBLISHED_MUTANTS: ReadonlyArray<string> = MUTANTS.map((m) => m.name);
 
 export const SUITES = ['check-postgres', 'check-mutants', 'conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity'] as const;
 
@@ -114,8 +113,21 @@ function scenarioEvidence(name: string): ScenarioEvidence {
   };
 }
 
+/** Every history checker, so that a fixture catch satisfies whatever invariants a gate names. */
+export const ALL_INVARIANTS = [...INVARIANT_NAMES];
+
 function mutantEvidence(name: string): MutantEvidence {
-  return { name, bug: `${name} bug`, caught: true, seedsTried: 12, firstFailingSeed: 11, shrunkOperations: 6, replay: `replay: npx testbed run --scenario standard-mix --seed 11 --adapter mutant:${name}` };
+  return {
+    name,
+    bug: `${name} bug`,
+    caught: true,
+    seedsTried: 12,
+    firstFailingSeed: 11,
+    shrunkOperations: 6,
+    replay: `replay: npx testbed run --scenario standard-mix --seed 11 --adapter mutant:${name}`,
+    // Caught on every published scenario by every invariant: every gate that lists the mutant is proved by it.
+    catches: PUBLISHED_SCENARIOS.map((scenario) => ({ scenario, seed: 11, invariants: ALL_INVARIANTS })),
+  };
 }
 
 /** Everything published ran and held: every gate with proofs passes. */

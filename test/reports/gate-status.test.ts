@@ -1,5 +1,6 @@
 // seed 000 §316, seed 001 §339: every gate is listed and its status follows from the evidence alone, both ways.
 
+import { INVARIANT_NAMES } from '../../model/checkers/index.ts';
 import { describe, expect, it } from 'vitest';
 import { computeGates, GATE_CATALOGUE, GateInputError, type GateResult, type GateRunInput } from '../../reports/index.ts';
 import { cleanInput, PUBLISHED_MUTANTS, PUBLISHED_SCENARIOS, STALE_REPLAY, staleHolderFailingInput, SUITES } from './fixtures.ts';
@@ -46,10 +47,16 @@ describe('gate catalogue', () => {
     expect(GATE_CATALOGUE.slice(0, 21).map((g) => g.source)).toEqual([...Array(10).fill('000 §316'), ...Array(11).fill('001 §339')]);
   });
 
-  it('lists the 30 acceptance tests of 000 §315 and the 35 of 001 §338', () => {
+  it('lists the 30 acceptance tests of 000 §315 and the 35 of 001 §338, and the 30 architectural invariants of each of 000 §317 and 001 §340', () => {
     expect(GATE_CATALOGUE.filter((g) => g.source === '000 §315')).toHaveLength(30);
     expect(GATE_CATALOGUE.filter((g) => g.source === '001 §338')).toHaveLength(35);
-    expect(GATE_CATALOGUE).toHaveLength(86);
+    expect(GATE_CATALOGUE.filter((g) => g.source === '000 §317')).toHaveLength(30);
+    expect(GATE_CATALOGUE.filter((g) => g.source === '001 §340')).toHaveLength(30);
+    expect(GATE_CATALOGUE).toHaveLength(146);
+  });
+
+  it('names only history checkers as a row’s invariants', () => {
+    for (const gate of GATE_CATALOGUE) for (const invariant of gate.proofs.invariants) expect(INVARIANT_NAMES, `${gate.id} → ${invariant}`).toContain(invariant);
   });
 
   it('gives every row a unique stable kebab id prefixed by its seed section', () => {
@@ -76,12 +83,17 @@ describe('gate catalogue', () => {
 });
 
 describe('computeGates', () => {
-  it('passes every gate that has proofs when all evidence holds, and leaves the rest untested', () => {
+  it('passes every gate whose mutants prove it when all evidence holds, leaves gates without a mutant partial and the rest untested', () => {
     const gates = computeGates(cleanInput());
     expect(gates.map((g) => g.id)).toEqual(GATE_CATALOGUE.map((g) => g.id));
     for (const [gate, definition] of gates.map((g, i) => [g, GATE_CATALOGUE[i]!] as const)) {
       const proofs = definition.proofs.scenarios.length + definition.proofs.mutants.length + definition.proofs.suites.length;
-      expect(gate.status, gate.id).toBe(proofs === 0 ? 'untested' : 'pass');
+      expect(gate.status, gate.id).toBe(proofs === 0 ? 'untested' : definition.proofs.mutants.length === 0 ? 'partial' : 'pass');
+      if (gate.status === 'pass') {
+        expect(gate.evidence.mutants.some((m) => m.provesGate !== null), gate.id).toBe(true);
+        expect(gate.evidence.summary, gate.id).toMatch(/Proved by mutant \S+, caught on \S+ seed \d+ by invariant \S+\./);
+      }
+      if (gate.status === 'partial') expect(gate.evidence.summary, gate.id).toMatch(/No mutant shows that this rule can break/);
     }
     const fencing = byId(gates, '000-316-fencing-monotonic');
     expect(fencing.evidence.scenarios.map((s) => s.scenario)).toContain('restore-unmitigated');
@@ -99,6 +111,23 @@ describe('computeGates', () => {
     expect(proof.holds).toBe(false);
     expect(proof.firstFailure?.replay).toBe(STALE_REPLAY);
     expect(gate.evidence.summary).toMatch(/stale-holder on memory \(sim faults\): 3 of 200 seeds violated no-stale-mutation/);
+  });
+
+  it('a mutant caught only elsewhere, or by another invariant, leaves the gate partial and says where it was not caught', () => {
+    const gate = GATE_CATALOGUE.find((g) => g.id === '000-316-stale-owner-mutation')!;
+    const rowScenarios = gate.proofs.scenarios;
+    const input = cleanInput();
+    const elsewhere = PUBLISHED_SCENARIOS.find((s) => !rowScenarios.includes(s))!;
+    const otherInvariant = ['capacity'];
+    const narrowed = (catches: ReadonlyArray<{ scenario: string; seed: number; invariants: ReadonlyArray<string> }>) => ({
+      ...input,
+      mutants: input.mutants.map((m) => (gate.proofs.mutants.includes(m.name) ? { ...m, catches } : m)),
+    });
+    for (const catches of [[{ scenario: elsewhere, seed: 3, invariants: gate.proofs.invariants }], [{ scenario: rowScenarios[0]!, seed: 3, invariants: otherInvariant }]]) {
+      const result = byId(computeGates(narrowed(catches)), gate.id);
+      expect(result.status).toBe('partial');
+      expect(result.evidence.summary).toMatch(new RegExp(`Mutant ${gate.proofs.mutants[0]} was caught, but not on `));
+    }
   });
 
   it('fails the gates of a mutant that was not caught', () => {

@@ -31,7 +31,7 @@ describe('writeReports', () => {
     expect(document.gates).toHaveLength(GATE_CATALOGUE.length);
     for (const gate of document.gates) {
       expect(Object.keys(gate)).toEqual(['id', 'title', 'source', 'status', 'evidence']);
-      expect(['pass', 'fail', 'untested']).toContain(gate.status);
+      expect(['pass', 'partial', 'fail', 'untested']).toContain(gate.status);
       expect(Object.keys(gate.evidence)).toEqual(['summary', 'scenarios', 'mutants', 'suites']);
     }
     expect(document.gates).toEqual(JSON.parse(JSON.stringify(computeGates(staleHolderFailingInput()))));

@@ -1,0 +1,156 @@
+// The gates (000 §316) and acceptance tests (000 §315) of seed 000, with what proves each.
+
+import type { Line } from './gate-catalogue.ts';
+import { NOT_MODELLED } from './gate-notes.ts';
+
+export const SEED_000_GATES: ReadonlyArray<Line> = [
+  ['fencing-monotonic', 'lease/fencing monotonicity is proven', {
+    scenarios: ['lease-expiry-new-epoch', 'paused-holder-expiry', 'renewal-race', 'force-release-observed-epoch', 'db-failover', 'db-failover-unmitigated', 'restore', 'restore-unmitigated', 'standard-mix'],
+    mutants: ['epoch-reset-after-restore'],
+    suites: ['conformance', 'conformance-postgres'],
+    invariants: ['fencing-monotonic', 'restore-invalidates'],
+  }],
+  ['stale-owner-mutation', 'stale-owner mutation tests pass', {
+    scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew', 'split-brain-partition', 'renewal-failure-stops-holder', 'standalone-coordination'],
+    mutants: ['no-fencing-check', 'client-clock-expiry', 'renewal-without-epoch-check', 'advisory-lock-only', 'holder-not-stopped-on-renewal-failure', 'effect-without-lease-confirmation'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+  }],
+  ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', {
+    scenarios: ['idempotency-different-request'],
+    suites: ['idempotency'],
+  }],
+  ['provider-unknown-reconciliation', 'provider Unknown reconciliation works', {
+    scenarios: ['provider-timeout-unknown', 'cancel-keeps-lease'],
+    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure'],
+    invariants: ['no-blind-retry', 'unknown-not-new', 'release-after-reconcile'],
+  }],
+  ['integrations-dogfooded', 'deployment/infra/merge integrations are dogfooded', {
+    note: 'Dogfooding is a property of the product integrations, outside this testbed.',
+  }],
+  ['deadlock-prevention', 'deadlock prevention is tested', {
+    scenarios: ['deadlock-order', 'multi-resource-compensation'],
+  }],
+  ['force-release-audited', 'force-release safety is audited', {
+    scenarios: ['force-release-observed-epoch'],
+    mutants: ['key-only-force-release'],
+    invariants: ['force-release-audited'],
+  }],
+  ['dr-invalidates-leases', 'DR invalidates stale leases', {
+    scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],
+    mutants: ['epoch-reset-after-restore'],
+    invariants: ['restore-invalidates', 'one-owner-per-epoch', 'fencing-monotonic'],
+  }],
+  ['federation-authority', 'federation authority integration passes', {
+    note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED,
+  }],
+  ['chaos-stress', 'chaos/concurrency stress tests pass', {
+    scenarios: ['standard-mix', 'swarm-mix', 'split-brain-partition', 'controller-crash-reconcile', 'db-crash', 'db-failover', 'clock-skew', 'semaphore-capacity', 'fairness-starvation', 'renewal-race', 'displaced-waiter-recheck'],
+    // Any bug these sweeps catch shows they can fail: no particular invariant is the rule here.
+    mutants: ['advisory-lock-only', 'release-before-reconcile', 'client-clock-expiry', 'epoch-reset-after-restore'],
+  }],
+];
+
+export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
+  ['locks-not-business-truth', 'Locks/leases never become canonical business truth.', { note: 'An architectural rule; no run can prove it.' }],
+  ['typed-scope-identity', 'Exclusive scopes have typed canonical identity.', { suites: ['scope-identity'] }],
+  ['one-owner-per-scope', 'One accepted lease owner exists per exclusive scope.', {
+    scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew'],
+    mutants: ['advisory-lock-only', 'client-clock-expiry'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+  }],
+  ['higher-fencing-token', 'Every new owner receives a higher fencing token.', {
+    scenarios: ['lease-expiry-new-epoch', 'force-release-observed-epoch', 'db-failover', 'restore'],
+    mutants: ['epoch-reset-after-restore'],
+    invariants: ['fencing-monotonic', 'restore-invalidates'],
+  }],
+  ['stale-holder-rejected', 'Stale holders cannot mutate protected state.', {
+    scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew'],
+    mutants: ['no-fencing-check', 'renewal-without-epoch-check'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+  }],
+  ['expiry-not-effect-absence', 'Lease expiry does not imply external effect absence.', {
+    scenarios: ['provider-timeout-unknown', 'cancel-keeps-lease'],
+    mutants: ['blind-retry-after-timeout'],
+    invariants: ['no-blind-retry', 'release-after-reconcile'],
+  }],
+  ['ambiguous-effects-reconcile', 'Ambiguous external effects reconcile before new ownership proceeds.', {
+    scenarios: ['provider-timeout-unknown', 'controller-crash-reconcile'],
+    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure'],
+    invariants: ['no-blind-retry', 'release-after-reconcile', 'unknown-not-new'],
+  }],
+  ['aggregate-version-separate', 'Aggregate versioning remains separate from lease ownership.', { suites: ['conformance'] }],
+  ['idempotency-key-scoped', 'Idempotency key is scoped by operation/subject/tenant.', { suites: ['idempotency'] }],
+  ['digest-mismatch-rejected', 'Same key with different request digest is rejected.', {
+    scenarios: ['idempotency-different-request'],
+    suites: ['idempotency'],
+  }],
+  ['unknown-not-new-operation', 'Unknown idempotency outcome does not create a new operation automatically.', {
+    scenarios: ['provider-timeout-unknown'],
+    mutants: ['unknown-treated-as-failure'],
+    invariants: ['unknown-not-new', 'no-blind-retry'],
+  }],
+  ['retry-safety-declared', 'Provider mutations declare retry safety.', { suites: ['conformance'] }],
+  ['no-blind-retry', 'Generic blind retry middleware is not used for non-idempotent writes.', {
+    scenarios: ['provider-timeout-unknown'],
+    mutants: ['blind-retry-after-timeout'],
+    invariants: ['no-blind-retry'],
+  }],
+  ['concurrency-groups-explicit', 'Workflow concurrency groups support queue/cancel/reject explicitly.', {
+    scenarios: ['cancel-previous-non-supersedable'],
+  }],
+  ['non-supersedable-protected', 'Non-supersedable protected operations cannot be cancelled by ordinary CancelPrevious.', {
+    scenarios: ['cancel-previous-non-supersedable'],
+  }],
+  ['multi-resource-composite', 'Multi-resource acquisition uses composite scope/order/compensation.', {
+    scenarios: ['multi-resource-compensation', 'deadlock-order'],
+  }],
+  ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'] }],
+  ['reservations-within-capacity', 'Reservations do not exceed resource capacity.', {
+    scenarios: ['semaphore-capacity'],
+    mutants: ['semaphore-off-by-one'],
+    invariants: ['capacity'],
+  }],
+  ['reservations-expire', 'Device/test-account reservations expire and reconcile.', {
+    scenarios: ['semaphore-capacity'],
+    note: 'Covers reservation expiry in the store; device and test-account reconciliation is outside this testbed.',
+  }],
+  ['force-release-exact', 'Force release requires exact scope/epoch/privilege/audit.', {
+    scenarios: ['force-release-observed-epoch'],
+    mutants: ['key-only-force-release'],
+    invariants: ['force-release-audited'],
+  }],
+  ['failover-no-stale-continuation', 'Controller failover does not allow stale owner continuation.', {
+    scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stale-holder'],
+    mutants: ['holder-not-stopped-on-renewal-failure'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+  }],
+  ['no-process-local-mutex', 'Process-local mutexes are never distributed correctness primitives.', {
+    scenarios: ['split-brain-partition', 'stale-holder', 'standard-mix'],
+    mutants: ['advisory-lock-only'],
+    invariants: ['one-owner-per-epoch', 'fencing-monotonic', 'lease-exclusive'],
+  }],
+  ['postgres-same-semantics', 'Postgres/Stoolap implementations preserve same semantic model.', {
+    scenarios: ['standard-mix@postgres'],
+    suites: ['check-postgres', 'check-mutants', 'conformance-postgres', 'differential-postgres'],
+    note: 'PostgreSQL only; there is no Stoolap adapter.',
+  }],
+  ['federation-fences-site', 'Federation authority fences site-local ownership.', { note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED }],
+  ['restore-invalidates-leases', 'Restore invalidates stale pre-restore leases.', {
+    scenarios: ['restore', 'restore-unmitigated'],
+    mutants: ['epoch-reset-after-restore'],
+    invariants: ['restore-invalidates', 'fencing-monotonic', 'one-owner-per-epoch'],
+  }],
+  ['reconcile-before-reopen', 'Protected scopes reconcile before reopening after DR.', { scenarios: ['restore', 'db-failover'] }],
+  ['contention-observable', 'High contention is observable.', {
+    scenarios: ['fairness-starvation'],
+    note: 'Wait times are plotted from the Enqueue→Acquired pairs of each kept history.',
+  }],
+  ['tenant-scopes-isolated', 'Tenant-generated scope names cannot collide with system scopes.', {
+    scenarios: ['tenant-isolation'],
+    suites: ['scope-identity'],
+  }],
+  ['lease-history-retained', 'Lease history is retained according lifecycle/audit policy.', { note: 'Retention policy is not modelled; tombstones are kept forever in the model.' }],
+  ['dogfooding', 'Forgeyard dogfoods the subsystem for deployment, infra apply, merge submission, device leases, release aliases, and workflow concurrency.', {
+    note: 'Dogfooding is a property of the product integrations, outside this testbed.',
+  }],
+];

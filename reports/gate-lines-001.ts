@@ -1,0 +1,116 @@
+// The gates (001 §339) and acceptance tests (001 §338) of seed 001, with what proves each.
+
+import type { Line } from './gate-catalogue.ts';
+import { NOT_MODELLED, OUTSIDE, RAFT_INTERNALS } from './gate-notes.ts';
+
+export const SEED_001_GATES: ReadonlyArray<Line> = [
+  ['three-node-failover', '3-node failover proven', {
+    scenarios: ['three-node-failover', 'controller-crash-reconcile'],
+    mutants: ['boolean-leader-flag'],
+    invariants: ['one-leader-per-term', 'fenced-stale-leader', 'no-split-promotion'],
+  }],
+  ['scheduler-epoch-fencing', 'scheduler epoch fencing proven', {
+    scenarios: ['scheduler-epoch', 'stale-leader-epoch', 'release-coordinator-epoch', 'deployment-coordinator-epoch'],
+    mutants: ['lease-without-scheduler-epoch', 'boolean-leader-flag'],
+    invariants: ['fenced-stale-leader'],
+  }],
+  ['membership-lifecycle', 'membership lifecycle tested', {
+    scenarios: ['membership-change'],
+    mutants: ['removed-leader-keeps-role'],
+    note: 'Membership is a committed configuration of the abstract consensus (one change at a time); Raft joint consensus itself is not simulated.',
+    invariants: ['removed-node-no-authority', 'learner-before-voter'],
+  }],
+  ['quorum-loss-degraded', 'quorum-loss degraded behavior tested', {
+    scenarios: ['quorum-loss', 'minority-partition', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost'],
+  }],
+  ['agent-api-failover', 'agent/API failover works', { note: 'Agents and API daemons are not simulated. ' + NOT_MODELLED }],
+  ['rolling-upgrade', 'rolling upgrades tested', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
+  ['snapshot-restart', 'snapshot/restart tested', {
+    scenarios: ['restart-incarnation'],
+    note: 'Covers restart with a new incarnation; Raft snapshots are not simulated.',
+  }],
+  ['cluster-doctor', 'cluster doctor available', { note: 'The cluster doctor is outside this testbed.' }],
+  ['node-mtls-revocation', 'node mTLS/revocation complete', { note: 'Transport security is outside this testbed.' }],
+  ['dr-procedure', 'DR procedure exercised', {
+    scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],
+    mutants: ['epoch-reset-after-restore'],
+    note: 'Covers the lease layer of DR (restore and failover invalidate leases, scopes stay blocked until reconciled); business-state recovery is not exercised.',
+    invariants: ['restore-invalidates', 'one-owner-per-epoch', 'fencing-monotonic'],
+  }],
+  ['chaos', 'chaos tests pass', {
+    scenarios: ['three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'split-brain-partition', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost'],
+    mutants: ['lease-without-scheduler-epoch', 'boolean-leader-flag'],
+  }],
+];
+
+export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
+  ['postgres-metadata-authority', 'PostgreSQL remains business metadata authority.', { scenarios: ['coordination-healthy-db-lost'] }],
+  ['cas-not-in-raft', 'CAS bytes never enter Raft.', { note: RAFT_INTERNALS }],
+  ['run-job-not-in-raft', 'Run/Job rows never enter Raft.', { note: RAFT_INTERNALS }],
+  ['raft-state-bounded', 'Raft state remains narrow and bounded.', { note: RAFT_INTERNALS }],
+  ['one-leader-elected', 'Three-node cluster elects one leader.', { scenarios: ['three-node-failover'], mutants: ['boolean-leader-flag'], invariants: ['one-leader-per-term', 'fenced-stale-leader', 'no-split-promotion'] }],
+  ['minority-cannot-commit', 'Isolated minority cannot commit coordination writes.', { scenarios: ['minority-partition'] }],
+  ['old-leader-fenced', 'Old leader cannot create authoritative new leases after fencing.', {
+    scenarios: ['stale-leader-epoch', 'scheduler-epoch'],
+    mutants: ['lease-without-scheduler-epoch'],
+    invariants: ['fenced-stale-leader'],
+  }],
+  ['scheduler-carries-epoch', 'Scheduler mutations carry current epoch/guard.', {
+    scenarios: ['scheduler-epoch'],
+    mutants: ['lease-without-scheduler-epoch'],
+    invariants: ['fenced-stale-leader'],
+  }],
+  ['leadership-loss-invalidates-guard', 'Leadership loss invalidates role guard.', {
+    scenarios: ['stale-leader-epoch'],
+    mutants: ['boolean-leader-flag'],
+    invariants: ['fenced-stale-leader'],
+  }],
+  ['restart-new-incarnation', 'Restarted node gets new incarnation.', { scenarios: ['restart-incarnation'] }],
+  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'] }],
+  ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { scenarios: ['membership-change'], mutants: ['removed-leader-keeps-role'], invariants: ['removed-node-no-authority'] }],
+  ['quorum-loss-blocks', 'Quorum loss blocks coordination-sensitive operations.', { scenarios: ['quorum-loss', 'db-healthy-coordination-lost'] }],
+  ['existing-attempts-continue', 'Existing valid job attempts can continue according to DB lease semantics.', { scenarios: ['db-healthy-coordination-lost'] }],
+  ['leader-reconstructs-from-db', 'New leader reconstructs scheduler/release/deploy work from DB.', {
+    scenarios: ['three-node-failover', 'controller-crash-reconcile'],
+  }],
+  ['no-in-memory-leader-state', 'No correctness depends on in-memory leader state.', {
+    scenarios: ['three-node-failover'],
+    mutants: ['boolean-leader-flag'],
+    invariants: ['one-leader-per-term', 'fenced-stale-leader', 'no-split-promotion'],
+  }],
+  ['api-any-daemon', 'API clients can hit any healthy daemon.', { note: 'API daemons are not simulated. ' + NOT_MODELLED }],
+  ['agent-reconnect', 'Agent can reconnect to another daemon after failure.', { note: 'Agents are not simulated. ' + NOT_MODELLED }],
+  ['stream-reconnect-backfill', 'SSE/WS reconnect/backfill handles API node loss.', { note: 'Event streams are not simulated. ' + NOT_MODELLED }],
+  ['release-promotion-fenced', 'Release promotion never relies only on process-local lock.', {
+    scenarios: ['release-coordinator-epoch'],
+    mutants: ['advisory-lock-only'],
+    invariants: ['one-owner-per-epoch', 'fenced-stale-leader', 'no-split-promotion'],
+  }],
+  ['deployment-actions-fenced', 'Deployment exclusive actions are fenced where required.', { scenarios: ['deployment-coordinator-epoch'] }],
+  ['rolling-upgrade-matrix', 'Rolling upgrade supports declared N/N-1 matrix.', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
+  ['feature-activation-waits', 'Cluster feature activation waits for compatible voters.', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
+  ['raft-log-compacted', 'Raft log/snapshots are bounded/compacted.', { note: RAFT_INTERNALS }],
+  ['raft-corruption-fails-safe', 'Local Raft storage corruption fails safe.', { note: RAFT_INTERNALS }],
+  ['dr-preserves-business-state', 'DR recovery preserves PostgreSQL/CAS business state.', { note: 'Business-state recovery is not exercised; the restore scenarios cover the lease layer only.' }],
+  ['membership-audited', 'Cluster membership changes are audited.', {
+    scenarios: ['membership-change'],
+    note: 'The audit record is the versioned membership-change event naming the leader that committed it; learner-before-voter fails a change without one. The operator\'s identity and permissions are not modelled.',
+  }],
+  ['node-mtls', 'Node-to-node traffic uses mTLS.', { note: 'Transport security is outside this testbed.' }],
+  ['no-raw-coordination-api', 'Public API cannot submit raw coordination commands.', { note: 'The public API is outside this testbed.' }],
+  ['standalone-same-semantics', 'Standalone uses same coordination semantics without network Raft.', {
+    scenarios: ['standalone-coordination'],
+    note: 'One voter, no network between voters: each incarnation takes a new term and epoch and the same invariants hold. With a single node a stale leader is a dead process, so the epoch mutants are caught on the cluster scenarios, not here.',
+  }],
+  ['wan-raft-not-required', 'WAN/global Raft is not required for initial production.', { note: OUTSIDE }],
+  ['kubernetes-not-authority', 'Kubernetes does not become hidden coordination authority.', { note: OUTSIDE }],
+  ['typed-role-guard', 'Typed RoleGuard replaces boolean leader checks in high-risk paths.', {
+    scenarios: ['scheduler-epoch'],
+    mutants: ['boolean-leader-flag'],
+    invariants: ['fenced-stale-leader'],
+  }],
+  ['no-split-authority', 'Chaos tests show no split authoritative lease/promotion.', {
+    scenarios: ['split-brain-partition', 'minority-partition', 'three-node-failover', 'stale-leader-epoch'],
+  }],
+  ['own-ha-dogfood', 'Forgeyard’s own HA deployment uses this coordination architecture.', { note: OUTSIDE }],
+];
