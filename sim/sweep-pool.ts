@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { inProcessAdapter, type InProcessAdapter } from '../adapters/in-process.ts';
 import type { Scenario } from '../scenarios/index.ts';
+import { coverageOf, type RunCoverage } from './coverage.ts';
 import { runScenario } from './run.ts';
 
 const ROLE = 'sweep-pool-worker';
@@ -37,6 +38,8 @@ export interface SweepRun {
   readonly valid: true | false | 'unknown';
   readonly violations: ReadonlyArray<{ readonly invariant: string; readonly message: string }>;
   readonly simulatedMs: number;
+  /** Command and outcome kinds the run reached (sim/coverage.ts). */
+  readonly coverage: RunCoverage;
 }
 
 export interface SweepPoolOptions {
@@ -82,6 +85,7 @@ export async function sweepRun(scenario: Scenario, seed: number, adapter: InProc
     valid: r.valid,
     violations: r.violations.map((v) => ({ invariant: v.invariant, message: v.message })),
     simulatedMs: r.simulatedMs,
+    coverage: coverageOf(r.history),
   };
 }
 
