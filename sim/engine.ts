@@ -16,6 +16,7 @@ import type { ControllerPolicy } from './controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { ShadowModel } from './shadow-model.ts';
+import { contractBreach, PortContract } from './port-contract.ts';
 import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
@@ -211,6 +212,8 @@ export class Sim {
 
   /** The reference model in lockstep with the store (sim/shadow-model.ts); off until a store is attached. */
   shadow = new ShadowModel(false);
+  /** Answers and errors of the store that the port does not allow (sim/port-contract.ts). */
+  readonly contract = new PortContract();
 
   /** `differential`: compare every outcome with the reference model's (off for a store with semantics of its own). */
   attachStore(store: Store, differential = true): void {
@@ -606,6 +609,14 @@ export class Sim {
   }
 
   private committedAtDb(m: Message, command: Command, outcome: unknown): void {
+    const breach = contractBreach(command, outcome);
+    if (breach !== null) {
+      // Not an answer the port allows: a finding about the store; the caller cannot know what happened.
+      this.contract.breach(command, m.fiber.process, this.now, breach);
+      this.shadow.lost(command, 'the store broke the port contract');
+      this.reply(m, MSG_DB_REP, { error: 'unknown' });
+      return;
+    }
     this.shadow.executed(command, this.now, outcome, m.fiber.process, null);
     if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
       const o = outcome as { version: number; token: number };
@@ -615,13 +626,21 @@ export class Sim {
     this.afterCommit(m, command, outcome as { kind: string });
   }
 
-  /** An infrastructure failure is answered as unknown or unavailable; anything else is a bug. */
+  /**
+   * An infrastructure failure is answered as unknown or unavailable. Anything else the store
+   * throws is a bug of the store: a port-contract finding, and an unknown outcome for the caller.
+   */
   private failedAtDb(m: Message, command: Command, error: unknown): void {
-    if (error instanceof OutcomeUnknownError) {
-      this.shadow.lost(command, error.message);
-      this.reply(m, MSG_DB_REP, { error: 'unknown' });
-    } else if (error instanceof StoreUnavailableError) this.reply(m, MSG_DB_REP, { error: 'unavailable' });
-    else throw error;
+    if (error instanceof StoreUnavailableError) {
+      this.reply(m, MSG_DB_REP, { error: 'unavailable' });
+      return;
+    }
+    if (!(error instanceof OutcomeUnknownError)) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      this.contract.breach(command, m.fiber.process, this.now, `threw ${message.split('\n')[0]}`);
+    }
+    this.shadow.lost(command, error instanceof Error ? error.message : String(error));
+    this.reply(m, MSG_DB_REP, { error: 'unknown' });
   }
 
   // ---- notifications (LISTEN/NOTIFY at the database node) -----------------------------------

@@ -10,8 +10,7 @@ import { controllerHooks } from './controller.ts';
 import { controllerPolicy, type ControllerPolicy } from './controller-policy.ts';
 import { CoordinationService } from './coordination/service.ts';
 import { Sim } from './engine.ts';
-import type { ShadowModel } from './shadow-model.ts';
-import type { Verdict } from '../model/verdict.ts';
+import type { Verdict, Violation } from '../model/verdict.ts';
 import { generatePlan } from './generate-plan.ts';
 import type { Plan } from './plan.ts';
 import type { RunResult } from './run-result.ts';
@@ -79,7 +78,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     await store.close();
   }
   const history = sim.history.events;
-  const verdict = withShadow(checkAll(history, plan.invariants), sim.shadow);
+  const verdict = withFindings(checkAll(history, plan.invariants), [...sim.contract.violations(), ...sim.shadow.violations()]);
   return {
     scenario: plan.scenario,
     seed: plan.seed,
@@ -99,9 +98,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   };
 }
 
-/** The history checkers' verdict with the shadow model's divergence (if any) after their own findings. */
-function withShadow(verdict: Verdict, shadow: ShadowModel): Verdict {
-  const extra = shadow.violations();
+/** The history checkers' verdict with the run's own findings (port contract, shadow model) after theirs. */
+function withFindings(verdict: Verdict, extra: ReadonlyArray<Violation>): Verdict {
   if (extra.length === 0) return verdict;
   return { valid: false, violations: [...verdict.violations, ...extra] };
 }

@@ -1,0 +1,50 @@
+// The store port's contract, checked on every answer a store gives in a simulated run: the
+// outcome is an object whose `kind` is one of the command's outcome kinds (model/outcome-kinds.ts)
+// and whose tokens are safe integers; a store that throws anything but the port's two
+// infrastructure errors has a bug. Either is a `port-contract` finding naming the command, the
+// process and what the store did; the caller sees the call's outcome as unknown.
+
+import type { Command } from '../model/commands.ts';
+import { OUTCOME_KINDS } from '../model/outcome-kinds.ts';
+import type { Violation } from '../model/verdict.ts';
+
+export const PORT_CONTRACT = 'port-contract';
+
+/** Why `outcome` is not an answer the port allows to `command`; null when it is. */
+export function contractBreach(command: Command, outcome: unknown): string | null {
+  const allowed = OUTCOME_KINDS[command.kind] as ReadonlyArray<string>;
+  if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) return `answered ${describe(outcome)}, not an outcome object`;
+  const kind = (outcome as { kind?: unknown }).kind;
+  if (typeof kind !== 'string' || !allowed.includes(kind)) {
+    return `answered ${describe(outcome)}, which is not an outcome of ${command.kind} (one of ${allowed.join(', ')})`;
+  }
+  const token = tokenOf(outcome);
+  if (token !== undefined && !(Number.isSafeInteger(token) && (token as number) > 0)) return `answered ${describe(outcome)}: a fencing token must be a positive safe integer`;
+  return null;
+}
+
+/** The token of an outcome that grants or names a lease, if it has one. */
+function tokenOf(outcome: object): unknown {
+  const lease = (outcome as { lease?: unknown }).lease;
+  if (typeof lease === 'object' && lease !== null && 'token' in lease) return (lease as { token: unknown }).token;
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+export class PortContract {
+  private readonly found: Violation[] = [];
+
+  breach(command: Command, process: string, now: number, what: string): void {
+    // The first few are enough to act on; a store that breaks the contract usually does it everywhere.
+    if (this.found.length >= 5) return;
+    this.found.push({ invariant: PORT_CONTRACT, message: `${command.kind} by ${process} at store time ${now}: the store ${what}` });
+  }
+
+  violations(): ReadonlyArray<Violation> {
+    return this.found;
+  }
+}
