@@ -1,4 +1,4 @@
-// The memory store: the reference model behind the store port (DESIGN.md "The store port"). It
+// The memory store: the reference model behind the store port (docs/ARCHITECTURE.md "The store port"). It
 // reads time only from the TimeSource it is given, so in the simulator expiry follows virtual
 // time. The simulator's hot path may call `executeSync` to skip the promise round trip.
 

@@ -1,4 +1,4 @@
-// Simulator event rate against a bare event-queue loop (DESIGN.md "Performance targets": at least
+// Simulator event rate against a bare event-queue loop (docs/ARCHITECTURE.md "Performance targets": at least
 // 30%). The simulator runs standard-mix plans and counts the events it scheduled; the baseline
 // drives the same EventQueue through the same number of pushes and pops, with a handler that only
 // schedules the next event. The ratio says what the simulation costs on top of its agenda. A

@@ -1,4 +1,4 @@
-// Detection speed (DESIGN.md "Performance targets": every built-in mutant caught within 200
+// Detection speed (docs/ARCHITECTURE.md "Performance targets": every built-in mutant caught within 200
 // seeds, median under 20, shrunk to 12 operations or fewer): per mutant, the seeds and wall time
 // until the first catch, and the size of the shrunk counterexample, from sim/mutant-run.ts.
 

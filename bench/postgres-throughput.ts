@@ -1,4 +1,4 @@
-// PostgreSQL lease throughput against the raw transaction rate of the same server (DESIGN.md
+// PostgreSQL lease throughput against the raw transaction rate of the same server (docs/ARCHITECTURE.md
 // "Performance targets": acquire/release cycles at 50% or more of a plain single-row update loop
 // on the same number of connections).
 //

@@ -1,5 +1,5 @@
 // Seeds per second of a scenario on one core, the whole pipeline of a sweep (plan, simulation,
-// trace hash, checkers), and simulated time per wall time (DESIGN.md "Performance targets":
+// trace hash, checkers), and simulated time per wall time (docs/ARCHITECTURE.md "Performance targets":
 // standard-mix at 500 seeds/s per core or better; simulated time 10,000× faster than real time).
 
 import createMemoryStore from '../adapters/memory.ts';

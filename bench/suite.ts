@@ -1,5 +1,5 @@
 // The benchmark suite: every figure measured in one process, one after another, each set beside
-// its baseline (measured in the same run) or its limit from DESIGN.md "Performance targets".
+// its baseline (measured in the same run) or its limit from docs/ARCHITECTURE.md "Performance targets".
 // `quick` shrinks every figure to a smoke run; `postgres: false` leaves out the figures that need
 // a PostgreSQL server.
 
@@ -17,7 +17,7 @@ import { measureSweepMemory, type SweepMemoryResult } from './sweep-memory.ts';
 
 export const STANDARD_SCENARIO = 'standard-mix';
 
-/** The limits of DESIGN.md "Performance targets". */
+/** The limits of docs/ARCHITECTURE.md "Performance targets". */
 export const TARGETS = Object.freeze({
   eventRateRatioMin: 0.3,
   seedsPerSecondMin: 500,

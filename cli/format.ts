@@ -4,7 +4,7 @@
 import pc from 'picocolors';
 import type { RunResult } from '../sim/run-result.ts';
 
-/** The contract's `run --json` document (DESIGN.md "The CLI contract"). */
+/** The contract's `run --json` document (docs/ARCHITECTURE.md "The CLI contract"). */
 export function runJson(result: RunResult) {
   return {
     scenario: result.scenario,

@@ -1,4 +1,4 @@
-// The commands of the store port (DESIGN.md "The store port"). Every store — the reference
+// The commands of the store port (docs/ARCHITECTURE.md "The store port"). Every store — the reference
 // model, the memory adapter, PostgreSQL, every mutant and a user's module — accepts exactly
 // these, and answers with the outcome of the same name in `outcomes.ts`.
 //

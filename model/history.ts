@@ -1,4 +1,4 @@
-// A Jepsen-shaped history (DESIGN.md "History and checkers"). Client operations are
+// A Jepsen-shaped history (docs/ARCHITECTURE.md "History and checkers"). Client operations are
 // invoke/ok/fail/info; `info` means the outcome is unknown and the process is retired.
 // Faults and ground truth are recorded in the same history, in the same index order.
 

@@ -1,5 +1,5 @@
 // The typed outcomes of the store port: a domain outcome is always a returned value, never an
-// exception (DESIGN.md "The store port"). `OutcomeOf<C>` ties each command to its outcome union.
+// exception (docs/ARCHITECTURE.md "The store port"). `OutcomeOf<C>` ties each command to its outcome union.
 
 import type { Command } from './commands.ts';
 import type { EffectState, RetrySafety } from './effect-state.ts';

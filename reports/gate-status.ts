@@ -50,7 +50,7 @@ export interface GateEvidence {
   readonly suites: ReadonlyArray<SuiteProof>;
 }
 
-/** One row of `testbed gates --json` (DESIGN.md "The CLI contract"). */
+/** One row of `testbed gates --json` (docs/ARCHITECTURE.md "The CLI contract"). */
 export interface GateResult {
   readonly id: string;
   readonly title: string;

@@ -1,8 +1,8 @@
-// The corpus of pinned regression seeds (DESIGN.md "Layout"). Each entry is one (scenario, seed)
+// The corpus of pinned regression seeds (docs/ARCHITECTURE.md "Layers"). Each entry is one (scenario, seed)
 // worth keeping forever: the seed on which a mutant is first caught, a seed on which a demonstration
 // shows its violation, or a seed that pins the behaviour of a whole workload. For each entry:
 //   - the correct implementation gives exactly `traceHash` on the memory store, in any process on
-//     any machine (DESIGN.md "Time and determinism"), and passes, or, for an `-unmitigated`
+//     any machine (docs/ARCHITECTURE.md "Time and determinism"), and passes, or, for an `-unmitigated`
 //     scenario, shows its violation;
 //   - the mutant named in `catches`, if any, is caught on this very seed by that invariant.
 // A deliberate change of the simulator's behaviour changes trace hashes: the test says which

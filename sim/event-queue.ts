@@ -1,6 +1,6 @@
 // The simulator's agenda: a binary min-heap ordered by (time, insertion sequence). Ties break by
 // the order events were scheduled, so two runs with the same seed pop events in the same order
-// (DESIGN.md "Time and determinism").
+// (docs/ARCHITECTURE.md "Time and determinism").
 
 /** One scheduled event. `kind` selects the handler with a switch; `a`/`b`/`data` are its arguments. */
 export interface SimEvent {

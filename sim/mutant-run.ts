@@ -1,4 +1,4 @@
-// The mutation score (DESIGN.md "Scenarios and mutants", "Performance targets"): every mutant is
+// The mutation score (docs/ARCHITECTURE.md "Mutants", "Performance targets"): every mutant is
 // run over its target scenarios, seed after seed, until a run shows a violation that the correct
 // implementation does not show on the same plan; that plan is then shrunk to a counterexample.
 

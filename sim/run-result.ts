@@ -1,5 +1,5 @@
 // The result of one run of a scenario with one seed on one adapter: what `testbed run --json`
-// prints (DESIGN.md "The CLI contract") plus the history, kept for reports and replay.
+// prints (docs/ARCHITECTURE.md "The CLI contract") plus the history, kept for reports and replay.
 
 import type { History } from '../model/history.ts';
 import type { Violation } from '../model/verdict.ts';

@@ -1,4 +1,4 @@
-// Shrinking (DESIGN.md "failures shrink to a minimal counterexample with a one-line replay").
+// Shrinking (docs/ARCHITECTURE.md "Shrinking and replay").
 //
 // `ddmin` is delta debugging (Zeller and Hildebrandt, "Simplifying and Isolating Failure-Inducing
 // Input", 2002) over an ordered list, bounded by a number of predicate runs. Its result always

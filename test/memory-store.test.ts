@@ -1,4 +1,4 @@
-// DESIGN.md "The store port", seed 000 §79–§82, §272–§273: the memory store answers exactly as the model, on its TimeSource's clock.
+// docs/ARCHITECTURE.md "The store port", seed 000 §79–§82, §272–§273: the memory store answers exactly as the model, on its TimeSource's clock.
 
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';

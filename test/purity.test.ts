@@ -1,4 +1,4 @@
-// DESIGN.md "Layout", CONVENTIONS.md "House rules": model/ is pure — no I/O, no clocks, no randomness, no async.
+// docs/ARCHITECTURE.md "House rules": model/ is pure — no I/O, no clocks, no randomness, no async.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,4 +1,4 @@
-// Real faults for runs against PostgreSQL (DESIGN.md "Faults"): each simulated fault kind maps to
+// Real faults for runs against PostgreSQL (docs/ARCHITECTURE.md "Faults"): each simulated fault kind maps to
 // an action on a real primary/replica pair and on fault-proxy links between the clients and the
 // servers. Faults with no real counterpart (controller pause, clock skew, provider and coordination
 // faults) are answered with `simulated-only` and a reason, never skipped in silence.

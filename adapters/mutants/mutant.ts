@@ -1,4 +1,4 @@
-// A mutant (DESIGN.md "Scenarios and mutants"): a deliberately broken variant of the store or of
+// A mutant (docs/ARCHITECTURE.md "Mutants"): a deliberately broken variant of the store or of
 // the controller, with exactly one documented bug drawn from a real failure. The testbed proves
 // its own sensitivity by catching every one of them within a seed budget.
 

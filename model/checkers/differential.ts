@@ -1,4 +1,4 @@
-// differential (DESIGN.md "History and checkers"; seed 000 §315 "Postgres/Stoolap implementations
+// differential (docs/ARCHITECTURE.md "History and checkers"; seed 000 §315 "Postgres/Stoolap implementations
 // preserve same semantic model"): given the same sequence of store commands, a candidate store's
 // outcomes deep-equal the reference model's, operation by operation. Controller-level operations,
 // faults and ground truth are not compared: they belong to the run, not to the store.

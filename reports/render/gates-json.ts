@@ -1,4 +1,4 @@
-// gates.json: exactly the `testbed gates --json` document (DESIGN.md "The CLI contract").
+// gates.json: exactly the `testbed gates --json` document (docs/ARCHITECTURE.md "The CLI contract").
 
 import type { GateResult } from '../gate-status.ts';
 

@@ -1,4 +1,4 @@
-// DESIGN.md "Performance targets" (measured in bench/): the quick benchmark run produces every pure figure in the report's shape; no timing is asserted here.
+// docs/ARCHITECTURE.md "Performance targets" (measured in bench/): the quick benchmark run produces every pure figure in the report's shape; no timing is asserted here.
 import { describe, expect, it } from 'vitest';
 import { renderTable, runBench } from '../../bench/suite.ts';
 

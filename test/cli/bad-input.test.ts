@@ -1,4 +1,4 @@
-// Every bad input gives a one-line error and exit code 2, and writes nothing (DESIGN.md "The CLI contract").
+// Every bad input gives a one-line error and exit code 2, and writes nothing (docs/ARCHITECTURE.md "The CLI contract").
 
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // A PostgreSQL server that cannot be reached or started is this machine's problem, not bad input:
-// exit code 3 with one line that says what to do (DESIGN.md "The CLI contract").
+// exit code 3 with one line that says what to do (docs/ARCHITECTURE.md "The CLI contract").
 
 import fs from 'node:fs';
 import path from 'node:path';

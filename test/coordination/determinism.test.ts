@@ -1,4 +1,4 @@
-// DESIGN.md "Time and determinism", seed 001 §185: elections draw their timeouts from the seeded PRNG, so a coordination run replays exactly, also from its plan after a JSON round trip.
+// docs/ARCHITECTURE.md "Time and determinism", seed 001 §185: elections draw their timeouts from the seeded PRNG, so a coordination run replays exactly, also from its plan after a JSON round trip.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { loadScenario } from '../../scenarios/index.ts';

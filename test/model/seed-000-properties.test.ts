@@ -106,7 +106,7 @@ function expectMonotonicTokens(run: ReadonlyArray<Executed>): void {
   }
 }
 
-/** A known-bad store (DESIGN.md mutants): a restore that resets the token counters. */
+/** A known-bad store (docs/ARCHITECTURE.md "Mutants"): a restore that resets the token counters. */
 const resettingStep: StepFn = (state, command, now) => {
   const result = step(state, command, now);
   if (command.kind !== 'AdvanceRecoveryEpoch') return result;

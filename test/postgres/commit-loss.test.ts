@@ -1,4 +1,4 @@
-// Infrastructure failure on a write is an unknown outcome, resolved where it can be (DESIGN.md
+// Infrastructure failure on a write is an unknown outcome, resolved where it can be (docs/ARCHITECTURE.md
 // "The store port"): a killed backend means "not applied" (StoreUnavailableError), a COMMIT whose
 // reply was lost is resolved with pg_xact_status, and only what cannot be decided is
 // OutcomeUnknownError. An unreachable server is StoreUnavailableError.

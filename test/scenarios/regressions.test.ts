@@ -1,4 +1,4 @@
-// DESIGN.md "Layout" and "Time and determinism": every pinned regression seed gives its pinned trace
+// docs/ARCHITECTURE.md "Layers" and "Time and determinism": every pinned regression seed gives its pinned trace
 // hash on the correct implementation, passes (or, when -unmitigated, shows its violation), and
 // catches the mutant it names on that very seed.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// DESIGN.md "failures shrink to a minimal counterexample": ddmin keeps the failure, keeps order, stays in budget and is 1-minimal.
+// docs/ARCHITECTURE.md "Shrinking and replay": ddmin keeps the failure, keeps order, stays in budget and is 1-minimal.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ddmin, NotFailingError } from '../../sim/shrink.ts';

@@ -1,4 +1,4 @@
-// DESIGN.md "The CLI contract" (every failure replays exactly): failure.json round-trips, replays to the identical trace hash, and a malformed file is rejected with one clear line.
+// docs/ARCHITECTURE.md "The CLI contract" (every failure replays exactly): failure.json round-trips, replays to the identical trace hash, and a malformed file is rejected with one clear line.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

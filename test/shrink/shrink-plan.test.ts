@@ -1,4 +1,4 @@
-// DESIGN.md "failures shrink to a minimal counterexample with a one-line replay": shrinkPlan keeps the same invariant's violation, and the rendering reads as numbered steps with the violation and the replay line.
+// docs/ARCHITECTURE.md "Shrinking and replay": shrinkPlan keeps the same invariant's violation, and the rendering reads as numbered steps with the violation and the replay line.
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../model/history.ts';
 import { NO_FAULTS } from '../../sim/fault-options.ts';

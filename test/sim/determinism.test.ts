@@ -1,4 +1,4 @@
-// DESIGN.md "Time and determinism" (seed 000 §299–§302): the same seed, scenario and adapter give the same trace hash in separate processes; other seeds differ.
+// docs/ARCHITECTURE.md "Time and determinism" (seed 000 §299–§302): the same seed, scenario and adapter give the same trace hash in separate processes; other seeds differ.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// seed 000 §299 / DESIGN.md "Time and determinism": the agenda pops by time, ties by insertion order.
+// seed 000 §299 / docs/ARCHITECTURE.md "Time and determinism": the agenda pops by time, ties by insertion order.
 import { describe, expect, it } from 'vitest';
 import { test as propTest } from '@fast-check/vitest';
 import fc from 'fast-check';

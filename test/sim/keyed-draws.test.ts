@@ -1,4 +1,4 @@
-// DESIGN.md "Time and determinism" and "failures shrink": a message's delay is keyed by its link and its number on that link, so traffic on other links never shifts it; keyed draws are uniform enough to stand in for a stream.
+// docs/ARCHITECTURE.md "Time and determinism" and "Shrinking and replay": a message's delay is keyed by its link and its number on that link, so traffic on other links never shifts it; keyed draws are uniform enough to stand in for a stream.
 import { describe, expect, it } from 'vitest';
 import { faultOptions } from '../../sim/fault-options.ts';
 import { Network } from '../../sim/network.ts';

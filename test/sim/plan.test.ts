@@ -1,4 +1,4 @@
-// DESIGN.md "Scenarios and mutants" (shrinking): a plan is plain JSON and any sub-list of its steps runs deterministically to a well-formed, judgeable history.
+// docs/ARCHITECTURE.md "Shrinking and replay": a plan is plain JSON and any sub-list of its steps runs deterministically to a well-formed, judgeable history.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import createMemoryStore from '../../adapters/memory.ts';

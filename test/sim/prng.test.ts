@@ -1,4 +1,4 @@
-// DESIGN.md "Time and determinism": one PRNG stream per component, derived by name, so adding a stream never shifts another.
+// docs/ARCHITECTURE.md "Time and determinism": one PRNG stream per component, derived by name, so adding a stream never shifts another.
 import { describe, expect, it } from 'vitest';
 import { Streams, streamFor } from '../../sim/prng.ts';
 

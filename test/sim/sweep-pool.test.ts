@@ -1,4 +1,4 @@
-// DESIGN.md "Time and determinism": a sweep spread over worker threads gives exactly the runs of a single-threaded sweep, in the same order.
+// docs/ARCHITECTURE.md "Time and determinism": a sweep spread over worker threads gives exactly the runs of a single-threaded sweep, in the same order.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios/index.ts';
 import { sweepPool, sweepRun, type SweepRun } from '../../sim/sweep-pool.ts';

@@ -1,4 +1,4 @@
-// DESIGN.md differential invariant (seed 000 §315): for the same operation sequence a candidate store answers what the reference answers.
+// The differential invariant (docs/ARCHITECTURE.md "History and checkers"; seed 000 §315): for the same operation sequence a candidate store answers what the reference answers.
 import { describe, expect, it } from 'vitest';
 import { differential } from '../../../model/checkers/differential.ts';
 import { HistoryBuilder, acquire, lease } from './history-builder.ts';

@@ -1,4 +1,4 @@
-// DESIGN.md layout rule: the checkers are pure functions, importing no I/O, clock, randomness or simulator code.
+// docs/ARCHITECTURE.md "House rules": the checkers are pure functions, importing no I/O, clock, randomness or simulator code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
