@@ -1,4 +1,4 @@
-// The store port (DESIGN.md "The store port"): the one interface that the memory adapter, the
+// The store port (docs/ARCHITECTURE.md "The store port"): the one interface that the memory adapter, the
 // PostgreSQL adapter, every mutant and a user's `--adapter ./module.ts` implement.
 //
 // Rules it encodes:
@@ -32,6 +32,11 @@ export interface StoreCapabilities {
    * the history checkers alone.
    */
   readonly referenceSemantics?: boolean;
+  /**
+   * The command kinds the store implements (default: every kind of the port). The command-level
+   * check sends no other kind.
+   */
+  readonly commands?: ReadonlyArray<Command['kind']>;
 }
 
 export interface Store {

@@ -34,7 +34,7 @@ function buildProgram(): Command {
     .command('check')
     .description('command-level model-based check of a store: random command sequences against the reference model, shrunk on the first divergence')
     .addOption(adapterOption())
-    .option('--runs <n>', 'random command sequences to try', '1000')
+    .option('--runs <n>', 'random command sequences to try', '5000')
     .option('--seed <n>', 'the seed (drawn at random and printed when absent)')
     .option('--path <path>', 'replay the counterexample at this path (with its --seed)')
     .option('--max-steps <n>', 'longest sequence of steps', '50')

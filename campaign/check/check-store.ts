@@ -12,13 +12,13 @@ import { stepsArbitrary, type CheckStep } from './steps.ts';
 
 export interface CheckOptions {
   readonly factory: StoreFactory;
-  /** Random sequences to try (default 1000). */
+  /** Random sequences to try (default 5000). */
   readonly runs?: number;
   /** fast-check seed (a 32-bit integer); drawn at random and reported when absent. */
   readonly seed?: number;
   /** A counterexample's path, from an earlier result: replays it (with its seed). */
   readonly path?: string;
-  /** The command kinds the store implements (default: all of them). */
+  /** The command kinds to send (default: those the store declares in `capabilities.commands`, else all). */
   readonly kinds?: ReadonlyArray<CommandKind>;
   /** Longest sequence of steps (default 50). */
   readonly maxSteps?: number;
@@ -52,12 +52,15 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   const started = performance.now();
   const seed = options.seed ?? (Math.random() * 2 ** 31) | 0;
   const session = await StoreSession.open(options.factory, options.freshStore === undefined ? {} : { freshStore: options.freshStore });
+  const capabilities = session.store.capabilities;
+  if (capabilities?.referenceSemantics === false) {
+    await session.close();
+    const reason = 'the store declares semantics of its own (capabilities.referenceSemantics: false): an outcome-by-outcome comparison with the reference model cannot judge it';
+    return { verdict: 'undecided', seed, runs: 0, reason, elapsedMs: performance.now() - started };
+  }
+  const kinds = options.kinds ?? capabilities?.commands;
   const timeoutMs = options.callTimeoutMs ?? 10_000;
-  const steps = stepsArbitrary({
-    snapshots: session.durable,
-    maxSteps: options.maxSteps ?? 50,
-    ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
-  });
+  const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: options.maxSteps ?? 50, ...(kinds === undefined ? {} : { kinds }) });
   let aborted: string | null = null;
   let firstFailureMs: number | null = null;
   let runs = 0;
@@ -73,7 +76,7 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   });
   try {
     const details = await fc.check(property, {
-      numRuns: options.runs ?? 1000,
+      numRuns: options.runs ?? 5000,
       seed,
       ...(options.path === undefined ? {} : { path: options.path }),
     });

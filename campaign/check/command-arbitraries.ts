@@ -8,7 +8,7 @@ import type { Command, CommandKind } from '../../model/commands.ts';
 import { EFFECT_STATES, RETRY_SAFETIES } from '../../model/effect-state.ts';
 import {
   BAD_TOKENS, BAD_TTLS, CAPACITY_SCOPE, HOLDERS, IDS, LEASE_SCOPES, LITERAL_TOKENS, LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION,
-  RETENTIONS, ROLES, TENANTS, TTLS,
+  LIVE_DIGEST, LIVE_ID, LIVE_KEY, RETENTIONS, ROLES, TENANTS, TTLS,
 } from './world.ts';
 
 type Weighted = fc.WeightedArbitrary<Command>;
@@ -19,6 +19,8 @@ const capacityScope = fc.oneof({ weight: 5, arbitrary: fc.constant(CAPACITY_SCOP
 const holder = fc.constantFrom(...HOLDERS);
 const tokenHolder = fc.oneof({ weight: 3, arbitrary: fc.constant(LIVE_HOLDER) }, { weight: 1, arbitrary: holder });
 const id = fc.constantFrom(...IDS);
+/** An id that exists in the state more often than not (a waiter at the head of its queue, the newest reservation…). */
+const liveId = fc.oneof({ weight: 2, arbitrary: fc.constant(LIVE_ID) }, { weight: 1, arbitrary: id });
 const ttl = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...TTLS) }, { weight: 1, arbitrary: fc.constantFrom(...BAD_TTLS) });
 const token = fc.oneof(
   { weight: 6, arbitrary: fc.constant(LIVE_TOKEN) },
@@ -41,8 +43,9 @@ const keyRef = fc.record({
   tenant: fc.constantFrom(...TENANTS),
   operation: fc.constant('publish'),
   subject: fc.constantFrom('s', 't'),
-  key: fc.constant('k'),
-  digest: fc.constantFrom('d1', 'd2'),
+  // Half the time the key of a record that exists: its next Begin or Complete meets that record.
+  key: fc.constantFrom('k', LIVE_KEY),
+  digest: fc.constantFrom('d1', 'd2', LIVE_DIGEST),
 });
 const stored = fc.oneof(
   fc.record({ kind: fc.constant('Succeeded' as const), response: fc.constantFrom('ok', 'other') }),
@@ -56,10 +59,10 @@ function weighted(weight: number, arbitrary: fc.Arbitrary<Command>): Weighted {
 }
 
 const reservationTransition = (kind: (typeof reservationKinds)[number]): Weighted =>
-  weighted(1, fc.record({ kind: fc.constant(kind), reservationId: id }));
+  weighted(1, fc.record({ kind: fc.constant(kind), reservationId: liveId }));
 
 const TABLE: Readonly<Record<CommandKind, Weighted>> = {
-  Acquire: weighted(8, fc.record({ kind: fc.constant('Acquire' as const), scope, holder, ttlMs: ttl, waiterId: sometimes(id), guard }).map(present)),
+  Acquire: weighted(8, fc.record({ kind: fc.constant('Acquire' as const), scope, holder, ttlMs: ttl, waiterId: sometimes(liveId), guard }).map(present)),
   Renew: weighted(4, fc.record({ kind: fc.constant('Renew' as const), scope, holder: tokenHolder, expectedToken: token, ttlMs: ttl })),
   Release: weighted(3, fc.record({ kind: fc.constant('Release' as const), scope, holder: tokenHolder, token })),
   Handoff: weighted(2, fc.record({ kind: fc.constant('Handoff' as const), scope, holder: tokenHolder, token, newHolder: holder, ttlMs: ttl })),
@@ -67,8 +70,8 @@ const TABLE: Readonly<Record<CommandKind, Weighted>> = {
     2,
     fc.record({ kind: fc.constant('ForceRelease' as const), scope, expectedToken: token, actor: fc.constant('ops'), reason: fc.constantFrom('stuck', '', ' '), privileged: fc.boolean() }),
   ),
-  Enqueue: weighted(2, fc.record({ kind: fc.constant('Enqueue' as const), scope, waiterId: id, holder, priority: fc.integer({ min: -2, max: 2 }) })),
-  CancelWait: weighted(1, fc.record({ kind: fc.constant('CancelWait' as const), scope, waiterId: id })),
+  Enqueue: weighted(4, fc.record({ kind: fc.constant('Enqueue' as const), scope, waiterId: id, holder, priority: fc.integer({ min: -2, max: 2 }) })),
+  CancelWait: weighted(1, fc.record({ kind: fc.constant('CancelWait' as const), scope, waiterId: liveId })),
   Mutate: weighted(
     5,
     fc
@@ -88,7 +91,7 @@ const TABLE: Readonly<Record<CommandKind, Weighted>> = {
     3,
     fc.record({ kind: fc.constant('AcquirePermit' as const), scope: capacityScope, permitId: id, holder, units: fc.integer({ min: 0, max: 3 }), ttlMs: ttl }),
   ),
-  ReleasePermit: weighted(1, fc.record({ kind: fc.constant('ReleasePermit' as const), scope: capacityScope, permitId: id })),
+  ReleasePermit: weighted(1, fc.record({ kind: fc.constant('ReleasePermit' as const), scope: capacityScope, permitId: liveId })),
   Reserve: weighted(
     3,
     fc.record({ kind: fc.constant('Reserve' as const), scope: capacityScope, reservationId: id, owner: holder, units: fc.integer({ min: 0, max: 2 }), ttlMs: ttl }),
@@ -109,7 +112,7 @@ const TABLE: Readonly<Record<CommandKind, Weighted>> = {
     2,
     fc.record({ kind: fc.constant('PlanIntent' as const), intentId: id, scope, token, operation: fc.constant('rollout'), retrySafety: fc.constantFrom(...RETRY_SAFETIES) }),
   ),
-  TransitionIntent: weighted(2, fc.record({ kind: fc.constant('TransitionIntent' as const), intentId: id, to: fc.constantFrom(...EFFECT_STATES) })),
+  TransitionIntent: weighted(2, fc.record({ kind: fc.constant('TransitionIntent' as const), intentId: liveId, to: fc.constantFrom(...EFFECT_STATES) })),
   AdvanceRecoveryEpoch: weighted(1, fc.record({ kind: fc.constant('AdvanceRecoveryEpoch' as const), atLeast: fc.integer({ min: 0, max: 2 }), blockScopes: fc.subarray([...LEASE_SCOPES]) })),
   ReconcileScope: weighted(1, fc.record({ kind: fc.constant('ReconcileScope' as const), scope, actor: fc.constant('ops') })),
   AdvanceRoleEpoch: weighted(1, fc.record({ kind: fc.constant('AdvanceRoleEpoch' as const), role, epoch })),

@@ -6,7 +6,8 @@
 import { OutcomeUnknownError, StoreUnavailableError, type StoreImage } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import { sameData } from '../../model/data-equal.ts';
-import { initialState, liveLease, type ModelState } from '../../model/state.ts';
+import { initialState, type ModelState } from '../../model/state.ts';
+import { upcomingExpiries } from './expiries.ts';
 import { step } from '../../model/step.ts';
 import { resolveCommand } from './resolve.ts';
 import type { StoreSession } from './session.ts';
@@ -62,9 +63,9 @@ async function applyStep(session: StoreSession, run: RunState, s: CheckStep, ind
       clock.t += s.ms;
       return { index, step: s, atMs: clock.t };
     case 'to-expiry': {
-      const lease = liveLease(run.model, s.scope, clock.t);
-      if (lease === null) return { index, step: s, atMs: clock.t, note: 'no live lease: clock unchanged' };
-      clock.t = Math.max(clock.t, lease.expiresAt + s.offsetMs);
+      const expiries = upcomingExpiries(run.model, clock.t);
+      if (expiries.length === 0) return { index, step: s, atMs: clock.t, note: 'nothing expires: clock unchanged' };
+      clock.t = Math.max(clock.t, expiries[s.pick % expiries.length]! + s.offsetMs);
       return { index, step: s, atMs: clock.t };
     }
     case 'skew':

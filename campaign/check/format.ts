@@ -11,7 +11,7 @@ export function describeStep(step: CheckStep): string {
     case 'advance':
       return `clock +${step.ms} ms`;
     case 'to-expiry':
-      return `clock to lease expiry of ${step.scope} ${step.offsetMs < 0 ? '- 1' : step.offsetMs > 0 ? '+ 1' : ''} ms`.replace('  ', ' ');
+      return `clock to expiry #${step.pick + 1}${step.offsetMs < 0 ? ' - 1 ms' : step.offsetMs > 0 ? ' + 1 ms' : ''}`;
     case 'skew':
       return `caller clock skew ${step.ms} ms`;
     case 'snapshot':

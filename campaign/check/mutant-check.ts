@@ -16,7 +16,7 @@ export interface StageCatch {
   readonly replay: string;
 }
 
-export const MUTANT_CHECK_RUNS = 1_000;
+export const MUTANT_CHECK_RUNS = 5_000;
 export const MUTANT_CHECK_SEED = 1;
 
 /** The check stage on `mutant`, or null when the mutant's bug is not in the store. */

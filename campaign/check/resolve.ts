@@ -6,6 +6,7 @@
 import type { Command } from '../../model/commands.ts';
 import { lastToken } from '../../model/fencing-token.ts';
 import { liveLease, type ModelState } from '../../model/state.ts';
+import { resolveIds } from './resolve-ids.ts';
 import { LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION } from './world.ts';
 
 interface Owner {
@@ -29,7 +30,8 @@ function fillHolder(value: string, owner: Owner): string {
   return value === LIVE_HOLDER ? (owner.holder ?? 'A') : value;
 }
 
-export function resolveCommand(state: ModelState, command: Command, now: number): Command {
+export function resolveCommand(state: ModelState, template: Command, now: number): Command {
+  const command = resolveIds(state, template, now);
   switch (command.kind) {
     case 'Renew': {
       const owner = ownerOf(state, command.scope, now);

@@ -6,12 +6,13 @@
 import fc from 'fast-check';
 import type { Command, CommandKind } from '../../model/commands.ts';
 import { commandArbitraries } from './command-arbitraries.ts';
-import { CALLER_SKEWS, CLOCK_STEPS, LEASE_SCOPES } from './world.ts';
+import { CALLER_SKEWS, CLOCK_STEPS } from './world.ts';
 
 export type CheckStep =
   | { readonly kind: 'command'; readonly command: Command }
   | { readonly kind: 'advance'; readonly ms: number }
-  | { readonly kind: 'to-expiry'; readonly scope: string; readonly offsetMs: -1 | 0 | 1 }
+  /** The clock to one millisecond either side of the `pick`-th next expiry (lease, permit, reservation or record). */
+  | { readonly kind: 'to-expiry'; readonly pick: number; readonly offsetMs: -1 | 0 | 1 }
   | { readonly kind: 'skew'; readonly ms: number }
   | { readonly kind: 'snapshot' }
   | { readonly kind: 'restore' };
@@ -32,14 +33,14 @@ export function stepArbitrary(options: StepOptions): fc.Arbitrary<CheckStep> {
   const command = fc.oneof(...commands).map((c): CheckStep => ({ kind: 'command', command: c }));
   const advance = fc.constantFrom(...CLOCK_STEPS).map((ms): CheckStep => ({ kind: 'advance', ms }));
   const toExpiry = fc
-    .record({ scope: fc.constantFrom(...LEASE_SCOPES), offsetMs: fc.constantFrom(-1 as const, 0 as const, 1 as const) })
+    .record({ pick: fc.integer({ min: 0, max: 3 }), offsetMs: fc.constantFrom(-1 as const, 0 as const, 1 as const) })
     .map((s): CheckStep => ({ kind: 'to-expiry', ...s }));
   const skew = fc.constantFrom(...CALLER_SKEWS).map((ms): CheckStep => ({ kind: 'skew', ms }));
   const durable = fc.constantFrom<CheckStep>({ kind: 'snapshot' }, { kind: 'restore' });
   return fc.oneof(
     { weight: 12, arbitrary: command },
     { weight: 3, arbitrary: advance },
-    { weight: 1, arbitrary: toExpiry },
+    { weight: 2, arbitrary: toExpiry },
     { weight: 1, arbitrary: skew },
     ...(options.snapshots ? [{ weight: 1, arbitrary: durable }] : []),
   );

@@ -47,3 +47,9 @@ export const START_MS = 10_000;
 export const LIVE_TOKEN = -424_242;
 export const LIVE_HOLDER = '@live-holder';
 export const LIVE_VERSION = -434_343;
+/** A waiter, permit, reservation or intent id that exists in the reference state (see resolve.ts). */
+export const LIVE_ID = '@live-id';
+/** An idempotency key that has a record: its tenant, operation, subject and key are taken from it. */
+export const LIVE_KEY = '@live-key';
+/** With LIVE_KEY: the record's own digest (the same request again); any other digest is a different request. */
+export const LIVE_DIGEST = '@live-digest';
