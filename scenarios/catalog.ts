@@ -9,7 +9,7 @@ const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', '
 const DEPLOYS = { 'env-deploy': 4, 'infra-apply': 2, 'alias-publish': 1 } as const;
 
 /** Seed 001: safety of leases plus the coordination invariants (§283–§284). */
-const COORD = ['one-owner-per-epoch', 'fencing-monotonic', 'one-leader-per-term', 'fenced-stale-leader'] as const;
+const COORD = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'one-leader-per-term', 'fenced-stale-leader'] as const;
 /** Faults heal at the horizon; this long after, every job that could be dispatched has finished. */
 const COORD_LIVENESS_MS = 5_000;
 /** Jobs dispatched by a leader: several scopes, short work, leases shorter than a failover. */
@@ -72,7 +72,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §82', '000 §79–81'],
     workload: { controllers: 5, scopes: 1, mix: { 'env-deploy': 3, 'device-reservation': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000 },
     faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 40, clockSkewMsMax: 5_000, clockDriftPpmMax: 20_000, nemesisIntervalMs: 500, pauseProbabilityPct: 20, pauseMsMax: 1_500 } },
-    invariants: [...SAFETY],
+    invariants: [...SAFETY, 'capacity'],
     expect: 'pass',
     operations: 40,
   },
@@ -151,7 +151,9 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     name: 'fairness-starvation',
     title: 'Waiters are served FIFO with aging; every waiter completes within the bound',
     sources: ['000 §294', '000 §86–92'],
-    workload: { controllers: 6, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000, workMsMin: 20, workMsMax: 120, waitPct: 100, waitTimeoutMs: 30_000 },
+    // More work than the horizon holds, so queues grow long enough for priority and aging to decide
+    // the order; a fifth of the requests try once without waiting and must not jump the queue.
+    workload: { controllers: 6, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000, workMsMin: 300, workMsMax: 900, waitPct: 80, waitTimeoutMs: 30_000 },
     faults: { profile: { ...NET } },
     invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'liveness'],
     expect: 'pass',
@@ -164,7 +166,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §295', '000 §242–250'],
     workload: { controllers: 4, tenants: 3, scopes: 1, mix: { 'env-deploy': 2, 'cross-tenant': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000 },
     faults: { profile: { ...NET, nemesisIntervalMs: 500, pauseProbabilityPct: 20, pauseMsMax: 2_000 } },
-    invariants: [...SAFETY],
+    invariants: [...SAFETY, 'tenant-isolation'],
     expect: 'pass',
     operations: 40,
   },
@@ -184,7 +186,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §119–121', '000 §10–17', '000 §305'],
     workload: { controllers: 4, scopes: 4, mix: { 'workflow-group': 1 }, horizonMs: 10_000, leaseTtlMs: 1_500 },
     faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 40 } },
-    invariants: [...SAFETY],
+    invariants: [...SAFETY, 'concurrency-group'],
     expect: 'pass',
     operations: 40,
   },
@@ -194,7 +196,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §157–159', '003 refresh-error-cancels-handler'],
     workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 3, 'device-reservation': 1 }, horizonMs: 12_000, leaseTtlMs: 700, workMsMin: 200, workMsMax: 800, waitPct: 100, waitTimeoutMs: 8_000 },
     faults: { profile: { ...NET, nemesisIntervalMs: 300, pauseProbabilityPct: 30, pauseMsMax: 2_000, partitionProbabilityPct: 10, partitionMsMax: 1_500 } },
-    invariants: [...SAFETY],
+    invariants: [...SAFETY, 'capacity'],
     expect: 'pass',
     operations: 40,
   },
@@ -202,8 +204,10 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     name: 'displaced-waiter-recheck',
     title: 'A waiter that gets the lease re-checks ownership before acting',
     sources: ['000 §86–90', '003 displaced-waiter'],
-    workload: { controllers: 5, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 10_000, leaseTtlMs: 700, waitPct: 100, waitTimeoutMs: 6_000 },
-    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 30, holdProbabilityPct: 5, holdMsMax: 200, nemesisIntervalMs: 400, pauseProbabilityPct: 25, pauseMsMax: 1_200 } },
+    // A grant's reply can sit in the network for longer than most of the lease (a call and its reply
+    // still fit in the RPC timeout): the waiter that reads it late holds a lease about to expire.
+    workload: { controllers: 5, scopes: 1, mix: { 'env-deploy': 1, 'workflow-group': 1 }, horizonMs: 10_000, leaseTtlMs: 700, workMsMin: 20, workMsMax: 150, waitPct: 100, waitTimeoutMs: 6_000, rpcTimeoutMs: 4_000 },
+    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 30, holdProbabilityPct: 20, holdMsMax: 1_500, nemesisIntervalMs: 400, pauseProbabilityPct: 25, pauseMsMax: 1_200 } },
     invariants: [...SAFETY],
     expect: 'pass',
     operations: 40,
@@ -243,8 +247,10 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     name: 'restore',
     title: 'Restore from an older backup: pre-restore leases are invalid until reconciled',
     sources: ['000 §272–276', '000 §297'],
-    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 50, workMsMax: 250 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
+    // Jobs outlast the backup's age, so a lease in the restored image can belong to a holder still
+    // at work; provider timeouts leave effects in flight across the restore.
+    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
+    faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
     invariants: [...SAFETY, 'restore-invalidates'],
     expect: 'pass',
     operations: 60,
@@ -253,12 +259,49 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     name: 'restore-unmitigated',
     title: 'Restore without a recovery epoch: a pre-restore lease is honoured',
     sources: ['000 §272–276', '000 §297'],
-    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 50, workMsMax: 250 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
+    // Jobs outlast the backup's age, so a lease in the restored image can belong to a holder still
+    // at work; provider timeouts leave effects in flight across the restore.
+    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
+    faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
     invariants: [...SAFETY, 'restore-invalidates'],
     mitigations: { recoveryEpoch: false },
     expect: 'violation',
     operations: 60,
+  },
+  {
+    name: 'lease-handoff',
+    title: 'Handoff moves ownership atomically under a new token; the old holder is fenced',
+    sources: ['000 §110–114', '000 §24'],
+    workload: { controllers: 4, scopes: 1, mix: { migration: 2, 'env-deploy': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000 },
+    faults: { profile: { ...NET, nemesisIntervalMs: 400, pauseProbabilityPct: 25, pauseMsMax: 2_000 } },
+    invariants: [...SAFETY],
+    expect: 'pass',
+    operations: 40,
+  },
+  {
+    name: 'provider-fencing',
+    title: 'An effect request delayed past its lease is refused by the provider on its token',
+    sources: ['000 §26–28', '000 §281'],
+    // Messages may be held for much longer than a lease lives (a call and its reply still fit in
+    // the RPC timeout) and holders pause: an effect request sent under a valid lease can reach the
+    // provider after the next owner's.
+    workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 10_000, leaseTtlMs: 300, workMsMin: 20, workMsMax: 80, rpcTimeoutMs: 5_000 },
+    faults: { profile: { ...NET, holdProbabilityPct: 15, holdMsMax: 2_000, nemesisIntervalMs: 100, pauseProbabilityPct: 30, pauseMsMax: 1_000 } },
+    invariants: [...SAFETY, 'no-blind-retry'],
+    expect: 'pass',
+    operations: 60,
+  },
+  {
+    name: 'idempotency-unknown-outcome',
+    title: 'An unknown outcome stays unknown until reconciled: a retry with the same key is never new',
+    sources: ['000 §52–53', '000 §285', '000 §64–65'],
+    // Few keys, many retries; provider timeouts make outcomes unknown and partitions keep the
+    // provider out of reach of the incarnation that should inspect them.
+    workload: { controllers: 4, scopes: 1, mix: { 'api-request': 1 }, horizonMs: 8_000 },
+    faults: { profile: { ...NET, providerTimeoutPct: 20, providerTimeoutAppliedPct: 50, nemesisIntervalMs: 400, partitionProbabilityPct: 30, partitionMsMax: 2_000 } },
+    invariants: ['unknown-not-new', 'digest-conflict', 'no-blind-retry'],
+    expect: 'pass',
+    operations: 40,
   },
   {
     name: 'swarm-mix',
@@ -275,7 +318,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
       swarm: true,
       profile: { ...NET, nemesisIntervalMs: 400, pauseProbabilityPct: 20, pauseMsMax: 2_500, crashProbabilityPct: 10, restartDelayMs: 300, partitionProbabilityPct: 15, partitionMsMax: 2_000, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50, messageLossPct: 2, clockSkewMsMax: 2_000, clockDriftPpmMax: 10_000 },
     },
-    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'capacity'],
+    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'capacity', 'concurrency-group'],
     expect: 'pass',
     operations: 60,
   },
@@ -294,7 +337,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
       leaseTtlMs: 1_500,
     },
     faults: { profile: { ...NET, nemesisIntervalMs: 1_000, pauseProbabilityPct: 15, pauseMsMax: 2_000, crashProbabilityPct: 5, restartDelayMs: 300, partitionProbabilityPct: 10, partitionMsMax: 1_500, providerTimeoutPct: 5, providerTimeoutAppliedPct: 50 } },
-    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'digest-conflict', 'capacity'],
+    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'digest-conflict', 'capacity', 'concurrency-group'],
     expect: 'pass',
     operations: 24,
   },

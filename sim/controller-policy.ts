@@ -28,6 +28,22 @@ export interface ControllerPolicy {
   readonly roleGuard: boolean;
   /** A node removed from the cluster gives up its roles at the commit (seed 001 §64, §215, §244). */
   readonly stepDownOnRemoval: boolean;
+  /** Concurrency groups keep their mode: Queue and RejectNew never run two runs at once (§10–§17). */
+  readonly enforceGroupModes: boolean;
+  /** After failover or restore, inspect every in-flight effect of a blocked scope before reopening it (§272–§276). */
+  readonly inspectBeforeReopen: boolean;
+  /** Scope ids are derived from the tenant-qualified reference (§242–§250). */
+  readonly scopeIdsCarryTenant: boolean;
+  /** A role guard is valid only while its process holds the role: stepping down ends it (seed 001 §294). */
+  readonly guardEndsWithRole: boolean;
+  /** A leader whose heartbeats stop reaching a majority steps down within its window (seed 001 §74–§75). */
+  readonly checkQuorum: boolean;
+  /** A new member joins as a learner and votes only once promoted (seed 001 §16–§17, §62–§63). */
+  readonly learnerFirst: boolean;
+  /** An election needs a majority of the voters (seed 001 §67–§71). */
+  readonly majorityElections: boolean;
+  /** A new leader's role guard carries the epoch its own election committed (seed 001 §29, §82–§88). */
+  readonly newRoleEpochPerLeader: boolean;
 }
 
 export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
@@ -44,6 +60,14 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   checkLeaseBeforeEffect: true,
   roleGuard: true,
   stepDownOnRemoval: true,
+  enforceGroupModes: true,
+  inspectBeforeReopen: true,
+  scopeIdsCarryTenant: true,
+  guardEndsWithRole: true,
+  checkQuorum: true,
+  learnerFirst: true,
+  majorityElections: true,
+  newRoleEpochPerLeader: true,
 });
 
 export const POLICY_FLAGS: ReadonlyArray<keyof ControllerPolicy> = Object.freeze(

@@ -44,6 +44,8 @@ export class World {
   /** Effects whose outcome a retired holder never observed, by holder process. */
   readonly unobserved = new Map<string, { intentId: string; scope: string }>();
   heartbeats = 0;
+  /** Grants a waiter took as a fresh confirmation, with the local time it read them (only a broken policy does). */
+  readonly trustedGrants = new WeakMap<Lease, number>();
   /** Scopes blocked by failover/restore that the recovery procedure has not reopened yet. */
   blockedPending: string[] = [];
 }

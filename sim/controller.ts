@@ -8,7 +8,7 @@
 import { afterInspection, retryDecision } from '../model/retry-policy.ts';
 import type { Fiber, Journal, Node, Sim, SimHooks } from './engine.ts';
 import { MAX_ATTEMPTS, world } from './controller-world.ts';
-import { apiJob, deviceJob, exclusiveJob, forceReleaseJob, multiJob, permitJob } from './workloads.ts';
+import { apiJob, crossTenantJob, deviceJob, exclusiveJob, forceReleaseJob, multiJob, permitJob } from './workloads.ts';
 import { groupDone, groupJob, runIdOf } from './group-workload.ts';
 
 export const controllerHooks: SimHooks = {
@@ -64,8 +64,9 @@ async function dispatch(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
     case 'alias-publish':
     case 'migration':
     case 'cancel-deploy':
-    case 'cross-tenant':
       return exclusiveJob(sim, fiber, j);
+    case 'cross-tenant':
+      return crossTenantJob(sim, fiber, j);
     case 'device-reservation':
       return deviceJob(sim, fiber, j);
     case 'signing-slot':
@@ -127,9 +128,11 @@ const LEASED = new Set<string>(['env-deploy', 'infra-apply', 'alias-publish', 'm
 
 /** After failover or restore: inspect the provider for every unsettled intent, then reopen (§275). */
 async function reconcileBlocked(sim: Sim, fiber: Fiber, scopes: ReadonlyArray<string>): Promise<void> {
-  const view = await sim.call(fiber, { kind: 'Inspect' });
   const blocked = new Set(scopes);
   const pending = new Set<string>();
+  // A broken procedure reopens at once, without looking at what was in flight.
+  const view = sim.policy.inspectBeforeReopen ? await sim.call(fiber, { kind: 'Inspect' }) : null;
+  if (!sim.policy.inspectBeforeReopen) blocked.clear();
   if (view !== null) for (const intent of view.view.intents) if (blocked.has(intent.scope) && (intent.state === 'Started' || intent.state === 'Unknown')) pending.add(intent.intentId);
   for (const u of [...world(sim).unobserved.values()].sort((a, b) => (a.intentId < b.intentId ? -1 : 1))) if (blocked.has(u.scope)) pending.add(u.intentId);
   for (const intentId of [...pending].sort()) {

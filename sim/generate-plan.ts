@@ -132,11 +132,15 @@ function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
       return { ...base, workMs: Math.max(base.workMs, 200), cancelAfterMs: stream.int(1, Math.max(2, base.workMs)) };
     case 'force-release':
       return { ...base, wait: false };
+    case 'cross-tenant': {
+      // A third of the requests name another tenant's environment: the controller must refuse them.
+      const target = stream.chance(34) ? `t${stream.int(1, w.tenants)}` : tenant;
+      return { ...base, priority: stream.int(0, 2), scopeRef: { tenant: target, kind: p.scopeKind, name: `env-deploy-${index}` } };
+    }
     case 'migration':
     case 'env-deploy':
     case 'infra-apply':
     case 'alias-publish':
-    case 'cross-tenant':
       return { ...base, priority: stream.int(0, 2) };
   }
 }

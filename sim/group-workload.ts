@@ -15,7 +15,9 @@ export async function groupJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
   const spec = op.group!;
   const w = world(sim);
   const runId = runIdOf(j);
-  const state = w.groups.get(spec.group) ?? emptyGroup(spec.mode);
+  // A group service that ignores modes (a broken policy) runs Queue and RejectNew groups as AllowParallel.
+  const mode = sim.policy.enforceGroupModes || (spec.mode !== 'Queue' && spec.mode !== 'RejectNew') ? spec.mode : 'AllowParallel';
+  const state = w.groups.get(spec.group) ?? emptyGroup(mode);
   const submitted = submit(state, { runId, supersedable: spec.supersedable });
   w.groups.set(spec.group, submitted.group);
   const process = fiber.node.proc;
@@ -43,8 +45,11 @@ export async function groupJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
   }
   const run: RunningJob = w.runs.get(runId) ?? { op, node: fiber.node, cancelRequested: false, held: null };
   w.runs.set(runId, run);
+  // The run holds its group from here until it is done (a crash closes it as unknown).
+  const runProcess = `${process}:group`;
+  sim.openOp(fiber.node, runProcess, 'group-run', { group: spec.group, runId, mode: spec.mode });
   try {
-    if (spec.mode === 'AllowParallel') {
+    if (mode === 'AllowParallel') {
       await sim.sleepLocal(fiber, op.workMs);
       if (!run.cancelRequested) await runEffect(sim, fiber, j, null, run);
       return;
@@ -60,7 +65,10 @@ export async function groupJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
     }
     await release(sim, fiber, held);
   } finally {
-    if (!(fiber.dead)) groupDone(sim, spec.group, runId);
+    if (!fiber.dead) {
+      sim.closeOp(runProcess, 'ok', { group: spec.group, runId });
+      groupDone(sim, spec.group, runId);
+    }
   }
 }
 

@@ -28,7 +28,13 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
       const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs, waiterId }, fiber.process, [scope]);
       if (r?.kind === 'Acquired') {
         sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
-        if (sim.policy.recheckAfterWait && !(await confirm(sim, fiber, { lease: r.lease, lost: false, released: false }))) return null;
+        if (!sim.policy.recheckAfterWait) {
+          // Without the re-check the grant itself is taken as a fresh confirmation of ownership,
+          // however long its reply took to be read (the displaced-waiter race, seed 003).
+          world(sim).trustedGrants.set(r.lease, sim.local(fiber.node));
+          return r.lease;
+        }
+        if (!(await confirm(sim, fiber, { lease: r.lease, lost: false, released: false }))) return null;
         return r.lease;
       }
       if (r?.kind === 'Rejected' && r.reason === 'unknown-waiter') enqueued = false;
@@ -50,6 +56,8 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
   const policy = sim.policy;
   if (held.lost && policy.stopOnRenewalFailure) return false;
   if (!policy.checkLeaseBeforeEffect) return true;
+  const trustedAt = world(sim).trustedGrants.get(held.lease);
+  if (trustedAt !== undefined && sim.local(fiber.node) - trustedAt < (held.lease.expiresAt - held.lease.acquiredAt) / 3) return true;
   for (let round = 0; round < 3; round++) {
     const sentLocal = sim.local(fiber.node);
     const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: held.lease.expiresAt - held.lease.acquiredAt });

@@ -3,6 +3,7 @@
 // is plain JSON, so a shrinker can drop steps and `executePlan` still runs any sub-list.
 
 import type { ConcurrencyMode } from '../model/concurrency-group.ts';
+import type { ScopeKind } from '../model/scope.ts';
 import type { RetrySafety } from '../model/effect-state.ts';
 import type { ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
 import type { FaultOptions } from './fault-options.ts';
@@ -41,6 +42,10 @@ export interface OpSpec {
   readonly units?: number;
   /** Cancellation requested this long after the operation starts (§115–§116). */
   readonly cancelAfterMs?: number;
+  /** A reference the controller resolves for its tenant at run time (cross-tenant requests, §242–§250). */
+  readonly scopeRef?: { readonly tenant: string; readonly kind: ScopeKind; readonly name: string };
+  /** After its effect the holder hands the lease to a verifier instead of releasing it (§110–§114). */
+  readonly handoff?: boolean;
 }
 
 export type PlanStep =

@@ -2,9 +2,11 @@
 // each is the client protocol applied to one kind of operation.
 
 import type { Lease } from '../model/outcomes.ts';
+import { resolveForTenant, scopeId, type ScopeRef } from '../model/scope.ts';
 import { API_RETENTION_MS, WAIT_FALLBACK_POLL_MS, WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controller-world.ts';
 import { runEffect } from './effect-protocol.ts';
 import type { Fiber, Journal, Node, Sim } from './engine.ts';
+import type { OpSpec } from './plan.ts';
 import { mutate, obtainLease, release, startHeartbeat } from './lease-protocol.ts';
 
 export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
@@ -25,10 +27,60 @@ export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<
     await sim.sleepLocal(fiber, op.workMs - prepareMs);
     // Observed and reconciled: the outcome is committed to the aggregate, fenced by the store
     // itself (§27, §66–§70) — a holder that lost its lease meanwhile is rejected here.
-    if ((await runEffect(sim, fiber, j, held, run)) === 'applied') await mutate(sim, fiber, op, held);
+    if ((await runEffect(sim, fiber, j, held, run)) === 'applied' && (await mutate(sim, fiber, op, held)) && op.workload === 'migration') {
+      // A migration hands its lease to the post-migration verifier instead of releasing it.
+      await handOffToVerifier(sim, fiber, op, held);
+    }
   }
   await release(sim, fiber, held);
   world(sim).runs.delete(op.id);
+}
+
+/**
+ * Ownership handoff (§110–§114): one atomic transition to a new holder under a new token. The
+ * verifier (a sub-process of the same incarnation) records the verified schema under its own
+ * token and releases; the old token is stale from the handoff on.
+ */
+async function handOffToVerifier(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLease): Promise<void> {
+  if (held.lost) return;
+  const ttlMs = held.lease.expiresAt - held.lease.acquiredAt;
+  const r = await sim.call(fiber, { kind: 'Handoff', scope: held.lease.scope, holder: held.lease.holder, token: held.lease.token, newHolder: `${fiber.node.proc}:verify`, ttlMs });
+  if (r?.kind !== 'HandedOff') return;
+  held.released = true;
+  const verifier: HeldLease = { lease: r.lease, lost: false, released: false };
+  startHeartbeat(sim, fiber.node, [verifier]);
+  await sim.sleepLocal(fiber, Math.floor(op.workMs / 4));
+  await mutate(sim, fiber, op, verifier);
+  await release(sim, fiber, verifier);
+}
+
+/**
+ * A deploy whose environment reference is resolved for the caller's tenant at run time (§242–§250,
+ * §295): a reference to another tenant's environment is refused, never rewritten; an own one
+ * becomes a tenant-qualified scope id and the deploy runs on it. Each resolution is recorded as a
+ * `resolve-scope` operation for the tenant-isolation invariant.
+ */
+export async function crossTenantJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
+  const op = j.op;
+  const ref = op.scopeRef;
+  if (ref === undefined) return exclusiveJob(sim, fiber, j);
+  sim.history.op(sim.now, fiber.process, 'invoke', 'resolve-scope', { tenant: op.tenant, ref });
+  const resolved = resolveForTenant(op.tenant, ref);
+  if (resolved.kind !== 'Scope') {
+    sim.history.op(sim.now, fiber.process, 'fail', 'resolve-scope', { reason: resolved.reason });
+    return;
+  }
+  // A planner that leaves the tenant out of the id (a broken policy) maps every tenant's reference to one scope.
+  const scope = sim.policy.scopeIdsCarryTenant ? resolved.id : tenantlessScopeId(ref);
+  sim.history.op(sim.now, fiber.process, 'ok', 'resolve-scope', { scope });
+  j.op = { ...op, scope };
+  return exclusiveJob(sim, fiber, j);
+}
+
+function tenantlessScopeId(ref: ScopeRef): string {
+  const result = scopeId({ ...ref, tenant: 'any-tenant' });
+  if (result.kind !== 'Scope') throw new Error(`scope ${ref.kind} ${ref.name} is invalid: ${result.reason}`);
+  return result.id;
 }
 
 /** A user cancels a running deploy (§115–§116, §289): the run stops new effects, reconciles, then releases. */
@@ -55,7 +107,7 @@ export async function deviceJob(sim: Sim, fiber: Fiber, j: Journal): Promise<voi
   const op = j.op;
   const pool = op.scopes![0]!;
   const reservationId = `${op.id}/${fiber.node.proc}/r`;
-  const r = await sim.call(fiber, { kind: 'Reserve', scope: pool, reservationId, owner: fiber.node.proc, units: op.units ?? 1, ttlMs: op.ttlMs * 4 });
+  const r = await sim.call(fiber, { kind: 'Reserve', scope: pool, reservationId, owner: fiber.node.proc, units: op.units ?? 1, ttlMs: op.ttlMs * 2 });
   if (r?.kind !== 'Reserved') return;
   const lease = await obtainLease(sim, fiber, op, op.scope, false, j.attempt);
   if (lease === null) {
@@ -68,7 +120,15 @@ export async function deviceJob(sim: Sim, fiber: Fiber, j: Journal): Promise<voi
   if (active?.kind === 'ReservationUpdated' && (await mutate(sim, fiber, op, held))) {
     await sim.sleepLocal(fiber, op.workMs);
     const result = await runEffect(sim, fiber, j, held, null);
-    await sim.call(fiber, { kind: result === 'applied' ? 'ConsumeReservation' : 'ReleaseReservation', reservationId });
+    if (result === 'applied') {
+      // The reset device is checked before the reservation is consumed; the reservation may
+      // expire meanwhile, and an expired reservation is never consumed (§37–§42).
+      await sim.sleepLocal(fiber, Math.floor(op.workMs / 2));
+      await sim.call(fiber, { kind: 'ConsumeReservation', reservationId });
+    } else {
+      // The work under the reservation failed (or never reached the device): the reservation failed with it.
+      await sim.call(fiber, { kind: 'FailReservation', reservationId });
+    }
   } else {
     await sim.call(fiber, { kind: 'ReleaseReservation', reservationId });
   }

@@ -25,6 +25,8 @@ export const advisoryLockOnly: Mutant = {
   name: 'advisory-lock-only',
   bug: 'no durable per-scope token counter: every owner of a free scope gets token 1, as with a session advisory lock',
   source: '000 §24, §72–§74, §280',
+  rule: 'Fencing tokens: issuing sets lastToken := max(lastToken, recoveryEpoch × stride) + 1; nothing lowers it',
+  invariants: ['one-owner-per-epoch', 'fencing-monotonic'],
   scenarios: ['stale-holder', 'paused-holder-expiry', 'standard-mix'],
   store: () =>
     modelMutantStore('advisory-lock-only', ['Acquire', 'AcquireAll'], (state, command, now, reference) =>

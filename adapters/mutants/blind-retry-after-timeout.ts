@@ -9,6 +9,8 @@ export const blindRetryAfterTimeout: Mutant = {
   name: 'blind-retry-after-timeout',
   bug: 'after a provider timeout the effect is re-issued without inspecting the provider first',
   source: '000 §64–§65, §191–§194, §285',
+  rule: 'no-blind-retry: an effect with an unknown outcome is inspected before it is re-issued',
+  invariants: ['no-blind-retry'],
   scenarios: ['provider-timeout-unknown', 'standard-mix'],
   policy: { retryMiddleware: true },
 };

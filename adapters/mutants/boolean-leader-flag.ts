@@ -9,6 +9,8 @@ export const booleanLeaderFlag: Mutant = {
   name: 'boolean-leader-flag',
   bug: 'the scheduler acts on a boolean leader flag and sends no role guard, so a deposed leader’s leases are not fenced',
   source: '001 §90, §262, §296–§305',
+  rule: 'fenced-stale-leader: no lease is created under an older role epoch than the store has seen',
+  invariants: ['fenced-stale-leader'],
   scenarios: ['stale-leader-epoch', 'scheduler-epoch', 'minority-partition'],
   policy: { roleGuard: false },
 };

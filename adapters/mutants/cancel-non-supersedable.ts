@@ -8,6 +8,8 @@ export const cancelNonSupersedable: Mutant = {
   name: 'cancel-non-supersedable',
   bug: 'CancelPrevious cancels a running operation that is not supersedable',
   source: '000 §17, §119–§121',
+  rule: 'release-after-reconcile: CancelPrevious never cancels a non-supersedable run',
+  invariants: ['release-after-reconcile'],
   scenarios: ['cancel-previous-non-supersedable', 'standard-mix'],
   policy: { cancelNonSupersedable: true },
 };

@@ -35,6 +35,8 @@ export const clientClockExpiry: Mutant = {
   name: 'client-clock-expiry',
   bug: 'expiry is stamped and judged by the calling controller’s clock instead of store time',
   source: '000 §79–§82',
+  rule: 'Leases: a lease is live iff now < expiresAt, now being store time (never a client clock)',
+  invariants: ['lease-exclusive'],
   scenarios: ['clock-skew', 'swarm-mix', 'standard-mix'],
   store: withCallerClock,
 };

@@ -10,6 +10,8 @@ export const effectWithoutLeaseConfirmation: Mutant = {
   name: 'effect-without-lease-confirmation',
   bug: 'a holder calls the external provider without confirming its lease first, so an expired lease still drives a side effect',
   source: '000 §157–§160, §25–§30',
+  rule: 'one-owner-per-epoch: no effect under a token lower than one already accepted (confirm the lease before the effect)',
+  invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   scenarios: ['standalone-coordination', 'paused-holder-expiry', 'standard-mix'],
   policy: { checkLeaseBeforeEffect: false },
 };

@@ -11,6 +11,8 @@ export const epochResetAfterRestore: Mutant = {
   name: 'epoch-reset-after-restore',
   bug: 'AdvanceRecoveryEpoch does not raise the token floor: after a restore or failover, tokens restart from the older image',
   source: '000 §271–§276, §297',
+  rule: 'Recovery: AdvanceRecoveryEpoch (recoveryEpoch := max(recoveryEpoch + 1, atLeast), lifting every later token)',
+  invariants: ['one-owner-per-epoch', 'fencing-monotonic', 'restore-invalidates'],
   scenarios: ['restore', 'db-failover'],
   store: () =>
     modelMutantStore('epoch-reset-after-restore', ['AdvanceRecoveryEpoch'], (state, command, now, reference) => {

@@ -9,6 +9,8 @@ export const holderNotStoppedOnRenewalFailure: Mutant = {
   name: 'holder-not-stopped-on-renewal-failure',
   bug: 'a holder whose renewal fails keeps starting side effects instead of entering OwnershipUncertain',
   source: '003 commit 0892821; 000 §157–§160',
+  rule: 'one-owner-per-epoch: a holder whose renewal failed starts no new side effect (OwnershipUncertain)',
+  invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   scenarios: ['renewal-failure-stops-holder', 'paused-holder-expiry', 'standard-mix'],
   policy: { stopOnRenewalFailure: false },
 };

@@ -1,5 +1,6 @@
 // The mutant catalogue (DESIGN.md "Scenarios and mutants"): one bug each, drawn from seed 000 and
-// from the real races of seeds 002 and 003. The order is the order of the mutation report.
+// from the real races of seeds 002 and 003. Each names the rule it breaks (model/SEMANTICS.md or a
+// checker) and the invariants that must catch it: together they audit every history checker. The order is the order of the mutation report.
 
 import { advisoryLockOnly } from './advisory-lock-only.ts';
 import { blindRetryAfterTimeout } from './blind-retry-after-timeout.ts';
@@ -19,6 +20,38 @@ import { renewalWithoutEpochCheck } from './renewal-without-epoch-check.ts';
 import { semaphoreOffByOne } from './semaphore-off-by-one.ts';
 import { unknownTreatedAsFailure } from './unknown-treated-as-failure.ts';
 
+import { reentrantAcquire } from './reentrant-acquire.ts';
+import { acquireBypassesQueue } from './acquire-bypasses-queue.ts';
+import { anyWaiterAcquires } from './any-waiter-acquires.ts';
+import { fifoIgnoresPriority } from './fifo-ignores-priority.ts';
+import { priorityWithoutAging } from './priority-without-aging.ts';
+import { releaseIgnoresToken } from './release-ignores-token.ts';
+import { handoffKeepsToken } from './handoff-keeps-token.ts';
+import { forceReleaseLowersToken } from './force-release-lowers-token.ts';
+import { mutateIgnoresExpiry } from './mutate-ignores-expiry.ts';
+import { renewRevivesExpired } from './renew-revives-expired.ts';
+import { fenceByAggregateHighWater } from './fence-by-aggregate-high-water.ts';
+import { mutateWithoutRoleGuard } from './mutate-without-role-guard.ts';
+import { recoveryKeepsLeases } from './recovery-keeps-leases.ts';
+import { recoverySkipsBlock } from './recovery-skips-block.ts';
+import { reservationsNotCounted } from './reservations-not-counted.ts';
+import { expiredReservationConsumed } from './expired-reservation-consumed.ts';
+import { digestIgnored } from './digest-ignored.ts';
+import { unknownBeginsNew } from './unknown-begins-new.ts';
+import { groupModesCollapsed } from './group-modes-collapsed.ts';
+import { reopenWithoutInspection } from './reopen-without-inspection.ts';
+import { noRecheckAfterWait } from './no-recheck-after-wait.ts';
+import { forceReleaseRereadToken } from './force-release-reread-token.ts';
+import { noProviderFencing } from './no-provider-fencing.ts';
+import { tenantDroppedFromScope } from './tenant-dropped-from-scope.ts';
+import { retryWithoutInspection } from './retry-without-inspection.ts';
+import { nestedAcquireOrder } from './nested-acquire-order.ts';
+import { roleGuardSurvivesStepDown } from './role-guard-survives-step-down.ts';
+import { noCheckQuorum } from './no-check-quorum.ts';
+import { voterWithoutLearnerStage } from './voter-without-learner-stage.ts';
+import { minorityElection } from './minority-election.ts';
+import { roleEpochNotBumped } from './role-epoch-not-bumped.ts';
+
 export { mutantStoreFactory, type Mutant } from './mutant.ts';
 
 export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
@@ -31,6 +64,24 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   epochResetAfterRestore,
   semaphoreOffByOne,
   leaseWithoutSchedulerEpoch,
+  reentrantAcquire,
+  acquireBypassesQueue,
+  anyWaiterAcquires,
+  fifoIgnoresPriority,
+  priorityWithoutAging,
+  releaseIgnoresToken,
+  handoffKeepsToken,
+  forceReleaseLowersToken,
+  mutateIgnoresExpiry,
+  renewRevivesExpired,
+  fenceByAggregateHighWater,
+  mutateWithoutRoleGuard,
+  recoveryKeepsLeases,
+  recoverySkipsBlock,
+  reservationsNotCounted,
+  expiredReservationConsumed,
+  digestIgnored,
+  unknownBeginsNew,
   // Controller-level: each flips one policy flag.
   holderNotStoppedOnRenewalFailure,
   blindRetryAfterTimeout,
@@ -40,6 +91,19 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   booleanLeaderFlag,
   effectWithoutLeaseConfirmation,
   removedLeaderKeepsRole,
+  groupModesCollapsed,
+  reopenWithoutInspection,
+  noRecheckAfterWait,
+  forceReleaseRereadToken,
+  noProviderFencing,
+  tenantDroppedFromScope,
+  retryWithoutInspection,
+  nestedAcquireOrder,
+  roleGuardSurvivesStepDown,
+  noCheckQuorum,
+  voterWithoutLearnerStage,
+  minorityElection,
+  roleEpochNotBumped,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

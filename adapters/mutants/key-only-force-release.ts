@@ -11,6 +11,8 @@ export const keyOnlyForceRelease: Mutant = {
   name: 'key-only-force-release',
   bug: 'ForceRelease ignores expectedToken and deletes the scope’s current lease, even a newer holder’s',
   source: '002 PR #53 (key-only ForceReleaseLock); 000 §200–§204, §290',
+  rule: 'Leases: ForceRelease (live lease with exactly expectedToken; a key-only release does not exist)',
+  invariants: ['force-release-audited'],
   scenarios: ['force-release-observed-epoch', 'standard-mix'],
   store: () =>
     modelMutantStore('key-only-force-release', ['ForceRelease'], (state, command, now, reference) => {

@@ -17,6 +17,8 @@ export const leaseWithoutSchedulerEpoch: Mutant = {
   name: 'lease-without-scheduler-epoch',
   bug: 'Acquire ignores the role guard: a lease is created under a scheduler epoch older than the store has seen',
   source: '001 §27–§28, §93, §263',
+  rule: 'Leases: Acquire step 1 (guard.epoch < stored → Fenced, else stored := guard.epoch)',
+  invariants: ['fenced-stale-leader'],
   scenarios: ['scheduler-epoch', 'stale-leader-epoch', 'minority-partition'],
   store: () => modelMutantStore('lease-without-scheduler-epoch', ['Acquire'], (state, command, now, reference) => reference(state, withoutGuard(command), now)),
 };

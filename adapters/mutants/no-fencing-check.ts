@@ -10,6 +10,8 @@ export const noFencingCheck: Mutant = {
   name: 'no-fencing-check',
   bug: 'Mutate ignores the fencing token and holder: any write with the current aggregate version is accepted',
   source: '000 §25–§30, §281',
+  rule: 'Protected mutation: no live lease with that token and holder → StaleFence',
+  invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   scenarios: ['stale-holder', 'paused-holder-expiry', 'split-brain-partition', 'standard-mix'],
   // The guard and the aggregate version are still checked (§67 without §26): only the lease
   // lookup is missing, which is what a "version column only" implementation looks like.

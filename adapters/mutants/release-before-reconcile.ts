@@ -8,6 +8,8 @@ export const releaseBeforeReconcile: Mutant = {
   name: 'release-before-reconcile',
   bug: 'the lease is released while an effect is still in flight or unknown, before reconciliation',
   source: '000 §115–§117, §288–§289',
+  rule: 'release-after-reconcile: no lease is released while an effect under it is in flight or unknown',
+  invariants: ['release-after-reconcile'],
   scenarios: ['cancel-keeps-lease', 'provider-timeout-unknown', 'standard-mix'],
   policy: { releaseBeforeReconcile: true },
 };

@@ -9,6 +9,8 @@ export const removedLeaderKeepsRole: Mutant = {
   name: 'removed-leader-keeps-role',
   bug: 'a leader whose node was removed from the cluster keeps its role and keeps creating leases under its guard',
   source: '001 §64–§65, §215, §244, §338',
+  rule: 'removed-node-no-authority: a removed node leads no term and creates no guarded lease',
+  invariants: ['removed-node-no-authority'],
   scenarios: ['membership-change'],
   policy: { stepDownOnRemoval: false },
 };

@@ -30,6 +30,8 @@ export const renewalWithoutEpochCheck: Mutant = {
   name: 'renewal-without-epoch-check',
   bug: 'Renew matches on scope only: it re-takes a lease that expired or that another holder owns, keeping the caller’s old token',
   source: '000 §33–§34, §160, §282',
+  rule: 'Leases: Renew (live lease with that token and holder → Renewed; else Expired or Stale)',
+  invariants: ['lease-exclusive', 'one-owner-per-epoch'],
   scenarios: ['renewal-race', 'paused-holder-expiry', 'stale-holder', 'standard-mix'],
   store: () =>
     modelMutantStore('renewal-without-epoch-check', ['Renew', 'Mutate'], (state, command, now, reference) => {

@@ -10,6 +10,8 @@ export const semaphoreOffByOne: Mutant = {
   name: 'semaphore-off-by-one',
   bug: 'the capacity check admits one unit more than the capacity (permits and reservations)',
   source: '000 §93–§96, §207, §293',
+  rule: 'Semaphores and reservations: in use + units > capacity → Busy / Overbooked',
+  invariants: ['capacity'],
   scenarios: ['semaphore-capacity', 'standard-mix'],
   store: () =>
     modelMutantStore('semaphore-off-by-one', ['AcquirePermit', 'Reserve'], (state, command, now, reference) => {

@@ -9,6 +9,8 @@ export const unknownTreatedAsFailure: Mutant = {
   name: 'unknown-treated-as-failure',
   bug: 'an unknown outcome is taken as a failure and the work restarts as a new operation',
   source: '000 §52–§53, §285',
+  rule: 'no-blind-retry: an unknown outcome is never turned into a new attempt without inspection',
+  invariants: ['no-blind-retry'],
   scenarios: ['provider-timeout-unknown', 'idempotency-different-request', 'standard-mix'],
   policy: { unknownIsFailure: true },
 };

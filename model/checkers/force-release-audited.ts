@@ -1,19 +1,23 @@
 // force-release-audited (seed 000 §200–§206, §220–§222, §290): every ForceReleased outcome came
 // from a privileged command with a reason and the exact token of the lease it removed, left a
-// tombstone carrying actor and reason, and removed the lease the history shows as current.
+// tombstone carrying actor and reason, and removed the lease the history shows as current; and
+// the holder it removed was gone (§202 "only after reconciliation/manual proof"): no process of
+// that holder's incarnation calls anything after the force release completed.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { leaseGrants } from './lease-grants.ts';
 import { endOf, indicesOf, pairOperations, storeOps } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
+import { incarnationOfProcess } from '../node-incarnation.ts';
 
 const INVARIANT = 'force-release-audited';
 
 export function forceReleaseAudited(history: History): Verdict {
   const grants = leaseGrants(history, false);
   const violations: Violation[] = [];
-  for (const { op, command, outcome } of storeOps(pairOperations(history), 'ForceRelease')) {
+  const operations = pairOperations(history);
+  for (const { op, command, outcome } of storeOps(operations, 'ForceRelease')) {
     if (outcome?.kind !== 'ForceReleased') continue;
     const { tombstone } = outcome;
     const problems: string[] = [];
@@ -37,6 +41,12 @@ export function forceReleaseAudited(history: History): Verdict {
     if (newer !== undefined) {
       problems.push(`token ${newer.lease.token} was issued at #${newer.index}, so token ${tombstone.token} was not the current lease`);
       related.push(newer.index);
+    }
+    const completion = op.completion;
+    const alive = completion === null ? undefined : operations.find((other) => other.invoke.index > completion.index && incarnationOfProcess(other.process) === incarnationOfProcess(tombstone.holder));
+    if (alive !== undefined) {
+      problems.push(`its holder ${tombstone.holder} was alive: ${alive.process} called ${alive.f} at #${alive.invoke.index}`);
+      related.push(alive.invoke.index);
     }
     if (problems.length === 0) continue;
     violations.push(violation(INVARIANT, `scope ${command.scope}: ForceReleased by ${command.actor} (#${endOf(op)}) but ${problems.join('; ')}`, [...related, ...indicesOf(op)], command.scope));

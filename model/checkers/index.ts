@@ -5,6 +5,7 @@
 import type { History } from '../history.ts';
 import type { Checker, Verdict, Violation } from '../verdict.ts';
 import { capacity } from './capacity.ts';
+import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
@@ -20,6 +21,7 @@ import { quorumLossDegraded } from './quorum-loss-degraded.ts';
 import { releaseAfterReconcile } from './release-after-reconcile.ts';
 import { removedNodeNoAuthority } from './removed-node-no-authority.ts';
 import { restoreInvalidates } from './restore-invalidates.ts';
+import { tenantIsolation } from './tenant-isolation.ts';
 import { unknownNotNew } from './unknown-not-new.ts';
 
 export { differential } from './differential.ts';
@@ -42,6 +44,8 @@ export const INVARIANT_NAMES = [
   'quorum-loss-degraded',
   'learner-before-voter',
   'removed-node-no-authority',
+  'concurrency-group',
+  'tenant-isolation',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -64,6 +68,8 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'quorum-loss-degraded': quorumLossDegraded,
   'learner-before-voter': learnerBeforeVoter,
   'removed-node-no-authority': removedNodeNoAuthority,
+  'concurrency-group': concurrencyGroup,
+  'tenant-isolation': tenantIsolation,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -5,11 +5,15 @@
 // moment that call was sent. Two leases of one scope whose intervals certainly overlap mean the
 // store granted a second owner while the first was still valid — what a store that judges expiry
 // by a client's clock does (§80).
+// A lease that has certainly expired is not held by anyone (§31–§35, §66–§70, §157–§160): no
+// renewal of it answers Renewed, no protected write under its token is accepted and its holder
+// starts no side effect under it once store time passed its latest possible expiry (a renewal whose outcome is unknown may have extended it: then nothing
+// after it is judged).
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { leaseGrants } from './lease-grants.ts';
-import { pairOperations, storeOps, type Operation } from './operations.ts';
+import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
+import { controllerOps, indicesOf, numberField, pairOperations, stringField, storeOps, type Operation, type StoreOp } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'lease-exclusive';
@@ -97,8 +101,58 @@ function evidence(earlier: LeaseSpan, later: LeaseSpan): number[] {
   return [...shown, ...ends, grant].sort((a, b) => a - b);
 }
 
+/**
+ * The latest store time at which the lease (scope, token, holder) can still have been live for an
+ * operation that completed at history index `before` (and is not `self`): its grant's expiry or
+ * a renewal that may have run before it; +∞ when a renewal with an unknown outcome may have.
+ */
+function latestExpiry(grants: ReadonlyArray<LeaseGrant>, renewals: ReadonlyArray<StoreOp<'Renew'>>, scope: string, token: number, holder: string, before: number, self: Operation | null): number {
+  let latest = Number.NEGATIVE_INFINITY;
+  let granted = false;
+  for (const grant of grants) {
+    if (grant.what === 'Renewed' || grant.lease.scope !== scope || grant.lease.token !== token || grant.lease.holder !== holder || grant.op.invoke.index >= before) continue;
+    granted = true;
+    latest = Math.max(latest, grant.lease.expiresAt);
+  }
+  // A lease the history never shows granted (or granted later) is not judged here.
+  if (!granted) return Number.POSITIVE_INFINITY;
+  for (const { op, command, outcome } of renewals) {
+    if (op === self || command.scope !== scope || command.expectedToken !== token || command.holder !== holder || op.invoke.index >= before) continue;
+    if (op.completion?.type === 'fail') continue;
+    if (outcome === null) return Number.POSITIVE_INFINITY;
+    if (outcome.kind === 'Renewed') latest = Math.max(latest, outcome.lease.expiresAt);
+  }
+  return latest;
+}
+
+/** Renewals answered Renewed, and writes accepted, under a lease whose expiry had certainly passed. */
+function actsAfterExpiry(history: History): Violation[] {
+  const operations = pairOperations(history);
+  const grants = leaseGrants(history, false);
+  const renewals = storeOps(operations, 'Renew');
+  const found: Violation[] = [];
+  const judge = (op: Operation, what: string, scope: string, token: number, holder: string, before = op.completion?.index): void => {
+    if (before === undefined) return;
+    const expiry = latestExpiry(grants, renewals, scope, token, holder, before, op);
+    // The store (or the holder, for an effect) acted no earlier than the operation was invoked.
+    if (op.invoke.time < expiry) return;
+    const granted = grants.filter((g) => g.lease.scope === scope && g.lease.token === token && g.lease.holder === holder && g.op.invoke.index < before).map((g) => g.index);
+    found.push(violation(INVARIANT, `scope ${scope}: ${what} by ${holder} under token ${token} invoked at store time ${op.invoke.time} (#${op.invoke.index}), after that lease expired at ${expiry}`, [...granted, ...indicesOf(op)], scope));
+  };
+  for (const { op, command, outcome } of renewals) if (outcome?.kind === 'Renewed') judge(op, 'renewal answered Renewed', command.scope, command.expectedToken, command.holder);
+  for (const { op, command, outcome } of storeOps(operations, 'Mutate')) if (outcome?.kind === 'Accepted') judge(op, 'write accepted', command.scope, command.token, command.holder);
+  // A holder starts a side effect only while its lease is live (§157–§160): the call is its own act.
+  for (const op of controllerOps(operations, 'effect')) {
+    const token = numberField(op.invoke.value, 'token');
+    const scope = stringField(op.invoke.value, 'scope');
+    const holder = stringField(op.invoke.value, 'holder');
+    if (token !== undefined && scope !== undefined && holder !== undefined) judge(op, 'effect started', scope, token, holder, op.invoke.index);
+  }
+  return found;
+}
+
 export function leaseExclusive(history: History): Verdict {
-  const violations: Violation[] = [];
+  const violations: Violation[] = [...actsAfterExpiry(history)];
   for (const [scope, spans] of spansOf(history)) {
     spans.sort((a, b) => a.acquiredAt - b.acquiredAt || a.token - b.token);
     // The latest end of validity among the earlier spans says whether any overlaps: only then

@@ -1,12 +1,14 @@
 // liveness (seed 000 §90–§92, §294; DESIGN.md "Faults": a liveness phase with faults healed):
 // after the `liveness-phase` fault event, every `wait` completes ok within `boundMs` of the later
-// of its invoke and the phase start; and no waiter overtakes an earlier one on the same scope
-// whose priority is at least its own (with FIFO and aging such an earlier waiter always ranks first).
+// of its invoke and the phase start; and, over the whole history, the queue serves its head: no
+// caller overtakes a waiter that ranks before it by effective priority (FIFO with priority and
+// aging, model/SEMANTICS.md "Leases").
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { controllerOps, endOf, faultsOf, indicesOf, pairOperations, requireNumber, requireString, storeOps, type Operation } from './operations.ts';
-import { violation } from './violations.ts';
+import { verdictOf, violation } from './violations.ts';
+import { AGING_STEP_MS } from '../constants.ts';
 
 const INVARIANT = 'liveness';
 
@@ -17,30 +19,59 @@ interface Waiter {
   readonly priority: number;
 }
 
-function overtakes(history: History, phaseIndex: number): ReadonlyArray<Violation> {
+/** True when the first waiter was certainly enqueued before the second (so it has the smaller seq). */
+const enqueuedBefore = (a: Waiter, b: Waiter): boolean => endOf(a.op) < b.op.invoke.index;
+
+/**
+ * Queue order (§86–§92): whoever is granted a scope while others wait must be the head — the
+ * waiter with the greatest effective priority `priority + floor(waited / AGING_STEP_MS)`, the
+ * earlier one among equals. A waiter certainly still queued when a grant ran (enqueued before the
+ * grant was invoked, and no Acquire that may have dequeued it nor CancelWait that may have
+ * removed it invoked before the grant completed) is overtaken when the grant went to a caller
+ * without a waiter id, to a later waiter whose priority is not above its own, or to a waiter
+ * whose effective priority was certainly below its own at every moment the grant can have run.
+ * A history in which the store's state was replaced (failover, restore) is not judged here.
+ */
+function overtakes(history: History): ReadonlyArray<Violation> {
+  if (faultsOf(history, ['db-failover', 'db-restore']).length > 0) return [];
   const operations = pairOperations(history);
   const waiters: Waiter[] = storeOps(operations, 'Enqueue').flatMap(({ op, command, outcome }) =>
-    outcome?.kind === 'Enqueued' && op.invoke.index > phaseIndex ? [{ op, scope: command.scope, waiterId: command.waiterId, priority: command.priority }] : [],
+    outcome?.kind === 'Enqueued' ? [{ op, scope: command.scope, waiterId: command.waiterId, priority: command.priority }] : [],
   );
   const acquires = storeOps(operations, 'Acquire');
-  const cancels = storeOps(operations, 'CancelWait');
-  const leftQueueBy = (waiter: Waiter, before: number): boolean =>
-    acquires.some(({ op, command }) => command.waiterId === waiter.waiterId && op.invoke.index > waiter.op.invoke.index && op.invoke.index < before) ||
-    cancels.some(({ op, command }) => command.waiterId === waiter.waiterId && op.invoke.index > waiter.op.invoke.index && op.invoke.index < before);
+  // Operations that may have taken a waiter out of its queue: a grant or a cancel, or either with an unknown outcome.
+  const leaving = new Map<string, number[]>();
+  const leaves = (waiterId: string, op: Operation): void => {
+    leaving.set(waiterId, [...(leaving.get(waiterId) ?? []), op.invoke.index]);
+  };
+  for (const { op, command, outcome } of acquires) {
+    if (command.waiterId !== undefined && op.completion?.type !== 'fail' && (outcome === null || outcome.kind === 'Acquired')) leaves(command.waiterId, op);
+  }
+  for (const { op, command, outcome } of storeOps(operations, 'CancelWait')) {
+    if (op.completion?.type !== 'fail' && (outcome === null || outcome.kind === 'WaitCancelled')) leaves(command.waiterId, op);
+  }
+  const queuedThroughout = (waiter: Waiter, grant: Operation): boolean =>
+    endOf(waiter.op) < grant.invoke.index && !(leaving.get(waiter.waiterId) ?? []).some((at) => at > waiter.op.invoke.index && at < endOf(grant));
   const found: Violation[] = [];
   for (const { op, command, outcome } of acquires) {
-    if (outcome?.kind !== 'Acquired') continue;
-    // An Acquire without a waiter id that succeeds while others queue has bypassed the queue.
+    if (outcome?.kind !== 'Acquired' || op.completion === null) continue;
     const winner = command.waiterId === undefined ? undefined : waiters.filter((w) => w.waiterId === command.waiterId && w.scope === command.scope && endOf(w.op) < op.invoke.index).at(-1);
     if (command.waiterId !== undefined && winner === undefined) continue;
-    const cutoff = winner?.op.invoke.index ?? op.invoke.index;
     const who = winner === undefined ? `${command.holder} without waiting` : `waiter ${winner.waiterId} (priority ${winner.priority}, enqueued #${endOf(winner.op)})`;
     for (const earlier of waiters) {
-      if (earlier.scope !== command.scope || endOf(earlier.op) >= cutoff) continue;
-      if (winner !== undefined && earlier.priority < winner.priority) continue;
-      if (leftQueueBy(earlier, endOf(op))) continue;
+      if (earlier === winner || earlier.scope !== command.scope || !queuedThroughout(earlier, op)) continue;
+      let why: string | null = null;
+      if (winner === undefined) why = 'it did not wait';
+      else if (enqueuedBefore(earlier, winner) && earlier.priority >= winner.priority) why = `it was enqueued later with priority ${winner.priority}`;
+      else {
+        // Effective priorities at the grant, bounded by the times each enqueue and the grant can have run.
+        const least = earlier.priority + Math.floor((op.invoke.time - (earlier.op.completion?.time ?? op.invoke.time)) / AGING_STEP_MS);
+        const most = winner.priority + Math.floor((op.completion.time - winner.op.invoke.time) / AGING_STEP_MS);
+        if (least > most || (least === most && enqueuedBefore(earlier, winner))) why = `its effective priority was at most ${most}, below ${least}`;
+      }
+      if (why === null) continue;
       found.push(
-        violation(INVARIANT, `scope ${command.scope}: ${who} acquired at #${endOf(op)} before waiter ${earlier.waiterId} (priority ${earlier.priority}, enqueued earlier at #${endOf(earlier.op)})`, [...indicesOf(earlier.op), ...(winner === undefined ? [] : indicesOf(winner.op)), ...indicesOf(op)], command.scope),
+        violation(INVARIANT, `scope ${command.scope}: ${who} acquired at #${endOf(op)} before waiter ${earlier.waiterId} (priority ${earlier.priority}, enqueued at #${endOf(earlier.op)}), although ${why}`, [...indicesOf(earlier.op), ...(winner === undefined ? [] : indicesOf(winner.op)), ...indicesOf(op)], command.scope),
       );
     }
   }
@@ -49,10 +80,10 @@ function overtakes(history: History, phaseIndex: number): ReadonlyArray<Violatio
 
 export function liveness(history: History): Verdict {
   const phase = faultsOf(history, ['liveness-phase'])[0];
-  if (phase === undefined) return { valid: true, violations: [] };
+  if (phase === undefined) return verdictOf([...overtakes(history)]);
   const boundMs = requireNumber(phase.value, 'boundMs', phase.index);
   const endTime = history.at(-1)?.time ?? phase.time;
-  const violations: Violation[] = [...overtakes(history, phase.index)];
+  const violations: Violation[] = [...overtakes(history)];
   const undecided: Violation[] = [];
   for (const wait of controllerOps(pairOperations(history), 'wait')) {
     const completion = wait.completion;

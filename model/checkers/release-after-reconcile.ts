@@ -1,7 +1,9 @@
 // release-after-reconcile (seed 000 §115–§121, §288–§289): a lease is not released while an
 // effect planned under its token is in flight (intent Started or Unknown, not yet Succeeded,
 // Failed or Reconciled) or an `effect` call under it has an unknown outcome that nobody observed;
-// and a non-supersedable operation is never cancelled by CancelPrevious.
+// and a non-supersedable operation is never cancelled by CancelPrevious. A scope blocked after a
+// failover or restore is reopened (ReconcileScope) only once every effect on it whose outcome was
+// unknown or still in flight has been observed (inspected) or reconciled (§64–§65, §272–§276).
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
@@ -75,6 +77,24 @@ export function releaseAfterReconcile(history: History): Verdict {
       if (observed || reconciled) continue;
       violations.push(
         violation(INVARIANT, `${lease} released (${release.how}, #${endOf(release.op)}) while effect ${intentId} (#${effect.invoke.index}) had an unobserved outcome`, [...indicesOf(effect), ...indicesOf(release.op)], release.scope),
+      );
+    }
+  }
+
+  for (const { op: reopen, command } of storeOps(operations, 'ReconcileScope')) {
+    const outcome = reopen.completion?.type === 'ok' ? stringField(reopen.completion.value, 'kind') : undefined;
+    if (reopen.completion?.type === 'fail' || (outcome !== undefined && outcome !== 'Reconciled')) continue;
+    for (const effect of effects) {
+      if (stringField(effect.invoke.value, 'scope') !== command.scope || effect.invoke.index > reopen.invoke.index) continue;
+      const open = effectOutcome(effect) === 'unknown' || endOf(effect) > reopen.invoke.index;
+      if (!open) continue;
+      const intentId = requireString(effect.invoke.value, 'intentId', effect.invoke.index);
+      const observed = inspects.some((i) => stringField(i.invoke.value, 'intentId') === intentId && i.completion?.type === 'ok' && i.invoke.index > effect.invoke.index && i.completion.index < reopen.invoke.index);
+      // The holder's own reconciliation counts even where the replaced store no longer knew the intent.
+      const reconciled = transitions.some((t) => t.command.intentId === intentId && SETTLED.has(t.command.to) && t.op.completion?.type === 'ok' && endOf(t.op) < reopen.invoke.index && t.op.invoke.index > effect.invoke.index);
+      if (observed || reconciled) continue;
+      violations.push(
+        violation(INVARIANT, `scope ${command.scope} reopened (ReconcileScope by ${command.actor}, #${endOf(reopen)}) while effect ${intentId} (#${effect.invoke.index}) had an unobserved outcome`, [...indicesOf(effect), ...indicesOf(reopen)], command.scope),
       );
     }
   }

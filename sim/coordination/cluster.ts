@@ -58,6 +58,23 @@ export interface HeartbeatRound {
   readonly higherTerm: number | null;
 }
 
+/**
+ * The consensus rules a broken coordination layer gets wrong (each on in the correct one; a
+ * controller-policy mutant turns one off).
+ */
+export interface ClusterRules {
+  /** An election needs a majority of the voters; off: half of them, rounded down, is enough. */
+  readonly majorityElections: boolean;
+  /** Stepping down invalidates the guard; off: the guard object stays with the process. */
+  readonly guardEndsWithRole: boolean;
+  /** A new member joins as a learner; off: it is committed as a voter at once. */
+  readonly learnerFirst: boolean;
+  /** Each leader's role guard carries the epoch its election committed; off: the role keeps its predecessor's epoch. */
+  readonly newRoleEpochPerLeader: boolean;
+}
+
+const CORRECT_RULES: ClusterRules = { majorityElections: true, guardEndsWithRole: true, learnerFirst: true, newRoleEpochPerLeader: true };
+
 export class Cluster {
   /** Every node, member or not, in a fixed order. */
   readonly nodes: ReadonlyArray<Voter>;
@@ -69,6 +86,7 @@ export class Cluster {
     names: ReadonlyArray<string>,
     private readonly roles: ReadonlyArray<CoordinatedRole>,
     bootstrapVoters = names.length,
+    readonly rules: ClusterRules = CORRECT_RULES,
   ) {
     assert.ok(bootstrapVoters === 1 || bootstrapVoters === 3 || bootstrapVoters === 5, 'a cluster has 3 or 5 voters, or 1 when standalone');
     assert.ok(bootstrapVoters <= names.length, 'the bootstrap voters are nodes of the cluster');
@@ -143,7 +161,7 @@ export class Cluster {
   /** Leadership ends in this process: the role is inactive and the guard invalid (§294). */
   stepDown(voter: Voter): void {
     voter.role = 'follower';
-    voter.guard = null;
+    if (this.rules.guardEndsWithRole) voter.guard = null;
   }
 
   /** A voter hears of a higher term: it adopts it and is no longer leader or candidate. */
@@ -188,7 +206,9 @@ export class Cluster {
       peer.lastHeardMs = now;
       votes.push(peer.name);
     }
-    if (votes.length < this.majority) return { kind: 'NotElected', term: candidate.term, votes: votes.length };
+    const needed = this.rules.majorityElections ? this.majority : Math.max(1, Math.floor(this.voters.length / 2));
+    // Only a candidate that knows the last committed epoch can commit a new one (see commitLeadership).
+    if (votes.length < needed || candidate.knownEpoch !== this.committed.epoch) return { kind: 'NotElected', term: candidate.term, votes: votes.length };
     return this.commitLeadership(candidate, votes, now);
   }
 
@@ -196,6 +216,7 @@ export class Cluster {
     // Quorum intersection: some voter of this majority knew the last committed epoch and would
     // not have voted for a candidate that did not. So the candidate knows it too.
     assert.equal(leader.knownEpoch, this.committed.epoch, 'an elected candidate knows the last committed epoch');
+    const previous = this.committed.roles;
     const next = applyCoordination(this.committed, { kind: 'ElectLeader', term: leader.term, leader: leader.incarnation, roles: this.roles });
     assert.equal(next.outcome.kind, 'LeaderElected', 'a majority-elected term is newer than the committed one');
     this.committed = next.state;
@@ -208,7 +229,10 @@ export class Cluster {
     leader.guard = null;
     const role = this.roles[0];
     if (role !== undefined) {
-      const guard = issueRoleGuard(this.committed, role, leader.incarnation);
+      const before = previous.get(role);
+      // A coordination layer that does not bump role epochs hands the new owner its predecessor's epoch.
+      const assigned = this.rules.newRoleEpochPerLeader || before === undefined ? this.committed : { ...this.committed, roles: new Map([...this.committed.roles].map(([r, a]) => [r, r === role ? { ...a, epoch: before.epoch } : a])) };
+      const guard = issueRoleGuard(assigned, role, leader.incarnation);
       assert.ok(isRoleGuard(guard), 'the elected leader is issued its role guard');
       leader.guard = guard;
     }
@@ -260,6 +284,12 @@ export class Cluster {
     const next = applyCoordination(this.committed, { kind: 'ChangeMembership', term: leader.term, change, caughtUp });
     if (next.outcome.kind !== 'MembershipChanged') return next.outcome;
     this.committed = next.state;
+    if (change.kind === 'add-learner' && !this.rules.learnerFirst) {
+      // The same commit makes the new member a voter: it skips the learner stage.
+      const voter = applyCoordination(this.committed, { kind: 'ChangeMembership', term: leader.term, change: { kind: 'promote', node: change.node }, caughtUp: true });
+      if (voter.outcome.kind === 'MembershipChanged') this.committed = voter.state;
+      return voter.outcome;
+    }
     if (change.kind === 'remove' && target !== undefined && stepDownRemoved) this.stepDown(target);
     return next.outcome;
   }

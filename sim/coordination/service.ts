@@ -62,7 +62,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   ) {
     const names = sim.controllers.map((node) => node.name);
     assert.ok(names.length >= options.voters, 'the bootstrap voters are controllers');
-    this.cluster = new Cluster(names, [options.role], options.voters);
+    const policy = sim.policy;
+    this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -101,9 +102,12 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
    */
   guard(node: Node): RoleGuard | null {
     const voter = this.cluster.voter(node.name);
-    if (voter.role !== 'leader' || voter.guard === null || node.down) return null;
+    if (voter.guard === null || node.down) return null;
+    // A guard that outlived its role (a broken policy) is still handed out, by the process that holds it.
+    if (!this.sim.policy.guardEndsWithRole) return voter.guard.holder === incarnationId(voter.incarnation) ? voter.guard : null;
+    if (voter.role !== 'leader') return null;
     assert.equal(incarnationId(voter.incarnation), node.proc, 'the voter and its node agree on the incarnation');
-    if (this.sim.local(node) - this.timer(node.name).lastMajorityLocalMs >= this.options.stepDownMs) return null;
+    if (this.sim.policy.checkQuorum && this.sim.local(node) - this.timer(node.name).lastMajorityLocalMs >= this.options.stepDownMs) return null;
     return voter.guard;
   }
 
@@ -194,7 +198,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     if (voter.role !== 'leader') return;
     const state = this.timer(voter.name);
     const sentLocalMs = this.sim.local(node);
-    if (sentLocalMs - state.lastMajorityLocalMs >= this.options.stepDownMs) {
+    if (this.sim.policy.checkQuorum && sentLocalMs - state.lastMajorityLocalMs >= this.options.stepDownMs) {
       // No majority for the whole window: the role stops (§74, §294).
       this.cluster.stepDown(voter);
       return;

@@ -50,8 +50,9 @@ describe('standalone coordination', () => {
     expect(report!.caught).toBe(true);
     expect(report!.scenario).toBe('standalone-coordination');
     expect(report!.seedsTried).toBeLessThan(20);
-    expect(report!.violations[0]?.invariant).toBe('one-owner-per-epoch');
+    // The effect outlived its lease (lease-exclusive) or came under a superseded token (one-owner-per-epoch).
+    expect(['one-owner-per-epoch', 'lease-exclusive']).toContain(report!.violations[0]?.invariant);
     expect(report!.shrunkOperations, report!.counterexample ?? '').toBeLessThanOrEqual(12);
-    expect(report!.counterexample).toMatch(/pause[\s\S]*Acquire[\s\S]*token":2[\s\S]*effect-applied[^\n]*token=1/);
+    expect(report!.counterexample).toMatch(/Acquire[\s\S]*token":1[\s\S]*pause[\s\S]*effect-applied[^\n]*token=1/);
   });
 });

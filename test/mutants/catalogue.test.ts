@@ -2,10 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { findMutant, MUTANTS } from '../../adapters/mutants/index.ts';
 import { CORRECT_POLICY, POLICY_FLAGS } from '../../sim/controller-policy.ts';
+import { isInvariantName, type InvariantName } from '../../model/checkers/index.ts';
+import { loadScenario } from '../../scenarios/index.ts';
 
 describe('mutant catalogue', () => {
-  it('has at least ten mutants with unique kebab-case names', () => {
-    expect(MUTANTS.length).toBeGreaterThanOrEqual(10);
+  it('has at least forty mutants with unique kebab-case names', () => {
+    expect(MUTANTS.length).toBeGreaterThanOrEqual(40);
     const names = MUTANTS.map((m) => m.name);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
@@ -21,6 +23,14 @@ describe('mutant catalogue', () => {
         expect(mutant.bug.length).toBeGreaterThan(10);
         expect(mutant.source).toMatch(/\b00[0-3]\b/);
         expect(mutant.scenarios.length).toBeGreaterThan(0);
+      });
+
+      it('names the rule it breaks, the invariants that must catch it, and scenarios that exist and judge them', () => {
+        expect(mutant.rule?.length ?? 0).toBeGreaterThan(10);
+        expect(mutant.invariants?.length ?? 0).toBeGreaterThan(0);
+        for (const name of mutant.invariants ?? []) expect(isInvariantName(name), name).toBe(true);
+        const judged = new Set(mutant.scenarios.flatMap((name) => loadScenario(name).invariants));
+        expect((mutant.invariants ?? []).some((name) => judged.has(name as InvariantName))).toBe(true);
       });
 
       if (mutant.policy !== undefined) {

@@ -7,6 +7,32 @@ const SEED_BUDGET = 200;
 const MEDIAN_SEEDS_MAX = 20;
 const SHRUNK_OPERATIONS_MAX = 12;
 
+/**
+ * The catalogue the counterexample-size target was set for. The rule mutants of the checker audit
+ * (test/mutants/catch-seeds.test.ts pins where each is caught) are hunted here too only by
+ * `testbed mutants`: several need a longer counterexample (a queue of waiters, a restore, an
+ * election), and shrinking all of them would make this suite take minutes.
+ */
+const SHRINK_TARGET = new Set([
+  'no-fencing-check',
+  'client-clock-expiry',
+  'renewal-without-epoch-check',
+  'advisory-lock-only',
+  'key-only-force-release',
+  'epoch-reset-after-restore',
+  'semaphore-off-by-one',
+  'lease-without-scheduler-epoch',
+  'holder-not-stopped-on-renewal-failure',
+  'blind-retry-after-timeout',
+  'unknown-treated-as-failure',
+  'release-before-reconcile',
+  'cancel-non-supersedable',
+  'boolean-leader-flag',
+  'effect-without-lease-confirmation',
+  'removed-leader-keeps-role',
+]);
+const TARGETS = MUTANTS.filter((m) => SHRINK_TARGET.has(m.name));
+
 const reports: MutantReport[] = [];
 
 function median(values: ReadonlyArray<number>): number {
@@ -16,7 +42,11 @@ function median(values: ReadonlyArray<number>): number {
 }
 
 describe('every mutant is caught', () => {
-  for (const mutant of MUTANTS) {
+  it('the shrink target names mutants of the catalogue', () => {
+    expect(TARGETS).toHaveLength(SHRINK_TARGET.size);
+  });
+
+  for (const mutant of TARGETS) {
     it(`${mutant.name}: caught within ${SEED_BUDGET} seeds, shrunk to at most ${SHRUNK_OPERATIONS_MAX} operations`, async () => {
       const [report] = await runMutants({ mutants: [mutant], seeds: SEED_BUDGET });
       expect(report).toBeDefined();
@@ -29,7 +59,7 @@ describe('every mutant is caught', () => {
   }
 
   it(`the median number of seeds to catch is under ${MEDIAN_SEEDS_MAX} (an uncaught mutant counts as beyond the budget)`, () => {
-    expect(reports).toHaveLength(MUTANTS.length);
+    expect(reports).toHaveLength(TARGETS.length);
     expect(median(reports.map((r) => (r.caught ? r.seedsTried : SEED_BUDGET + 1)))).toBeLessThan(MEDIAN_SEEDS_MAX);
   });
 

@@ -1,4 +1,4 @@
-// seed 000 §24–§34, §79–§82, §93, §200–§204, §271–§274, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
+// seed 000 §24–§53, §79–§114, §200–§213, §271–§276, seed 001 §94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
@@ -36,6 +36,7 @@ function mutantFactory(name: string): StoreFactory {
 }
 
 const acquire = (holder: string, ttlMs = 1_000): Command => ({ kind: 'Acquire', scope: 'env:prod', holder, ttlMs });
+const KEY = { tenant: 't1', operation: 'api-create', subject: 's1', key: 'k1' } as const;
 
 interface RuleCase {
   readonly mutant: string;
@@ -135,6 +136,201 @@ const CASES: ReadonlyArray<RuleCase> = [
     },
     correct: { kind: 'Fenced', role: 'scheduler', currentEpoch: 2 },
     broken: { kind: 'Acquired', lease: { holder: 'a', token: 1 } },
+  },
+  {
+    mutant: 'reentrant-acquire',
+    rule: 'the holder of the live lease is granted a second lease instead of Busy (Acquire step 4)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      return run(acquire('a'), 10);
+    },
+    correct: { kind: 'Busy', holder: 'a', token: 1 },
+    broken: { kind: 'Acquired', lease: { holder: 'a', token: 2 } },
+  },
+  {
+    mutant: 'acquire-bypasses-queue',
+    rule: 'a caller without a waiter id takes a free scope while a waiter is queued (Acquire step 5, §86–§90)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
+      return run(acquire('c'), 1_500);
+    },
+    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
+    broken: { kind: 'Acquired', lease: { holder: 'c' } },
+  },
+  {
+    mutant: 'any-waiter-acquires',
+    rule: 'a queued waiter that is not the head takes the scope (Acquire step 5, §90)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
+      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w2', holder: 'c', priority: 0 }, 20);
+      return run({ ...acquire('c'), waiterId: 'w2' } as Command, 1_500);
+    },
+    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
+    broken: { kind: 'Acquired', lease: { holder: 'c' } },
+  },
+  {
+    mutant: 'fifo-ignores-priority',
+    rule: 'the oldest waiter goes first although a later one has a higher priority (§91)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
+      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w2', holder: 'c', priority: 5 }, 20);
+      return run({ ...acquire('b'), waiterId: 'w1' } as Command, 1_500);
+    },
+    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
+    broken: { kind: 'Acquired', lease: { holder: 'b' } },
+  },
+  {
+    mutant: 'priority-without-aging',
+    rule: 'a newcomer of higher priority goes before a waiter that has aged past it (§92)',
+    script: async (run) => {
+      await run(acquire('a', 10_000), 0);
+      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
+      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w2', holder: 'c', priority: 2 }, 9_000);
+      return run({ ...acquire('c'), waiterId: 'w2' } as Command, 10_500);
+    },
+    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
+    broken: { kind: 'Acquired', lease: { holder: 'c' } },
+  },
+  {
+    mutant: 'release-ignores-token',
+    rule: 'a late Release with an old token ends the successor’s lease (§33–§36, §114)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run(acquire('b'), 1_500);
+      return run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 1_600);
+    },
+    correct: { kind: 'Stale', currentToken: 2 },
+    broken: { kind: 'Released', token: 2 },
+  },
+  {
+    mutant: 'handoff-keeps-token',
+    rule: 'a handoff keeps the old token instead of issuing a new one (§113)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      return run({ kind: 'Handoff', scope: 'env:prod', holder: 'a', token: 1, newHolder: 'b', ttlMs: 1_000 }, 10);
+    },
+    correct: { kind: 'HandedOff', lease: { holder: 'b', token: 2 } },
+    broken: { kind: 'HandedOff', lease: { holder: 'b', token: 1 } },
+  },
+  {
+    mutant: 'force-release-lowers-token',
+    rule: 'after a force release the next owner is issued the force-released token again (§203–§204)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'ForceRelease', scope: 'env:prod', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, 10);
+      return run(acquire('b'), 20);
+    },
+    correct: { kind: 'Acquired', lease: { holder: 'b', token: 3 } },
+    broken: { kind: 'Acquired', lease: { holder: 'b', token: 1 } },
+  },
+  {
+    mutant: 'mutate-ignores-expiry',
+    rule: 'a write under an expired lease is accepted while nobody replaced the row (§25–§31)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 1_500);
+    },
+    correct: { kind: 'StaleFence', currentToken: null },
+    broken: { kind: 'Accepted', version: 1, token: 1 },
+  },
+  {
+    mutant: 'renew-revives-expired',
+    rule: 'renewing an expired lease revives it instead of answering Expired (§31–§35)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      return run({ kind: 'Renew', scope: 'env:prod', holder: 'a', expectedToken: 1, ttlMs: 1_000 }, 1_500);
+    },
+    correct: { kind: 'Expired' },
+    broken: { kind: 'Renewed', lease: { holder: 'a', token: 1, expiresAt: 2_500 } },
+  },
+  {
+    mutant: 'fence-by-aggregate-high-water',
+    rule: 'a stale holder writes after its successor was granted, before the successor wrote (§25–§30)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run(acquire('b'), 1_500);
+      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 1_600);
+    },
+    correct: { kind: 'StaleFence', currentToken: 2 },
+    broken: { kind: 'Accepted', version: 1, token: 1 },
+  },
+  {
+    mutant: 'mutate-without-role-guard',
+    rule: 'a promotion under an older coordinator epoch than the store has seen is accepted (001 §94)',
+    script: async (run) => {
+      await run({ kind: 'AdvanceRoleEpoch', role: 'release-coordinator', epoch: 2 }, 0);
+      await run(acquire('a'), 1);
+      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'channel', holder: 'a', token: 1, expectedVersion: 0, guard: { role: 'release-coordinator', epoch: 1 } }, 10);
+    },
+    correct: { kind: 'Fenced', role: 'release-coordinator', currentEpoch: 2 },
+    broken: { kind: 'Accepted', version: 1, token: 1 },
+  },
+  {
+    mutant: 'recovery-keeps-leases',
+    rule: 'a lease live before the recovery epoch still accepts writes after it (§273)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: [] }, 10);
+      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 20);
+    },
+    correct: { kind: 'StaleFence', currentToken: null },
+    broken: { kind: 'Accepted', version: 1, token: 1 },
+  },
+  {
+    mutant: 'recovery-skips-block',
+    rule: 'a scope the recovery procedure names is not blocked: a new owner takes it before reconciliation (§237, §275)',
+    script: async (run) => {
+      await run({ kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: ['env:prod'] }, 0);
+      return run(acquire('b'), 10);
+    },
+    correct: { kind: 'Rejected', reason: 'blocked-for-reconciliation' },
+    broken: { kind: 'Acquired', lease: { holder: 'b' } },
+  },
+  {
+    mutant: 'reservations-not-counted',
+    rule: 'a second reservation of a one-unit pool is granted while the first holds it (§207)',
+    script: async (run) => {
+      await run({ kind: 'DefineCapacity', scope: 'dev:pool', capacity: 1 }, 0);
+      await run({ kind: 'Reserve', scope: 'dev:pool', reservationId: 'r1', owner: 'a', units: 1, ttlMs: 1_000 }, 0);
+      return run({ kind: 'Reserve', scope: 'dev:pool', reservationId: 'r2', owner: 'b', units: 1, ttlMs: 1_000 }, 10);
+    },
+    correct: { kind: 'Overbooked', inUse: 1, capacity: 1 },
+    broken: { kind: 'Reserved', reservation: { reservationId: 'r2' } },
+  },
+  {
+    mutant: 'expired-reservation-consumed',
+    rule: 'an expired reservation is consumed (§37–§42)',
+    script: async (run) => {
+      await run({ kind: 'DefineCapacity', scope: 'dev:pool', capacity: 1 }, 0);
+      await run({ kind: 'Reserve', scope: 'dev:pool', reservationId: 'r1', owner: 'a', units: 1, ttlMs: 100 }, 0);
+      return run({ kind: 'ConsumeReservation', reservationId: 'r1' }, 200);
+    },
+    correct: { kind: 'ReservationExpired' },
+    broken: { kind: 'ReservationUpdated', reservation: { reservationId: 'r1', state: 'Consumed' } },
+  },
+  {
+    mutant: 'digest-ignored',
+    rule: 'another request reusing a key is answered from the first request’s record, not Conflict (§46–§47)',
+    script: async (run) => {
+      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
+      return run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd2', retentionMs: 60_000, retryAfterTerminal: false }, 10);
+    },
+    correct: { kind: 'Conflict', existingDigest: 'd1' },
+    broken: { kind: 'InProgress' },
+  },
+  {
+    mutant: 'unknown-begins-new',
+    rule: 'a request on a record whose outcome is Unknown starts the operation anew (§52–§53)',
+    script: async (run) => {
+      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
+      await run({ kind: 'IdempotencyComplete', ...KEY, digest: 'd1', outcome: { kind: 'Unknown' } }, 10);
+      return run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 20);
+    },
+    correct: { kind: 'Unknown' },
+    broken: { kind: 'New' },
   },
 ];
 

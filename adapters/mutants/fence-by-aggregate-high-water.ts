@@ -1,0 +1,31 @@
+// fence-by-aggregate-high-water — seed 000 §25–§30 ("Lock Alone Is Not Enough": the resource
+// checks the token), §66–§70, §281, and the classic storage-side fencing shortcut. The write is
+// fenced against the highest token the aggregate has accepted, not against the live lease: a
+// holder whose lease expired and was re-granted still writes, as long as its successor has not
+// written yet.
+
+import type { MutateCommand } from '../../model/commands.ts';
+import type { MutateResult } from '../../model/outcomes.ts';
+import { aggregateVersion } from '../../model/protected-mutation.ts';
+import type { ModelState, Transition } from '../../model/state.ts';
+import type { Mutant } from './mutant.ts';
+import { modelMutantStore } from './model-store.ts';
+import { guarded, writeAggregate } from './rule-book-mutate.ts';
+
+function fencedByHighWater(state: ModelState, command: MutateCommand): Transition<MutateResult> {
+  return guarded(state, command, (checked) => {
+    const highest = aggregateVersion(checked, command.scope, command.aggregate)?.lastToken ?? 0;
+    if (command.token < highest) return { state: checked, outcome: { kind: 'StaleFence', currentToken: highest } };
+    return writeAggregate(checked, command);
+  });
+}
+
+export const fenceByAggregateHighWater: Mutant = {
+  name: 'fence-by-aggregate-high-water',
+  bug: 'Mutate fences against the highest token the aggregate accepted instead of the live lease',
+  source: '000 §25–§30, §66–§70, §281',
+  rule: 'Protected mutation: no live lease with that token and holder → StaleFence',
+  invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+  scenarios: ['paused-holder-expiry', 'stale-holder', 'split-brain-partition', 'standard-mix'],
+  store: () => modelMutantStore('fence-by-aggregate-high-water', ['Mutate'], (state, command) => fencedByHighWater(state, command)),
+};

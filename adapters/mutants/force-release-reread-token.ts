@@ -1,0 +1,16 @@
+// force-release-reread-token — seed 002 (PR #53 "key-only ForceReleaseLock cannot bind the force
+// to the lease observed at conflict time"), seed 003 (preempt: re-validate before force release),
+// seed 000 §200–§204, §290. The operator investigates the stuck holder's lease, then re-reads the
+// scope and force-releases whatever lease is current by then — a newer, healthy holder's.
+
+import type { Mutant } from './mutant.ts';
+
+export const forceReleaseRereadToken: Mutant = {
+  name: 'force-release-reread-token',
+  bug: 'the operator force-releases the token it re-reads after investigating, not the one it observed and reconciled',
+  source: '002 PR #53; 003 preempt re-validation; 000 §200–§204, §290',
+  rule: 'force-release-audited: only a lease whose holder is gone is force-released (§202 only after reconciliation/manual proof)',
+  invariants: ['force-release-audited'],
+  scenarios: ['force-release-observed-epoch'],
+  policy: { forceReleaseWithObservedEpoch: false },
+};
