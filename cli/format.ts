@@ -16,15 +16,21 @@ export function runJson(result: RunResult) {
     operations: result.operations,
     valid: result.valid,
     violations: result.violations,
+    ...(result.untested === undefined ? {} : { untested: result.untested }),
+    ...(result.unjudged === undefined ? {} : { unjudged: result.unjudged }),
     replay: result.replay,
   };
 }
 
 export function formatRun(result: RunResult): string {
   const lines: string[] = [];
+  const head = `${pc.bold(result.scenario)} seed ${result.seed} on ${result.adapter} (faults: ${result.faults})`;
+  // A store that lacks what the scenario sends is not judged on it (sim/capabilities.ts).
+  if (result.untested !== undefined) return `${head}: ${pc.yellow(`untested (${result.untested})`)}`;
   const verdict =
     result.valid === true ? pc.green('no violation') : result.valid === false ? pc.red('VIOLATION') : pc.yellow('undecided');
-  lines.push(`${pc.bold(result.scenario)} seed ${result.seed} on ${result.adapter} (faults: ${result.faults}): ${verdict}`);
+  lines.push(`${head}: ${verdict}`);
+  for (const u of result.unjudged ?? []) lines.push(pc.dim(`  not judged: ${u.invariant} (the store lacks ${u.lacks.join(', ')})`));
   lines.push(
     `  ${result.operations} operations, ${result.events} events, ${result.simulatedMs} ms simulated, trace ${result.traceHash.slice(0, 16)}`,
   );

@@ -212,12 +212,21 @@ export class Sim {
 
   /** The reference model in lockstep with the store (sim/shadow-model.ts); off until a store is attached. */
   shadow = new ShadowModel(false);
+  /** The command kinds the store declares (null: every kind of the port). */
+  private supported: ReadonlySet<string> | null = null;
+
+  supports(kind: Command['kind']): boolean {
+    return this.supported === null || this.supported.has(kind);
+  }
+
   /** Answers and errors of the store that the port does not allow (sim/port-contract.ts). */
   readonly contract = new PortContract();
 
   /** `differential`: compare every outcome with the reference model's (off for a store with semantics of its own). */
   attachStore(store: Store, differential = true): void {
     this.store = store;
+    const declared = store.capabilities?.commands;
+    this.supported = declared === undefined ? null : new Set(declared);
     this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false);
     const maybe = store as Partial<SyncStore>;
     this.sync = typeof maybe.executeSync === 'function' ? (store as unknown as SyncStore) : null;
@@ -314,6 +323,8 @@ export class Sim {
   /** A store call: request message → executed at the database on arrival → reply message. */
   async call<C extends Command>(fiber: Fiber, command: C, process = fiber.process, listen: ReadonlyArray<string> | null = null): Promise<OutcomeOf<C> | null> {
     this.checkAlive(fiber);
+    // A command the store does not implement (sim/capabilities.ts) is never sent: the controller does without it.
+    if (!this.supports(command.kind)) return null;
     if (listen !== null) fiber.notified = false;
     this.history.op(this.now, process, 'invoke', command.kind, command);
     fiber.inFlight = process;
@@ -743,6 +754,7 @@ export class Sim {
   async defineCapacities(): Promise<void> {
     for (const { scope, capacity } of this.plan.capacities) {
       const command = { kind: 'DefineCapacity' as const, scope, capacity };
+      if (!this.supports(command.kind)) continue;
       this.history.op(this.now, 'setup#1', 'invoke', command.kind, command);
       this.history.op(this.now, 'setup#1', 'ok', command.kind, await this.executeDirect(command));
     }

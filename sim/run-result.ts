@@ -16,6 +16,13 @@ export interface RunResult {
   /** Number of completed client operations. */
   readonly operations: number;
   readonly valid: true | false | 'unknown';
+  /**
+   * Why the run was not played: the store lacks command kinds the scenario's workload needs
+   * (sim/capabilities.ts). `valid` is then 'unknown'; the run is untested, neither passed nor failed.
+   */
+  readonly untested?: string;
+  /** Invariants left out of the verdict because they read commands the store lacks (sim/capabilities.ts). */
+  readonly unjudged?: ReadonlyArray<{ readonly invariant: string; readonly lacks: ReadonlyArray<string> }>;
   readonly violations: ReadonlyArray<Violation>;
   /** One line that reproduces this run exactly. */
   readonly replay: string;

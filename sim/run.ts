@@ -10,6 +10,10 @@ import { controllerHooks } from './controller.ts';
 import { controllerPolicy, type ControllerPolicy } from './controller-policy.ts';
 import { CoordinationService } from './coordination/service.ts';
 import { Sim } from './engine.ts';
+import createMemoryStore from '../adapters/memory.ts';
+import type { CommandKind } from '../model/commands.ts';
+import { lackingCommands, type Lacking } from './capabilities.ts';
+import { coverageOf } from './coverage.ts';
 import type { Verdict, Violation } from '../model/verdict.ts';
 import { generatePlan } from './generate-plan.ts';
 import type { Plan } from './plan.ts';
@@ -69,6 +73,11 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   }
   if (faults === 'real') sim.realFaults = options.realFaults ?? null;
   const store = await options.store.factory({ time: sim.storeTime, callerClock: sim.callerClock });
+  const lacking = await lackingFor(plan, store.capabilities?.commands);
+  if (lacking.commands.length > 0) {
+    await store.close();
+    return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`);
+  }
   sim.attachStore(store, options.differential ?? true);
   try {
     await sim.defineCapacities();
@@ -78,7 +87,9 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     await store.close();
   }
   const history = sim.history.events;
-  const verdict = withFindings(checkAll(history, plan.invariants), [...sim.contract.violations(), ...sim.shadow.violations()]);
+  const unjudged = new Set(lacking.unjudged.map((u) => u.invariant));
+  const judged = plan.invariants.filter((invariant) => !unjudged.has(invariant));
+  const verdict = withFindings(checkAll(history, judged), [...sim.contract.violations(), ...sim.shadow.violations()]);
   return {
     scenario: plan.scenario,
     seed: plan.seed,
@@ -95,6 +106,35 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     plan,
     policy,
     realActions: sim.realActions,
+    ...(lacking.unjudged.length === 0 ? {} : { unjudged: lacking.unjudged }),
+  };
+}
+
+/** What a store declaring only `declared` lacks for `plan`, from what the plan sends on the reference store. */
+async function lackingFor(plan: Plan, declared: ReadonlyArray<CommandKind> | undefined): Promise<Lacking> {
+  if (declared === undefined) return { commands: [], unjudged: [] };
+  const reference = await executePlan(plan, { store: { name: 'memory', factory: createMemoryStore }, differential: false });
+  return lackingCommands(coverageOf(reference.history).commands, declared, plan.invariants);
+}
+
+function untestedRun(plan: Plan, options: ExecuteOptions, faults: 'sim' | 'real', policy: ControllerPolicy, reason: string): SimRunResult {
+  return {
+    scenario: plan.scenario,
+    seed: plan.seed,
+    adapter: options.store.name,
+    faults,
+    traceHash: '',
+    events: 0,
+    operations: 0,
+    valid: 'unknown',
+    untested: reason,
+    violations: [],
+    replay: options.replay ?? replayLine(plan.scenario, plan.seed, options.store.name, faults),
+    simulatedMs: 0,
+    history: [],
+    plan,
+    policy,
+    realActions: [],
   };
 }
 

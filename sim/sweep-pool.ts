@@ -38,6 +38,8 @@ export interface SweepRun {
   readonly valid: true | false | 'unknown';
   readonly violations: ReadonlyArray<{ readonly invariant: string; readonly message: string }>;
   readonly simulatedMs: number;
+  /** Why the run was not played (the store lacks command kinds it needs; sim/capabilities.ts). */
+  readonly untested?: string;
   /** Command and outcome kinds the run reached (sim/coverage.ts). */
   readonly coverage: RunCoverage;
 }
@@ -85,6 +87,7 @@ export async function sweepRun(scenario: Scenario, seed: number, adapter: InProc
     valid: r.valid,
     violations: r.violations.map((v) => ({ invariant: v.invariant, message: v.message })),
     simulatedMs: r.simulatedMs,
+    ...(r.untested === undefined ? {} : { untested: r.untested }),
     coverage: coverageOf(r.history),
   };
 }
