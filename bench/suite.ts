@@ -82,8 +82,8 @@ export interface BenchReport {
 /** The figures' sizes: full runs for the report, a smoke run with `quick`. */
 function sizes(quick: boolean) {
   return quick
-    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, raceSeeds: 5, raceRuns: 200, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50 }
-    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, raceSeeds: 50, raceRuns: 1_000, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500 };
+    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, raceSeeds: 5, raceRuns: 5_000, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50 }
+    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, raceSeeds: 50, raceRuns: 5_000, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500 };
 }
 
 const fmt = (value: number): string => rounded(value).toLocaleString('en-US');
