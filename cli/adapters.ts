@@ -1,22 +1,30 @@
 // Resolution of `--adapter`: the memory store, the PostgreSQL store on an embedded server (or
 // DATABASE_URL), a built-in mutant (`mutant:<name>`), or a user's module whose default export is
 // an async factory returning a store. Every bad choice is a UsageError (exit 2); a PostgreSQL
-// server that cannot be started or reached is this machine's problem, an UndecidedError (exit 3).
+// server that cannot be started or reached is this machine's problem, an UndecidedError (exit 3),
+// and so is a user's store whose factory throws or never answers: each says so in one line.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
-import type { Store, StoreFactory, StoreOptions } from '../adapters/port.ts';
+import { readFileSync } from 'node:fs';
+import { OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions } from '../adapters/port.ts';
+import type { Command } from '../model/commands.ts';
 import type { ControllerPolicy } from '../sim/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
-import { UndecidedError, UsageError } from './errors.ts';
+import { awaiting, bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
 
 export interface ResolvedAdapter {
   readonly name: string;
   readonly store: StoreChoice;
   readonly policy?: Partial<ControllerPolicy>;
+  /**
+   * PostgreSQL stores only: `count` stores over one fresh schema, each on a connection of its own
+   * (the concurrent sessions of `testbed stress`).
+   */
+  readonly sessions?: (options: StoreOptions, count: number) => Promise<Store[]>;
   close(): Promise<void>;
 }
 
@@ -28,9 +36,9 @@ function isModulePath(spec: string): boolean {
 
 export async function resolveAdapter(spec: string): Promise<ResolvedAdapter> {
   if (spec === 'memory' || spec.startsWith('mutant:')) return resolveInProcess(spec);
-  if (spec === 'postgres') return resolvePostgres();
+  if (spec === 'postgres' || spec.startsWith('postgres-mutant:')) return resolvePostgres(spec);
   if (isModulePath(spec)) return resolveModule(spec);
-  throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name> or a path to a store module`);
+  throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name>, postgres-mutant:<name> or a path to a store module`);
 }
 
 /** The memory store or a built-in mutant. */
@@ -42,31 +50,49 @@ function resolveInProcess(spec: string): ResolvedAdapter {
   return { ...adapter, close: async () => {} };
 }
 
-async function resolvePostgres(): Promise<ResolvedAdapter> {
-  const { startPostgres } = await import('../adapters/postgres/harness.ts');
+/** The PostgreSQL store, or one of its SQL race mutants (`postgres-mutant:<name>`, adapters/postgres/mutants/). */
+async function resolvePostgres(spec: string): Promise<ResolvedAdapter> {
+  const { findPostgresMutant, POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } = await import('../adapters/postgres/mutants/index.ts');
+  const mutant = spec === 'postgres' ? undefined : findPostgresMutant(spec);
+  if (spec !== 'postgres' && mutant === undefined) {
+    throw new UsageError(`unknown PostgreSQL mutant '${spec.slice(POSTGRES_MUTANT_PREFIX.length)}'; known: ${POSTGRES_MUTANTS.map((m) => m.name).join(', ')}`);
+  }
+  const variant = { name: spec, ...(mutant === undefined ? {} : { commands: mutant.commands }) };
+  const { ServerUrlError, startPostgres } = await import('../adapters/postgres/harness.ts');
   const { ServerEnvironmentError } = await import('../adapters/postgres/local-server.ts');
   const { createPostgresStore } = await import('../adapters/postgres/store.ts');
   let server;
   try {
     server = await startPostgres();
   } catch (error) {
+    if (error instanceof ServerUrlError) throw new UsageError(error.message);
     const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
     if (process.env.DATABASE_URL) throw new UndecidedError(`cannot reach the server at DATABASE_URL: ${cause}; check that it runs and accepts connections`);
     // An environment error says what to do itself; anything else gets the way around it.
     const todo = error instanceof ServerEnvironmentError ? '' : '; set DATABASE_URL to a server of your own to use it instead';
     throw new UndecidedError(`cannot start an embedded PostgreSQL server: ${cause}${todo}`);
   }
-  // Every run gets a fresh schema on the same server, so runs never see each other's rows.
+  // Every run gets a fresh schema on the same server, so runs never see each other's rows; on a
+  // shared server they are named after the server's own schema, and server.stop() drops them all.
   let runs = 0;
   const base = server.schema === 'public' ? 'run' : `${server.schema}_run`;
   const factory: StoreFactory = (options: StoreOptions) =>
-    createPostgresStore({ ...options, connectionString: server.connectionString, schema: `${base}_${++runs}`, poolSize: 4 });
+    createPostgresStore({ ...options, ...variant, connectionString: server.connectionString, schema: `${base}_${++runs}`, poolSize: 4 });
+  const sessions = (options: StoreOptions, count: number): Promise<Store[]> => {
+    const schema = `${base}_${++runs}`;
+    const open = () => createPostgresStore({ ...options, ...variant, connectionString: server.connectionString, schema, poolSize: 1 });
+    return Promise.all(Array.from({ length: count }, open));
+  };
   return {
-    name: 'postgres',
-    store: { name: 'postgres', factory },
+    name: spec,
+    store: { name: spec, factory },
+    sessions,
     close: () => server.stop(),
   };
 }
+
+/** How long a user's store factory may take to open a store (the check allows a store call as long). */
+export const FACTORY_TIMEOUT_MS = 10_000;
 
 async function resolveModule(spec: string): Promise<ResolvedAdapter> {
   const file = path.resolve(spec);
@@ -75,17 +101,103 @@ async function resolveModule(spec: string): Promise<ResolvedAdapter> {
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
-    throw new UsageError(`cannot load adapter module ${spec}: ${error instanceof Error ? error.message : String(error)}`.split('\n')[0]!);
+    throw new UsageError(`cannot load adapter module ${spec}: ${await whyNotLoaded(file, spec, error)}`);
   }
   if (typeof loaded.default !== 'function') {
     throw new UsageError(`adapter module ${spec} has no default export that is a store factory (an async function returning a store)`);
   }
   const userFactory = loaded.default as StoreFactory;
-  const factory: StoreFactory = async (options) => checkStore(spec, await userFactory(options));
-  // Probe once up front, so a module that does not implement the port is bad input before any run starts.
-  await (await factory({ time: { now: () => 0 } })).close();
+  const factory: StoreFactory = async (options) => {
+    let store: unknown;
+    try {
+      store = await awaiting(`the store factory of ${spec}`, Promise.resolve(userFactory(options)));
+    } catch (error) {
+      throw new UndecidedError(`the store factory of ${spec} failed: ${firstLine(error)}`, { cause: error });
+    }
+    return checkedStore(spec, checkStore(spec, store));
+  };
+  // Probe once up front, so a module that does not implement the port is bad input before any run
+  // starts, and a factory that fails or never answers is said to before any work.
+  const probe = await bounded(`the store factory of ${spec}`, factory({ time: { now: () => 0 } }), FACTORY_TIMEOUT_MS);
+  try {
+    await probe.close();
+  } catch (error) {
+    throw new UndecidedError(`adapter module ${spec}: close() of a new store failed: ${firstLine(error)}`, { cause: error });
+  }
   const name = spec;
   return { name, store: { name, factory }, close: async () => {} };
+}
+
+/**
+ * Why a module did not load, in one line with the place when it is a syntax error. Node names the
+ * place of a JavaScript syntax error in its stack; a TypeScript loader may report something else
+ * entirely (tsx: "Cannot require() ES Module … in a cycle"), so the source is parsed again with
+ * esbuild, which tsx brings along, for the line and column.
+ */
+async function whyNotLoaded(file: string, spec: string, error: unknown): Promise<string> {
+  const located = await syntaxErrorOf(file, spec);
+  if (located !== null) return located;
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  const place = /^(file:\/\/\S+?):(\d+)$/m.exec(stack);
+  if (error instanceof SyntaxError && place !== null) return `${spec}:${place[2]}: ${firstLine(error)}`;
+  return firstLine(error);
+}
+
+async function syntaxErrorOf(file: string, spec: string): Promise<string | null> {
+  let esbuild: { transform(code: string, options: { loader: string; format: string; sourcefile: string }): Promise<unknown> };
+  try {
+    esbuild = (await import('esbuild' as string)) as typeof esbuild;
+  } catch {
+    return null;
+  }
+  const extension = path.extname(file).slice(1);
+  const loader = extension === 'ts' || extension === 'mts' || extension === 'cts' ? 'ts' : extension === 'tsx' || extension === 'jsx' ? extension : 'js';
+  try {
+    await esbuild.transform(readFileSync(file, 'utf8'), { loader, format: 'esm', sourcefile: spec });
+    return null;
+  } catch (error) {
+    const first = (error as { errors?: ReadonlyArray<{ text: string; location: { line: number; column: number } | null }> }).errors?.[0];
+    if (first === undefined) return null;
+    return first.location === null ? `syntax error: ${first.text}` : `syntax error at ${spec}:${first.location.line}:${first.location.column + 1}: ${first.text}`;
+  }
+}
+
+/**
+ * A user's store, as the simulator calls it: an error it throws (other than the two the port
+ * defines, unknown outcome and unavailable) names the store and the command, and a call that
+ * never answers is named if the command stops waiting for it. Everything else is the store's own.
+ */
+function checkedStore(spec: string, inner: Store): Store {
+  const named = (command: Command, error: unknown): unknown =>
+    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError
+      ? error
+      : new Error(`store ${spec} threw on ${command.kind}: ${firstLine(error)}`, { cause: error });
+  const execute = async (command: Command): Promise<unknown> => {
+    try {
+      return await awaiting<unknown>(`store ${spec} on ${command.kind}`, inner.execute(command));
+    } catch (error) {
+      throw named(command, error);
+    }
+  };
+  const sync = (inner as { executeSync?: (command: Command) => unknown }).executeSync;
+  const executeSync =
+    typeof sync === 'function'
+      ? (command: Command): unknown => {
+          try {
+            return sync.call(inner, command);
+          } catch (error) {
+            throw named(command, error);
+          }
+        }
+      : undefined;
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key === 'execute') return execute;
+      if (key === 'executeSync') return executeSync;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** A module's store must implement the port; anything else is bad input, not a bug of ours. */

@@ -1,13 +1,15 @@
 // The `testbed` command (DESIGN.md "The CLI contract"). Each subcommand lives in its own module
 // under cli/commands/ and is loaded only when used, so `testbed scenarios` does not start a
 // database. Exit codes: 0 no violation, 1 violation, 2 bad input or usage, 3 undecided.
+// Whatever goes wrong ends in one line naming what failed; `--verbose` adds the stack trace.
 
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT, UndecidedError, UsageError } from './errors.ts';
+import { describeError, EXIT, firstLine, stackChain, UndecidedError, UsageError, waitingFor } from './errors.ts';
+import { writtenFailureFiles } from './record-failure.ts';
 import { packageVersion } from './version.ts';
 
 const adapterOption = () =>
-  new Option('--adapter <adapter>', 'memory | postgres | mutant:<name> | path to a store module').default('memory');
+  new Option('--adapter <adapter>', 'memory | postgres | mutant:<name> | postgres-mutant:<name> | path to a store module').default('memory');
 const faultsOption = () =>
   new Option('--faults <mode>', 'sim keeps faults simulated; real maps them to real actions (postgres only)')
     .choices(['sim', 'real'])
@@ -17,6 +19,7 @@ function buildProgram(): Command {
   const program = new Command('testbed')
     .description('Deterministic simulation and verification testbed for leases, fencing, idempotency and coordination epochs')
     .version(packageVersion())
+    .option('--verbose', 'print the stack trace of an error, not only its one-line message')
     .exitOverride();
 
   program
@@ -69,6 +72,17 @@ function buildProgram(): Command {
     .action(async (options) => (await import('./commands/mutants.ts')).mutantsCommand(options));
 
   program
+    .command('stress')
+    .description('many concurrent clients against one store (each with its own session), then checks over the whole history')
+    .addOption(adapterOption())
+    .option('--clients <n>', 'concurrent clients', '16')
+    .option('--duration <t>', 'how long the clients run: 30s, 500ms, 2m', '10s')
+    .option('--seed <n>', "the seed of the clients' choices (drawn at random and printed when absent)")
+    .option('--time <clock>', "the store's clock: database (its own) or wall (handed to it); default database on PostgreSQL, wall otherwise")
+    .option('--json', 'print one JSON document')
+    .action(async (options) => (await import('./commands/stress.ts')).stressCommand(options));
+
+  program
     .command('gates')
     .description('run the gate suite and write the production-readiness report')
     .option('--out <dir>', 'output directory', 'out')
@@ -94,7 +108,7 @@ function buildProgram(): Command {
   return program;
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], verbose: boolean): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
@@ -105,19 +119,41 @@ async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     if (error instanceof UsageError) {
-      process.stderr.write(`testbed: ${error.message}\n`);
+      process.stderr.write(`testbed: ${firstLine(error)}\n`);
       return EXIT.usage;
     }
-    if (error instanceof UndecidedError) {
-      process.stderr.write(`testbed: could not decide: ${error.message}\n`);
-      return EXIT.undecided;
-    }
-    process.stderr.write(`testbed: could not decide: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const expected = error instanceof UndecidedError;
+    const hint = verbose || expected ? '' : ' (--verbose prints the stack trace)';
+    process.stderr.write(`testbed: could not decide: ${expected ? firstLine(error) : describeError(error)}${hint}\n`);
+    if (verbose) process.stderr.write(`${stackChain(error)}\n`);
     return EXIT.undecided;
   }
 }
 
-const code = await main(process.argv);
+/** After an interrupt, what was already found: every failure file written so far, with how to replay it. */
+function interrupted(signal: NodeJS.Signals): void {
+  const files = writtenFailureFiles();
+  const found = files.length === 0 ? 'no failure file was written' : `failure files written: ${files.join(', ')}`;
+  process.stderr.write(`\ntestbed: interrupted by ${signal}; ${found}\n`);
+  for (const file of files) process.stderr.write(`replay: npx testbed replay ${file}\n`);
+  // The exit hooks stop any server this process started; its watchdog removes the rest.
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+}
+
+let finished = false;
+// The event loop ran dry before the command finished: something awaited a promise that nothing
+// will ever settle (a store factory or a store call that never answers). Say what, and stop.
+process.on('beforeExit', () => {
+  if (finished) return;
+  const what = waitingFor();
+  process.stderr.write(`testbed: could not decide: ${what === undefined ? 'the command' : what} never finished (a promise that nothing settles)\n`);
+  process.exit(EXIT.undecided);
+});
+process.once('SIGINT', interrupted);
+process.once('SIGTERM', interrupted);
+
+const code = await main(process.argv, process.argv.includes('--verbose'));
+finished = true;
 // Exit once stdout has drained, so that a lingering handle (a pool, a timer in a library)
 // can never keep a finished command alive.
 process.stdout.write('', () => process.exit(code));

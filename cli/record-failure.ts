@@ -1,15 +1,21 @@
 // A failing run becomes a failure file under out/failures/. On an in-process store (the memory
 // store or a mutant) its plan is first shrunk, so the file and the printed counterexample hold
-// the smallest plan that still shows the same invariant violated.
+// the smallest plan that still shows the same invariant violated. A file that cannot be written
+// (a read-only directory, a full disk) does not hide the violation: the run still reports it, with
+// its replay line, and says why there is no file.
 
 import type { Scenario } from '../scenarios/index.ts';
-import { failureOf, writeFailureFile } from '../sim/failure-file.ts';
+import { failureOf, writeFailureFile, type FailureFile } from '../sim/failure-file.ts';
 import { runScenario, type SimRunResult } from '../sim/run.ts';
 import { renderCounterexample, shrinkPlan } from '../sim/shrink.ts';
 import type { ResolvedAdapter } from './adapters.ts';
+import { firstLine } from './errors.ts';
 
 export interface RecordedFailure {
+  /** Where the failure file was meant to go. */
   readonly file: string;
+  /** Why it could not be written there; null when it was written. */
+  readonly writeError: string | null;
   readonly shrunk: boolean;
   /** The numbered counterexample, when the plan was shrunk. */
   readonly counterexample: string | null;
@@ -19,18 +25,41 @@ export function failurePath(scenario: string, seed: number, adapter: string): st
   return `out/failures/${scenario}-${seed}-${adapter.replace(/[^a-z0-9-]+/gi, '_')}.json`;
 }
 
+const written: string[] = [];
+
+/** Failure files this process has written, oldest first (an interrupted command names them). */
+export function writtenFailureFiles(): ReadonlyArray<string> {
+  return written;
+}
+
+/** Writes a failure file; returns null, or the one-line reason it could not be written. */
+export async function saveFailureFile(file: string, failure: FailureFile): Promise<string | null> {
+  try {
+    await writeFailureFile(file, failure);
+  } catch (error) {
+    return `cannot write the failure file ${file}: ${firstLine(error)}`;
+  }
+  written.push(file);
+  return null;
+}
+
+/** The line (for stderr) that says why a failure went to no file, and that the violation stands. */
+export function unwrittenLine(writeError: string): string {
+  return `testbed: ${writeError}; the violation stands: replay it with its replay line`;
+}
+
 export async function recordFailure(result: SimRunResult, scenario: Scenario, adapter: ResolvedAdapter, shrink: boolean): Promise<RecordedFailure> {
   const file = failurePath(result.scenario, result.seed, adapter.name);
   const policy = adapter.policy === undefined ? {} : { policy: adapter.policy };
   const shrinkable = shrink && (adapter.name === 'memory' || adapter.name.startsWith('mutant:'));
   if (!shrinkable) {
-    await writeFailureFile(file, failureOf(result.plan, result, policy));
-    return { file, shrunk: false, counterexample: null };
+    const writeError = await saveFailureFile(file, failureOf(result.plan, result, policy));
+    return { file, writeError, shrunk: false, counterexample: null };
   }
   const invariant = result.violations[0]!.invariant;
   const execute = (plan: SimRunResult['plan']) => runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...policy });
   const shrunk = await shrinkPlan(result.plan, execute, invariant, { maxRuns: 300 });
-  await writeFailureFile(file, failureOf(shrunk.plan, shrunk.result, policy));
-  const counterexample = renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: [`npx testbed replay ${file}`] });
-  return { file, shrunk: true, counterexample };
+  const writeError = await saveFailureFile(file, failureOf(shrunk.plan, shrunk.result, policy));
+  const counterexample = renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: writeError === null ? [`npx testbed replay ${file}`] : [] });
+  return { file, writeError, shrunk: true, counterexample };
 }

@@ -2,7 +2,7 @@
 // is bad input (exit 2) with the loader's one-line message.
 
 import { loadScenario, ScenarioError, type Scenario } from '../scenarios/index.ts';
-import { replayLine } from '../sim/run.ts';
+import { generatePlan, replayLine, type Plan } from '../sim/run.ts';
 import { UsageError } from './errors.ts';
 
 export function loadScenarioOrFail(nameOrPath: string): Scenario {
@@ -10,6 +10,19 @@ export function loadScenarioOrFail(nameOrPath: string): Scenario {
     return loadScenario(nameOrPath);
   } catch (error) {
     if (error instanceof ScenarioError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * The seed's plan. The scenario schema refuses settings no plan can be drawn from; should one
+ * still get through, it is bad input all the same, not a crash.
+ */
+export function planOrFail(scenario: Scenario, seed: number): Plan {
+  try {
+    return generatePlan(scenario, seed);
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(`scenario ${scenario.name}: ${error.message}`);
     throw error;
   }
 }

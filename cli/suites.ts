@@ -31,7 +31,9 @@ interface VitestJson {
   readonly testResults: ReadonlyArray<{
     readonly name: string;
     readonly status: string;
-    readonly assertionResults: ReadonlyArray<{ readonly ancestorTitles: ReadonlyArray<string>; readonly status: string }>;
+    readonly startTime?: number;
+    readonly endTime?: number;
+    readonly assertionResults: ReadonlyArray<{ readonly ancestorTitles: ReadonlyArray<string>; readonly status: string; readonly duration?: number | null }>;
   }>;
 }
 
@@ -65,10 +67,14 @@ export function runSuites(withPostgres: boolean): SuiteEvidence[] {
       const tests = (file?.assertionResults ?? []).filter((t) => spec.under === undefined || t.ancestorTitles.includes(spec.under));
       // A file that did not run (missing, import error, a setup that threw) is a failure, never an absence.
       const fileBroken = file === undefined || file.status === 'failed' || tests.length === 0;
+      // Real time: the tests' own durations, or the file's when the tests carry none.
+      const testsMs = tests.reduce((n, t) => n + (t.duration ?? 0), 0);
+      const fileMs = file?.startTime !== undefined && file.endTime !== undefined ? file.endTime - file.startTime : 0;
       return {
         name: spec.name,
         passed: tests.filter((t) => t.status === 'passed').length,
         failed: Math.max(fileBroken ? 1 : 0, tests.filter((t) => t.status === 'failed').length),
+        durationMs: Math.round(testsMs > 0 ? testsMs : fileMs),
       };
     });
   } finally {

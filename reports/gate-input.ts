@@ -28,6 +28,8 @@ export interface ScenarioEvidence {
   readonly firstFailure?: FirstFailure;
   /** `unknown` when some seeds could not be decided (infrastructure failure, checker unknown); absent or `decided` otherwise. */
   readonly status?: 'decided' | 'unknown';
+  /** Real (wall-clock) time the sweep took, in ms; report metadata only (JUnit times). */
+  readonly durationMs?: number;
 }
 
 /** One mutant hunt (`testbed mutants --json`): did a known-bad implementation get caught? */
@@ -37,11 +39,18 @@ export interface MutantEvidence {
   readonly caught: boolean;
   readonly seedsTried: number;
   readonly firstFailingSeed?: number;
+  /** The scenario that caught it at `firstFailingSeed`. */
+  readonly firstFailingScenario?: string;
   /** Operations in the shrunk counterexample. */
   readonly shrunkOperations?: number;
+  /** The run the counterexample was shrunk from, when it is not the first catch (the smallest of a few catches is kept). */
+  readonly shrunkFrom?: { readonly scenario: string; readonly seed: number };
+  /** Replays the first catch: `firstFailingScenario` at `firstFailingSeed`. */
   readonly replay?: string;
   /** The command-level check on the same mutant (store mutants only). */
   readonly check?: CheckStageEvidence;
+  /** Real time the hunt took (command-level check, simulator, shrinking), in ms. */
+  readonly durationMs?: number;
   /** The hunt's catches: on which scenario and seed, by which invariants (a gate row counts only catches on its own scenarios by its own invariants). */
   readonly catches?: ReadonlyArray<MutantCatchEvidence>;
 }
@@ -67,6 +76,8 @@ export interface SuiteEvidence {
   readonly name: string;
   readonly passed: number;
   readonly failed: number;
+  /** Real time its tests took, in ms. */
+  readonly durationMs?: number;
 }
 
 export interface GateRunInput {

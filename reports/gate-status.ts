@@ -21,6 +21,7 @@ export interface ScenarioProof {
   /** One sentence on what the sweep showed. */
   readonly finding: string;
   readonly firstFailure?: FirstFailure;
+  readonly durationMs?: number;
 }
 
 export interface MutantProof {
@@ -29,9 +30,12 @@ export interface MutantProof {
   readonly caught: boolean;
   readonly seedsTried: number;
   readonly firstFailingSeed?: number;
+  readonly firstFailingScenario?: string;
   readonly shrunkOperations?: number;
+  readonly shrunkFrom?: { readonly scenario: string; readonly seed: number };
   readonly replay?: string;
   readonly holds: boolean;
+  readonly durationMs?: number;
   /** The catch that shows this gate's rule can fail: on one of its scenarios, by one of its invariants (null: none did). */
   readonly provesGate: { readonly scenario: string; readonly seed: number; readonly invariant: string } | null;
 }
@@ -41,6 +45,7 @@ export interface SuiteProof {
   readonly passed: number;
   readonly failed: number;
   readonly holds: boolean;
+  readonly durationMs?: number;
 }
 
 export interface GateEvidence {
@@ -93,12 +98,30 @@ export function scenarioProof(e: ScenarioEvidence): ScenarioProof {
     holds,
     finding,
     ...(e.firstFailure === undefined ? {} : { firstFailure: e.firstFailure }),
+    ...(e.durationMs === undefined ? {} : { durationMs: e.durationMs }),
   };
 }
 
 function invariantsOf(failure: FirstFailure | undefined): string {
   if (failure === undefined || failure.violations.length === 0) return 'an invariant';
   return [...new Set(failure.violations.map((v) => v.invariant))].join(', ');
+}
+
+/**
+ * Where a mutant was first caught, in words: `caught by <scenario> seed <n> (of <tried> seeds
+ * tried)`; the replay line of the evidence replays exactly that run. Evidence from before the
+ * scenario was recorded names the seed alone.
+ */
+export function mutantCatch(m: Pick<MutantEvidence, 'caught' | 'firstFailingSeed' | 'firstFailingScenario' | 'seedsTried'>): string {
+  if (!m.caught) return `not caught in ${m.seedsTried} seeds`;
+  const where = m.firstFailingScenario === undefined ? `seed ${m.firstFailingSeed ?? '?'}` : `${m.firstFailingScenario} seed ${m.firstFailingSeed ?? '?'}`;
+  return `caught by ${where} (of ${m.seedsTried} seeds tried)`;
+}
+
+/** The shrunk counterexample's size, and the run it was shrunk from when that is not the first catch. */
+export function mutantShrunk(m: Pick<MutantEvidence, 'caught' | 'shrunkOperations' | 'shrunkFrom'>): string {
+  if (!m.caught || m.shrunkOperations === undefined) return '';
+  return m.shrunkFrom === undefined ? String(m.shrunkOperations) : `${m.shrunkOperations} (shrunk from ${m.shrunkFrom.scenario} seed ${m.shrunkFrom.seed}, the smallest of the catches)`;
 }
 
 function mutantProof(m: MutantEvidence, gate: GateDefinition): MutantProof {
@@ -124,7 +147,7 @@ function partialReasons(gate: GateDefinition, mutants: ReadonlyArray<MutantProof
 }
 
 function suiteProof(s: SuiteEvidence): SuiteProof {
-  return { name: s.name, passed: s.passed, failed: s.failed, holds: s.failed === 0 };
+  return { name: s.name, passed: s.passed, failed: s.failed, holds: s.failed === 0, ...(s.durationMs === undefined ? {} : { durationMs: s.durationMs }) };
 }
 
 function plural(n: number, noun: string): string {

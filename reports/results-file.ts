@@ -40,6 +40,7 @@ const scenario = z
     failures: count,
     firstFailure: firstFailure.optional(),
     status: z.enum(['decided', 'unknown']).optional(),
+    durationMs: z.number().nonnegative().optional(),
   })
   .refine((s) => s.failures <= s.seedsRun, { message: 'failures exceeds seedsRun', path: ['failures'] })
   .refine((s) => !s.scenario.endsWith('-unmitigated') || s.expect === 'violation', {
@@ -53,15 +54,18 @@ const mutant = z.object({
   caught: z.boolean(),
   seedsTried: count,
   firstFailingSeed: z.number().int().optional(),
+  firstFailingScenario: z.string().min(1).optional(),
   shrunkOperations: count.optional(),
+  shrunkFrom: z.object({ scenario: z.string().min(1), seed: z.number().int() }).optional(),
   replay: z.string().optional(),
+  durationMs: z.number().nonnegative().optional(),
   check: z
     .object({ caught: z.boolean(), firstFailureMs: count.optional(), steps: count.optional(), replay: z.string() })
     .optional(),
   catches: z.array(z.object({ scenario: z.string().min(1), seed: count, invariants: z.array(z.string().min(1)) })).optional(),
 });
 
-const suite = z.object({ name: z.string().min(1), passed: count, failed: count });
+const suite = z.object({ name: z.string().min(1), passed: count, failed: count, durationMs: z.number().nonnegative().optional() });
 
 const historyEvent = z.looseObject({
   index: count,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
+import { coordinationOptions } from '../sim/coordination/options.ts';
 
 export const WORKLOAD_KINDS = [
   'env-deploy',
@@ -30,7 +31,7 @@ const ms = z.number().int().nonnegative();
 const pct = z.number().int().min(0).max(100);
 const node = z.string().regex(/^(c[1-9][0-9]?|db|provider|operator)$/, "must be 'c<n>', 'db', 'provider' or 'operator'");
 
-const scripted = z.discriminatedUnion('f', [
+export const scriptedFaultSchema = z.discriminatedUnion('f', [
   z.object({ f: z.literal('partition'), at: ms, durationMs: ms, from: node, to: node, oneWay: z.boolean().default(false) }).strict(),
   z.object({ f: z.literal('pause'), at: ms, node, durationMs: ms }).strict(),
   z.object({ f: z.literal('crash'), at: ms, node, downMs: ms }).strict(),
@@ -50,7 +51,7 @@ const scripted = z.discriminatedUnion('f', [
   z.object({ f: z.literal('member-promote'), at: ms, node }).strict(),
   z.object({ f: z.literal('member-remove'), at: ms, node: z.union([node, z.literal('leader')]) }).strict(),
 ]);
-export type ScriptedFault = z.infer<typeof scripted>;
+export type ScriptedFault = z.infer<typeof scriptedFaultSchema>;
 
 const faultProfile = z
   .object({
@@ -148,6 +149,45 @@ const coordination = z
   .partial()
   .strict();
 
+/**
+ * Random faults start only at nemesis ticks: these knobs do nothing while `nemesisIntervalMs` is 0
+ * (the default), so a profile that sets one without an interval is refused rather than silently
+ * run without faults.
+ */
+export const TICK_FAULT_KNOBS = ['partitionProbabilityPct', 'pauseProbabilityPct', 'crashProbabilityPct', 'dbCrashProbabilityPct', 'dbFailoverProbabilityPct'] as const;
+/** The same for coordination faults and their `intervalMs`. */
+export const COORDINATION_TICK_FAULT_KNOBS = ['leaderCrashPct', 'leaderPausePct', 'leaderIsolatePct', 'quorumSplitPct'] as const;
+
+type Profile = z.infer<typeof faultProfile>;
+type CoordinationInput = z.infer<typeof coordination>;
+
+/** Settings each valid on its own that no run can combine; each problem names its field. */
+function inconsistencies(profile: Profile, coordinationInput: CoordinationInput | undefined): Array<{ readonly path: string[]; readonly message: string }> {
+  const problems: Array<{ path: string[]; message: string }> = [];
+  const at = (...path: string[]) => ['faults', 'profile', ...path];
+  if ((profile.networkDelayMsMin ?? 0) > (profile.networkDelayMsMax ?? 0)) {
+    problems.push({ path: at('networkDelayMsMax'), message: `networkDelayMsMax (${profile.networkDelayMsMax ?? 0}) must be at least networkDelayMsMin (${profile.networkDelayMsMin})` });
+  }
+  const ticking = TICK_FAULT_KNOBS.filter((knob) => (profile[knob] ?? 0) > 0);
+  if (ticking.length > 0 && (profile.nemesisIntervalMs ?? 0) === 0) {
+    problems.push({ path: at('nemesisIntervalMs'), message: `${ticking.join(', ')} ${ticking.length === 1 ? 'takes' : 'take'} effect only at nemesis ticks: set nemesisIntervalMs above 0 (for example 300), or set them to 0` });
+  }
+  if (coordinationInput !== undefined) {
+    try {
+      coordinationOptions(coordinationInput);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      problems.push({ path: ['coordination'], message: error.message });
+    }
+    const faults = coordinationInput.faults ?? {};
+    const coordinationTicking = COORDINATION_TICK_FAULT_KNOBS.filter((knob) => (faults[knob] ?? 0) > 0);
+    if (coordinationTicking.length > 0 && (faults.intervalMs ?? 0) === 0) {
+      problems.push({ path: ['coordination', 'faults', 'intervalMs'], message: `${coordinationTicking.join(', ')} ${coordinationTicking.length === 1 ? 'takes' : 'take'} effect only at coordination nemesis ticks: set intervalMs above 0, or set them to 0` });
+    }
+  }
+  return problems;
+}
+
 /** The nodes scripted faults name. */
 function scriptedNodes(faults: ReadonlyArray<ScriptedFault>): ReadonlyArray<string> {
   return faults.flatMap((f) => ('node' in f ? [f.node] : 'from' in f ? [f.from, f.to] : []));
@@ -165,7 +205,7 @@ export const scenarioSchema = z
         profile: faultProfile.default({}),
         /** Swarm testing: the seed also picks which of the profile's faults are on. */
         swarm: z.boolean().default(false),
-        scripted: z.array(scripted).default([]),
+        scripted: z.array(scriptedFaultSchema).default([]),
       })
       .strict(),
     /** Checker names: exactly those model/checkers composes. */
@@ -191,6 +231,9 @@ export const scenarioSchema = z
   })
   .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || s.policy !== undefined, {
     message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",
+  })
+  .superRefine((s, context) => {
+    for (const problem of inconsistencies(s.faults.profile, s.coordination)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
   });
 
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -1,6 +1,8 @@
 // `failure.json` (DESIGN.md "The CLI contract": every failure replays exactly): written on every
 // failing run, it holds the plan that failed (shrunk when shrinking ran), so `testbed replay`
-// re-executes the very same steps and must reproduce the very same trace hash.
+// re-executes the very same steps and must reproduce the very same trace hash. The plan is checked
+// whole when the file is read (sim/plan-schema.ts): a damaged or edited plan is refused with the
+// field that is wrong, never played as some other plan.
 
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -9,8 +11,9 @@ import { z } from 'zod';
 import createMemoryStore, { MEMORY_ADAPTER } from '../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
-import type { ControllerPolicy } from './controller-policy.ts';
+import { POLICY_FLAGS, type ControllerPolicy } from './controller-policy.ts';
 import type { Plan } from './plan.ts';
+import { planSchema } from './plan-schema.ts';
 import type { RunResult } from './run-result.ts';
 import { executePlan, type StoreChoice } from './run.ts';
 
@@ -25,17 +28,6 @@ const violationSchema = z
   })
   .passthrough();
 
-// The plan is checked for its frame here; `executePlan` owns the meaning of each step.
-const planSchema = z
-  .object({
-    version: z.literal(1),
-    scenario: z.string().min(1),
-    seed: z.number().int(),
-    invariants: z.array(z.string()),
-    steps: z.array(z.object({ kind: z.enum(['op', 'fault']), at: z.number().int().nonnegative() }).passthrough()),
-  })
-  .passthrough();
-
 export const failureFileSchema = z
   .object({
     version: z.literal(FAILURE_FILE_VERSION),
@@ -44,7 +36,7 @@ export const failureFileSchema = z
     adapter: z.string().min(1),
     faults: z.enum(['sim', 'real']),
     mutant: z.string().min(1).optional(),
-    policy: z.record(z.string(), z.boolean()).optional(),
+    policy: z.partialRecord(z.enum(POLICY_FLAGS as [keyof ControllerPolicy, ...Array<keyof ControllerPolicy>]), z.boolean()).optional(),
     plan: planSchema,
     violations: z.array(violationSchema),
     traceHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest'),

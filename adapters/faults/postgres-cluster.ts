@@ -114,11 +114,12 @@ export class PostgresCluster {
       await cluster.startServer('replica');
       return cluster;
     } catch (error) {
-      reaper.release();
       await replicationLink?.remove().catch(() => undefined);
       await runAsServer('pg_ctl', ['stop', '-m', 'immediate', '-D', dataDir('primary')]).catch(() => undefined);
       await runAsServer('pg_ctl', ['stop', '-m', 'immediate', '-D', dataDir('replica')]).catch(() => undefined);
       await rm(root, { recursive: true, force: true });
+      // Last, as in close(): a death during the clean-up above still leaves it to the watchdog.
+      reaper.release();
       throw error;
     }
   }

@@ -3,7 +3,8 @@
 //   the server's OS user can run them, binaries.ts), started by us on a free port in a fresh temp
 //   dir, with fsync off; stop() leaves no process and no dir;
 // - 'url': an existing server from DATABASE_URL (or `url`); every use gets its own fresh schema,
-//   dropped by stop(), so runs never see each other;
+//   dropped by stop() with every schema named after it (`<schema>_…`), so runs never see each
+//   other and leave nothing behind; should the process die first, a watchdog drops them;
 // - 'container': testcontainers, opt-in, only when a Docker engine is reachable.
 // The bin dir, data dir and `pgCtl` are exposed so a fault driver can crash, copy and restart.
 
@@ -14,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { serverBinaries } from './binaries.ts';
-import { checkServerCanEnter, freePort, guardServers, livePostmasterPid, serverUser, toolFailure, type OsUser } from './local-server.ts';
+import { checkServerCanEnter, freePort, guardSchemas, guardServers, livePostmasterPid, serverUser, toolFailure, type OsUser } from './local-server.ts';
 
 export type ServerKind = 'embedded' | 'url' | 'container';
 
@@ -44,11 +45,38 @@ export interface StartPostgresOptions {
   readonly url?: string;
   /** Extra `-c name=value` settings for the embedded server. */
   readonly settings?: Readonly<Record<string, string>>;
+  /** For 'url': give up on a server that has not answered a connection attempt after this long. Default 5000. */
+  readonly connectTimeoutMs?: number;
 }
 
 /** Thrown when the requested runtime does not exist here; tests turn it into a skip. */
 export class ServerUnavailableError extends Error {
   override readonly name = 'ServerUnavailableError';
+}
+
+/** DATABASE_URL (or `url`) is not something a PostgreSQL client can connect with: bad input. */
+export class ServerUrlError extends Error {
+  override readonly name = 'ServerUrlError';
+}
+
+/**
+ * Checks a server URL before any connection: `postgres://` or `postgresql://` with a host, or a
+ * `socket:` URL. A bare word is refused here; the client would read it as a database name on a
+ * host called `base` and fail with "getaddrinfo ENOTFOUND base". The URL itself is never
+ * repeated (it may hold a password).
+ */
+export function checkServerUrl(url: string, origin = 'DATABASE_URL'): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ServerUrlError(`${origin} is not a URL; expected postgres://user@host:port/database`);
+  }
+  if (parsed.protocol === 'socket:') return;
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new ServerUrlError(`${origin} has scheme '${parsed.protocol}'; expected postgres://user@host:port/database`);
+  }
+  if (parsed.hostname === '' && !parsed.searchParams.has('host')) throw new ServerUrlError(`${origin} names no host; expected postgres://user@host:port/database`);
 }
 
 /** Whether a Docker engine could be reachable: testcontainers fails without one. */
@@ -61,7 +89,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const kind = options.kind ?? (url ? 'url' : 'embedded');
   if (kind === 'url') {
     if (!url) throw new ServerUnavailableError('skipped: kind "url" needs DATABASE_URL');
-    return useExistingServer(url);
+    checkServerUrl(url, options.url === undefined ? 'DATABASE_URL' : 'the server URL');
+    return useExistingServer(url, options.connectTimeoutMs ?? 5_000);
   }
   if (kind === 'container') return startContainer();
   return startEmbedded(options.settings ?? {});
@@ -80,12 +109,22 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
   // Both throw a ServerEnvironmentError (one line: what to do) when this machine is the problem.
   const user = serverUser();
   const { binDir } = await serverBinaries();
-  const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testbed-pg-'));
-  // The server user must be able to traverse into the data dir and write its socket here.
-  fs.chmodSync(baseDir, 0o755);
+  // The dir is guarded before it exists: from its first moment, a process exit or death takes the
+  // server and the dir with it (local-server.ts). mkdir fails on a name that exists, as mkdtemp would.
+  const baseDir = path.join(os.tmpdir(), `testbed-pg-${randomBytes(6).toString('hex')}`);
   const dataDir = path.join(baseDir, 'data');
-  fs.mkdirSync(dataDir, { mode: 0o700 });
-  if (user) chownRecursive(baseDir, user);
+  const guard = guardServers(baseDir, () => [dataDir]);
+  try {
+    fs.mkdirSync(baseDir, { mode: 0o700 });
+    // The server user must be able to traverse into the data dir and write its socket here.
+    fs.chmodSync(baseDir, 0o755);
+    fs.mkdirSync(dataDir, { mode: 0o700 });
+    if (user) chownRecursive(baseDir, user);
+  } catch (error) {
+    fs.rmSync(baseDir, { recursive: true, force: true });
+    guard.release();
+    throw error;
+  }
   const spawnAs = user ? { uid: user.uid, gid: user.gid } : {};
 
   const run = (file: string, args: ReadonlyArray<string>): string => {
@@ -103,10 +142,9 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
   };
 
   let started = false;
-  // Until stop(), a process exit or death takes the server and the dir with it (local-server.ts).
-  const guard = guardServers(baseDir, () => [dataDir]);
+  // Stop the server, remove the dir, and only then dismiss the watchdog: a death anywhere in
+  // between (SIGKILL during pg_ctl stop, say) still leaves it to finish the job.
   const cleanupSync = (): void => {
-    guard.release();
     if (livePostmasterPid(dataDir) !== undefined) {
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
@@ -116,6 +154,7 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
       }
     }
     fs.rmSync(baseDir, { recursive: true, force: true });
+    guard.release();
   };
 
   try {
@@ -163,15 +202,45 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
   }
 }
 
-async function useExistingServer(url: string): Promise<PostgresServer> {
+async function useExistingServer(url: string, connectTimeoutMs: number): Promise<PostgresServer> {
   const schema = `testbed_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const connect = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+    // An error after connecting (the server went away) is the query's to report, not the process's.
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  };
+  // The watchdog first: from the moment the schema may exist, someone is there to drop it.
+  const guard = guardSchemas(url, schema);
+  const dropAll = async (): Promise<void> => {
+    const c = await connect();
+    try {
+      // Every schema of this use: its own and those named after it (a store per run: `<schema>_run_<n>`).
+      const { rows } = await c.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $2`, [schema, `${schema.replace(/_/g, '\\_')}\\_%`]);
+      for (const { name } of rows) await c.query(`DROP SCHEMA IF EXISTS "${name.replace(/"/g, '""')}" CASCADE`);
+    } finally {
+      await c.end();
+    }
+  };
+  let client: pg.Client;
+  try {
+    client = await connect();
+  } catch (error) {
+    guard.release();
+    // pg says only "timeout expired" of a server that accepts the connection and never answers.
+    if (error instanceof Error && /timeout/i.test(error.message)) throw new Error(`no answer within ${connectTimeoutMs / 1000} s (${error.message})`, { cause: error });
+    throw error;
+  }
   try {
     // The schema name is generated above from hex digits, so quoting it is enough.
     await client.query(`CREATE SCHEMA "${schema}"`);
+  } catch (error) {
+    await dropAll().catch(() => undefined);
+    guard.release();
+    throw error;
   } finally {
-    await client.end();
+    await client.end().catch(() => undefined);
   }
   const port = Number(new URL(url).port || 5432);
   return {
@@ -180,13 +249,8 @@ async function useExistingServer(url: string): Promise<PostgresServer> {
     schema,
     port,
     stop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      try {
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await c.end();
-      }
+      await dropAll();
+      guard.release();
     },
   };
 }

@@ -40,9 +40,9 @@ import type { Tx } from './transaction.ts';
 
 type Fenced = { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
 
-const rejected = (reason: RejectReason) => ({ kind: 'Rejected', reason }) as const;
+export const rejected = (reason: RejectReason) => ({ kind: 'Rejected', reason }) as const;
 
-function blockedReason(rows: ScopeRows): RejectReason | null {
+export function blockedReason(rows: ScopeRows): RejectReason | null {
   if (rows.blocked === 'Quarantined') return 'quarantined';
   if (rows.blocked === 'BlockedForReconciliation') return 'blocked-for-reconciliation';
   return null;
@@ -77,7 +77,7 @@ function effectivePriority(waiter: Waiter, now: number): number {
 }
 
 /** Head order (§90–§92): greater effective priority first, then FIFO by seq. */
-function inHeadOrder(waiters: ReadonlyArray<Waiter>, now: number): Waiter[] {
+export function inHeadOrder(waiters: ReadonlyArray<Waiter>, now: number): Waiter[] {
   return [...waiters].sort((a, b) => effectivePriority(b, now) - effectivePriority(a, now) || a.seq - b.seq);
 }
 

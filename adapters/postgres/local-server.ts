@@ -3,13 +3,19 @@
 // runs as, a free port, the postmaster of a data dir, and the guarantee that no server and no
 // temp dir outlives the process that started them.
 //
-// That guarantee has two parts. A normal stop cleans up by itself; for the rest, a process `exit`
-// handler covers exits that skip stop, and a small watchdog shell covers deaths where no handler
-// runs (SIGKILL, an unhandled signal): it notices this process is gone, sends the servers
-// SIGQUIT (PostgreSQL's immediate shutdown), and removes the dir.
+// That guarantee has two parts. A normal stop cleans up by itself and only then dismisses the
+// watchdog; for the rest, a process `exit` handler covers exits that skip stop, and a small
+// watchdog shell covers deaths where no handler runs (SIGKILL, an unhandled signal): it notices
+// this process is gone, stops every process still working in the dir (servers with SIGQUIT,
+// PostgreSQL's immediate shutdown, which also frees their shared memory; a pg_ctl, initdb or copy
+// under way), and removes the dir, again until nothing is left.
+//
+// A schema on a server of someone else's (DATABASE_URL) has the same guard: a watchdog process
+// that drops the schemas of this use when this process dies without dropping them itself.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -157,9 +163,41 @@ function reapNow(root: string, dataDirs: ReadonlyArray<string>): void {
   }
 }
 
+/** Rounds of the watchdog's clean-up (half a second apart) before it sends SIGKILL instead of SIGQUIT. */
+const QUIT_ROUNDS = 20;
+
 /**
- * Guards `root` (a temp dir holding the data dirs) and the servers whose data dirs `dataDirs()`
- * lists at the time, until `release()`.
+ * The watchdog: waits for the owner to die, then, round after round, sends SIGQUIT to every
+ * postmaster of a data dir under the root and to every process whose command line names a path
+ * under it (a server, or a pg_ctl, initdb or cp at work), and removes the root once no such process
+ * is left. A start under way may still spawn a server after the first round: the next one stops it.
+ * After QUIT_ROUNDS rounds it sends SIGKILL. Its own command line names the root without the
+ * trailing slash, so it never matches itself, and grep reads the pattern from stdin for the same reason.
+ */
+const WATCHDOG = [
+  'owner=$1; root=$2',
+  `while kill -0 "$owner" 2>/dev/null; do sleep ${WATCHDOG_POLL_S}; done`,
+  'cd /',
+  'i=0',
+  'while [ $i -lt 60 ]; do',
+  '  i=$((i + 1)); signal=QUIT; [ $i -gt ' + String(QUIT_ROUNDS) + ' ] && signal=KILL',
+  '  for f in "$root"/*/postmaster.pid; do [ -f "$f" ] && kill -$signal "$(head -n 1 "$f")" 2>/dev/null; done',
+  '  busy=',
+  // The pattern goes in on stdin: on grep's own command line it would match grep itself.
+  '  for p in $(printf \'%s/\\n\' "$root" | grep -lsF -f - /proc/[0-9]*/cmdline 2>/dev/null | cut -d/ -f3); do',
+  '    [ "$p" = "$$" ] && continue',
+  '    busy=1; kill -$signal "$p" 2>/dev/null',
+  '  done',
+  '  if [ -z "$busy" ]; then rm -rf "$root"; [ -e "$root" ] || exit 0; fi',
+  `  sleep ${WATCHDOG_POLL_S}`,
+  'done',
+  'rm -rf "$root"',
+].join('\n');
+
+/**
+ * Guards `root` (a temp dir holding the data dirs, or about to: a path that does not exist yet
+ * may be guarded before it is made) and the servers whose data dirs `dataDirs()` lists at the
+ * time, until `release()`: call release only once the servers are stopped and the dir is gone.
  */
 export function guardServers(root: string, dataDirs: () => ReadonlyArray<string>): ServerGuard {
   guarded.set(root, dataDirs);
@@ -169,13 +207,7 @@ export function guardServers(root: string, dataDirs: () => ReadonlyArray<string>
       for (const [dir, dirs] of guarded) reapNow(dir, dirs());
     });
   }
-  const script = [
-    `while kill -0 ${process.pid} 2>/dev/null; do sleep ${WATCHDOG_POLL_S}; done`,
-    `for f in "$1"/*/postmaster.pid; do [ -f "$f" ] && kill -QUIT "$(head -n 1 "$f")" 2>/dev/null; done`,
-    'sleep 1',
-    'rm -rf "$1"',
-  ].join('\n');
-  const watchdog = spawn('sh', ['-c', script, 'reaper', root], { detached: true, stdio: 'ignore' });
+  const watchdog = spawn('sh', ['-c', WATCHDOG, 'reaper', String(process.pid), root], { detached: true, stdio: 'ignore' });
   watchdog.unref();
   return {
     release(): void {
@@ -184,6 +216,63 @@ export function guardServers(root: string, dataDirs: () => ReadonlyArray<string>
       if (watchdog.pid !== undefined && watchdog.exitCode === null) {
         try {
           process.kill(-watchdog.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    },
+  };
+}
+
+/**
+ * The schema watchdog: a small Node process that polls the owner and, once it is gone, drops the
+ * schema and every schema named after it (`<schema>_…`), retrying while the server is busy or
+ * away, for up to two minutes. The URL travels in its environment, never on a command line.
+ */
+const SCHEMA_WATCHDOG = `
+const [owner, schema, pgPath] = process.argv.slice(1);
+const url = process.env.TESTBED_SCHEMA_WATCHDOG_URL;
+const pg = require(pgPath);
+const alive = () => { try { process.kill(Number(owner), 0); return true; } catch { return false; } };
+const pattern = schema.replace(/_/g, '\\\\_') + '\\\\_%';
+async function drop() {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10000 });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $2', [schema, pattern]);
+    for (const { name } of rows) await client.query('DROP SCHEMA IF EXISTS "' + name.replace(/"/g, '""') + '" CASCADE');
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+const poll = setInterval(async () => {
+  if (alive()) return;
+  clearInterval(poll);
+  const until = Date.now() + 120000;
+  for (;;) {
+    try { await drop(); process.exit(0); } catch { if (Date.now() > until) process.exit(1); }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}, ${WATCHDOG_POLL_S * 1000});
+`;
+
+/**
+ * Guards the schema `schema` (and `<schema>_…`) on the server at `url` until `release()`: call
+ * release once they are dropped. When this process dies first, the watchdog drops them.
+ */
+export function guardSchemas(url: string, schema: string): ServerGuard {
+  const pgPath = createRequire(import.meta.url).resolve('pg');
+  const env: NodeJS.ProcessEnv = { ...process.env, TESTBED_SCHEMA_WATCHDOG_URL: url };
+  // The watchdog needs no TypeScript loader or inspector of ours.
+  delete env.NODE_OPTIONS;
+  const watchdog = spawn(process.execPath, ['-e', SCHEMA_WATCHDOG, String(process.pid), schema, pgPath], { detached: true, stdio: 'ignore', env });
+  watchdog.unref();
+  return {
+    release(): void {
+      if (watchdog.pid !== undefined && watchdog.exitCode === null) {
+        try {
+          process.kill(watchdog.pid, 'SIGKILL');
         } catch {
           // Already gone.
         }

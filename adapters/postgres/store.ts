@@ -47,7 +47,20 @@ export interface PostgresStoreOptions extends StoreOptions {
   readonly fastPath?: boolean;
   /** Called by close() after the pool has ended (a harness-owned server stops here). */
   readonly onClose?: () => Promise<void>;
+  /** The store's name (default 'postgres'); a variant of the store names itself. */
+  readonly name?: string;
+  /**
+   * Command bodies that replace this store's own for their kinds: a variant of the store (the SQL
+   * race mutants of adapters/postgres/mutants/) differs from it in these alone. They run as
+   * multi-statement transactions (transaction.ts), never on the fast path.
+   */
+  readonly commands?: CommandBodies;
 }
+
+type CommandOfKind<K extends Command['kind']> = Command extends infer C ? (C extends { readonly kind: infer CK } ? (K extends CK ? C : never) : never) : never;
+
+/** One command's body inside its transaction, as the functions of lease-commands.ts are. */
+export type CommandBodies = { readonly [K in Command['kind']]?: (tx: Tx, command: CommandOfKind<K>) => Promise<OutcomeOf<CommandOfKind<K>>> };
 
 /** bigint arrives as a string from pg; every bigint here is below 2^53 (tokens, ms times). */
 const types = {
@@ -157,15 +170,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const virtualNow = (): number | null => (time === 'database' ? null : time.now());
 
   return {
-    name: 'postgres',
+    name: options.name ?? 'postgres',
     async execute<C extends Command>(command: C): Promise<OutcomeOf<C>> {
       await ready(command.kind);
       const now = virtualNow();
+      const replaced = options.commands?.[command.kind] as ((tx: Tx, command: C) => Promise<Outcome>) | undefined;
       // Acquire, Renew, Release and Mutate: one autocommit statement, one round trip (fast-path.ts).
-      if (fastPath && isFastCommand(command)) return (await fast.run(command, now)) as OutcomeOf<C>;
+      if (fastPath && isFastCommand(command) && replaced === undefined) return (await fast.run(command, now)) as OutcomeOf<C>;
       const readOnly = command.kind === 'Inspect';
       const exclusive = command.kind === 'AdvanceRecoveryEpoch';
-      const outcome = await runner.run(command.kind, now, (tx) => dispatch(tx, command), { readOnly, exclusive });
+      const body = (tx: Tx): Promise<Outcome> => (replaced === undefined ? dispatch(tx, command) : replaced(tx, command));
+      const outcome = await runner.run(command.kind, now, body, { readOnly, exclusive });
       return outcome as OutcomeOf<C>;
     },
     async snapshot(): Promise<StoreImage> {

@@ -14,11 +14,13 @@ import { checkMutant, checkStore, type StageCatch } from '../../campaign/check/i
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runMutants } from '../../sim/mutant-run.ts';
 import type { RunResult } from '../../sim/run-result.ts';
-import { runScenario, type StoreChoice } from '../../sim/run.ts';
+import { replayLine, runScenario, type StoreChoice } from '../../sim/run.ts';
+import { replayLine as printedReplay } from '../../reports/replay-line.ts';
 import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../sim/sweep-pool.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
+import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
 import { startRealRun } from '../real-faults.ts';
 import { runSuites } from '../suites.ts';
@@ -51,7 +53,16 @@ export interface Sweep {
 }
 
 /** What a gate sees of one scenario's sweep; a violation outranks an undecided seed, as in checkAll. */
-function evidenceOf(scenario: Scenario, adapter: string, faults: 'sim' | 'real', seedsRun: number, failures: number, undecided: number, failing: RunResult | null): ScenarioEvidence {
+function evidenceOf(
+  scenario: Scenario,
+  adapter: string,
+  faults: 'sim' | 'real',
+  seedsRun: number,
+  failures: number,
+  undecided: number,
+  failing: RunResult | null,
+  durationMs: number,
+): ScenarioEvidence {
   return {
     scenario: scenario.name,
     title: scenario.title,
@@ -63,6 +74,7 @@ function evidenceOf(scenario: Scenario, adapter: string, faults: 'sim' | 'real',
     failures,
     ...(failing === null ? {} : { firstFailure: { seed: failing.seed, replay: failing.replay, violations: failing.violations } }),
     status: failures === 0 && undecided > 0 ? 'unknown' : 'decided',
+    durationMs: Math.round(durationMs),
   };
 }
 
@@ -72,6 +84,7 @@ async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, store: St
   let sample: RunResult | null = null;
   let failing: RunResult | null = null;
   const hashes = new Map<number, string>();
+  const started = performance.now();
   for (const seed of seeds) {
     const realRun = real ? await startRealRun(seed) : undefined;
     let result: RunResult;
@@ -90,7 +103,7 @@ async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, store: St
     }
     tick();
   }
-  return { evidence: evidenceOf(scenario, store.name, faults, seeds.length, failures, undecided, failing), sample, failing, hashes };
+  return { evidence: evidenceOf(scenario, store.name, faults, seeds.length, failures, undecided, failing, performance.now() - started), sample, failing, hashes };
 }
 
 /**
@@ -105,6 +118,7 @@ export async function memorySweeps(
   workers = autoWorkers(scenarios.length * seeds.length),
 ): Promise<Sweep[]> {
   const memory = inProcessAdapter('memory')!;
+  const started = performance.now();
   let runs: ReadonlyArray<SweepRun>;
   if (workers > 1) {
     runs = await sweepPool({ scenarios, seeds, adapter: memory.name, workers, onRuns: (batch) => tick(batch[0]?.scenario ?? '', batch.length) });
@@ -123,16 +137,22 @@ export async function memorySweeps(
     assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed}: a second run gave another trace hash`);
     return result;
   };
+  // Runs on worker threads overlap, so a scenario's share of the stage's wall-clock time is its
+  // share of the simulated events (what a run's time goes into), plus its own re-runs here.
+  const stageMs = performance.now() - started;
+  const totalEvents = Math.max(1, runs.reduce((n, run) => n + run.events, 0));
   const sweeps: Sweep[] = [];
   for (const [i, scenario] of scenarios.entries()) {
     const own = runs.slice(i * seeds.length, (i + 1) * seeds.length);
+    const rerunStarted = performance.now();
     const firstFailing = own.find((run) => run.valid === false);
     const failing = firstFailing === undefined ? null : await rerun(scenario, firstFailing);
     const sample = own.length === 0 ? null : own[0] === firstFailing ? failing : await rerun(scenario, own[0]!);
     const failures = own.filter((run) => run.valid === false).length;
     const undecided = own.filter((run) => run.valid === 'unknown').length;
+    const durationMs = (stageMs * own.reduce((n, run) => n + run.events, 0)) / totalEvents + (performance.now() - rerunStarted);
     sweeps.push({
-      evidence: evidenceOf(scenario, memory.name, 'sim', own.length, failures, undecided, failing),
+      evidence: evidenceOf(scenario, memory.name, 'sim', own.length, failures, undecided, failing, durationMs),
       sample,
       failing,
       hashes: new Map(own.map((run) => [run.seed, run.traceHash])),
@@ -146,7 +166,10 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 export async function gatesCommand(options: GatesOptions): Promise<void> {
   const memorySeeds = count(options.seeds, '--seeds', 100_000);
   const pgSeeds = count(options.pgSeeds, '--pg-seeds', 10_000);
+  // Before any work: a report that cannot be written is bad input now, not after the whole suite.
+  await checkOutDir(options.out);
   const startedAt = new Date().toISOString();
+  const phases = new Phases();
   const scenarios = listScenarios();
   const evidence: ScenarioEvidence[] = [];
   const samples: RunResult[] = [];
@@ -159,13 +182,13 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
   };
 
   say(options, pc.bold(`1/6 command-level check: every store mutant${options.postgres ? ', and PostgreSQL against the model' : ''}`));
-  const checks = await checkStage(options, suites);
+  const checks = await phases.time('check', () => checkStage(options, suites));
 
   say(options, pc.bold(`2/6 scenarios on the memory store: ${scenarios.length} scenarios x ${memorySeeds} seeds`));
   const memoryHashes = new Map<string, ReadonlyMap<number, string>>();
   let progress = startProgress(scenarios.length * memorySeeds, 'memory', !options.json);
   try {
-    for (const result of await memorySweeps(scenarios, range(memorySeeds), (name, count) => progress.tick(name, count))) {
+    for (const result of await phases.time('memory', () => memorySweeps(scenarios, range(memorySeeds), (name, count) => progress.tick(name, count)))) {
       memoryHashes.set(result.evidence.scenario, result.hashes);
       keep(result);
     }
@@ -175,6 +198,7 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
 
   if (options.postgres && pgSeeds > 0) {
     say(options, pc.bold(`3/6 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${pgSeeds} seeds`));
+    const postgresStarted = performance.now();
     const postgres = await resolveAdapter('postgres');
     let same = 0;
     let differing = 0;
@@ -193,37 +217,56 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     } finally {
       await postgres.close();
     }
-    suites.push({ name: 'differential-postgres', passed: same, failed: differing });
+    const postgresMs = phases.add('postgres', performance.now() - postgresStarted);
+    suites.push({ name: 'differential-postgres', passed: same, failed: differing, durationMs: postgresMs });
 
     say(options, pc.bold(`4/6 failover and restore against a real primary/replica pair with real faults`));
     progress = startProgress(REAL_FAULT_SCENARIOS.length, 'real faults', !options.json);
-    for (const name of REAL_FAULT_SCENARIOS) {
-      const scenario = scenarios.find((s) => s.name === name);
-      if (scenario === undefined) continue;
-      const realStore: StoreChoice = { name: 'postgres', factory: () => Promise.reject(new Error('opened per run')) };
-      keep(await sweep(scenario, [1], realStore, 'real', () => progress.tick(name), true));
-    }
+    await phases.time('real faults', async () => {
+      for (const name of REAL_FAULT_SCENARIOS) {
+        const scenario = scenarios.find((s) => s.name === name);
+        if (scenario === undefined) continue;
+        const realStore: StoreChoice = { name: 'postgres', factory: () => Promise.reject(new Error('opened per run')) };
+        keep(await sweep(scenario, [1], realStore, 'real', () => progress.tick(name), true));
+      }
+    });
     progress.stop();
   } else {
     say(options, pc.dim('3/6 and 4/6 skipped: PostgreSQL is off for this run (its gates show as untested)'));
   }
 
   say(options, pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity`));
-  suites.push(...runSuites(options.postgres));
+  suites.push(...(await phases.time('suites', async () => runSuites(options.postgres))));
 
   say(options, pc.bold(`6/6 mutants: every known-bad implementation, up to ${Math.max(memorySeeds, 1)} seeds each`));
-  const mutantReports = await runMutants({ seeds: Math.max(memorySeeds, 1) });
-  const mutants: MutantEvidence[] = mutantReports.map((m) => ({
-    name: m.name,
-    bug: m.bug,
-    caught: m.caught,
-    seedsTried: m.seedsTried,
-    ...(m.firstFailingSeed === null ? {} : { firstFailingSeed: m.firstFailingSeed }),
-    ...(m.shrunkOperations === null ? {} : { shrunkOperations: m.shrunkOperations }),
-    ...(m.replay === null ? {} : { replay: m.replay }),
-    ...checkEvidence(checks.get(m.name)),
-    catches: m.catches,
-  }));
+  // One mutant at a time, for each hunt's own time (the hunts are independent: the same reports).
+  const mutants: MutantEvidence[] = [];
+  await phases.time('mutants', async () => {
+    for (const mutant of MUTANTS) {
+      const started = performance.now();
+      const [m] = await runMutants({ seeds: Math.max(memorySeeds, 1), mutants: [mutant] });
+      if (m === undefined) continue;
+      const check = checks.get(m.name);
+      mutants.push({
+        name: m.name,
+        bug: m.bug,
+        caught: m.caught,
+        seedsTried: m.seedsTried,
+        ...(m.firstFailingSeed === null ? {} : { firstFailingSeed: m.firstFailingSeed }),
+        ...(m.firstFailingScenario === null ? {} : { firstFailingScenario: m.firstFailingScenario }),
+        ...(m.shrunkOperations === null ? {} : { shrunkOperations: m.shrunkOperations }),
+        // The counterexample may come from a later catch than the first: say which.
+        ...(m.scenario === null || m.failure === null || (m.scenario === m.firstFailingScenario && m.failure.seed === m.firstFailingSeed)
+          ? {}
+          : { shrunkFrom: { scenario: m.scenario, seed: m.failure.seed } }),
+        // The replay line replays the first catch, the run the report names as "caught at".
+        ...(m.firstFailingScenario === null || m.firstFailingSeed === null ? {} : { replay: replayLine(m.firstFailingScenario, m.firstFailingSeed, `mutant:${m.name}`, 'sim') }),
+        ...checkEvidence(check?.catch),
+        catches: m.catches,
+        durationMs: Math.round(performance.now() - started + (check?.ms ?? 0)),
+      });
+    }
+  });
 
   const input: GateRunInput = { startedAt, finishedAt: new Date().toISOString(), scenarios: evidence, mutants, suites, samples };
   await mkdir(options.out, { recursive: true });
@@ -234,6 +277,8 @@ export async function gatesCommand(options: GatesOptions): Promise<void> {
     printJson({ gates: gates.map((g) => ({ id: g.id, title: g.title, source: g.source, status: g.status, evidence: g.evidence })) });
   } else {
     printGateTable(gates);
+    printWhy(gates);
+    process.stdout.write(`${phases.line()}\n`);
     process.stdout.write(`\nreport: ${path.resolve(options.out, 'index.html')}\n`);
     process.stdout.write(pc.dim(`also: ${written.files.filter((f) => !f.endsWith('index.html')).join(', ')}, ${path.join(options.out, 'results.json')}\n`));
   }
@@ -251,21 +296,29 @@ const POSTGRES_CHECK_RUNS = 300;
  * Stage 1, the command-level check: every store mutant must diverge from the model, and the
  * PostgreSQL store must not (its result is the `check-postgres` suite of the gate evidence).
  */
-async function checkStage(options: GatesOptions, suites: SuiteEvidence[]): Promise<Map<string, StageCatch>> {
-  const checks = new Map<string, StageCatch>();
+async function checkStage(options: GatesOptions, suites: SuiteEvidence[]): Promise<Map<string, { readonly catch: StageCatch; readonly ms: number }>> {
+  const checks = new Map<string, { readonly catch: StageCatch; readonly ms: number }>();
+  const started = performance.now();
   for (const mutant of MUTANTS) {
+    const mutantStarted = performance.now();
     const check = await checkMutant(mutant);
-    if (check !== null) checks.set(mutant.name, check);
+    if (check !== null) checks.set(mutant.name, { catch: check, ms: performance.now() - mutantStarted });
   }
   // The check's power: a pass of check-postgres means something only if it catches broken stores.
-  const caught = [...checks.values()].filter((c) => c.caught).length;
-  suites.push({ name: 'check-mutants', passed: caught, failed: checks.size - caught });
+  const caught = [...checks.values()].filter((c) => c.catch.caught).length;
+  suites.push({ name: 'check-mutants', passed: caught, failed: checks.size - caught, durationMs: Math.round(performance.now() - started) });
   if (options.postgres) {
+    const postgresStarted = performance.now();
     const postgres = await resolveAdapter('postgres');
     try {
       const result = await checkStore({ factory: postgres.store.factory, runs: POSTGRES_CHECK_RUNS, seed: 1 });
       if (result.verdict !== 'pass') say(options, pc.red(`  PostgreSQL diverges from the model: npx testbed check --adapter postgres --seed 1${result.verdict === 'fail' ? ` --path ${result.path}` : ''}`));
-      suites.push({ name: 'check-postgres', passed: result.verdict === 'pass' ? result.runs : 0, failed: result.verdict === 'pass' ? 0 : 1 });
+      suites.push({
+        name: 'check-postgres',
+        passed: result.verdict === 'pass' ? result.runs : 0,
+        failed: result.verdict === 'pass' ? 0 : 1,
+        durationMs: Math.round(performance.now() - postgresStarted),
+      });
     } finally {
       await postgres.close();
     }
@@ -292,4 +345,47 @@ function printGateTable(gates: ReturnType<typeof computeGates>): void {
   }
   const tally = (status: string) => gates.filter((g) => g.status === status).length;
   process.stdout.write(`${gates.length} gates: ${tally('pass')} pass, ${tally('partial')} partial, ${tally('fail')} fail, ${tally('untested')} untested\n`);
+}
+
+/**
+ * The rows that did not pass, failing first, each with why (its evidence summary) and the lines
+ * that replay what failed, so the console says what the HTML and Markdown reports say.
+ */
+function printWhy(gates: ReturnType<typeof computeGates>): void {
+  const order = ['fail', 'untested', 'partial'] as const;
+  const open = order.flatMap((status) => gates.filter((g) => g.status === status));
+  if (open.length === 0) return;
+  process.stdout.write(`\n${pc.bold('rows that did not pass, and why')}\n`);
+  const colour = { partial: pc.cyan, fail: pc.red, untested: pc.yellow } as const;
+  for (const gate of open) {
+    process.stdout.write(`${colour[gate.status as keyof typeof colour](gate.status)} ${gate.id}: ${gate.evidence.summary}\n`);
+    const replays = new Set<string>();
+    for (const proof of gate.evidence.scenarios) if (!proof.holds && proof.firstFailure !== undefined) replays.add(proof.firstFailure.replay);
+    for (const proof of gate.evidence.mutants) if (!proof.holds && proof.replay !== undefined) replays.add(proof.replay);
+    for (const replay of replays) process.stdout.write(`  ${printedReplay(replay)}\n`);
+  }
+}
+
+/** Wall-clock time of each stage of the gate run, printed after the table. */
+class Phases {
+  private readonly spent: Array<readonly [string, number]> = [];
+
+  async time<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.add(name, performance.now() - started);
+    }
+  }
+
+  /** Records `ms` for `name`; returns it rounded. */
+  add(name: string, ms: number): number {
+    this.spent.push([name, ms]);
+    return Math.round(ms);
+  }
+
+  line(): string {
+    return `time: ${this.spent.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(', ')}`;
+  }
 }

@@ -4,11 +4,11 @@
 import pc from 'picocolors';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { checkMutant, type StageCatch } from '../../campaign/check/index.ts';
-import { writeFailureFile } from '../../sim/failure-file.ts';
 import { runMutants, type MutantReport } from '../../sim/mutant-run.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
+import { saveFailureFile, unwrittenLine } from '../record-failure.ts';
 
 export async function mutantsCommand(options: { readonly seeds: string; readonly json?: boolean }): Promise<void> {
   const seeds = Number(options.seeds);
@@ -28,8 +28,13 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
   } finally {
     progress.stop();
   }
+  const unwritten = new Set<string>();
   for (const report of reports) {
-    if (report.failure !== null) await writeFailureFile(failureFileOf(report), report.failure);
+    if (report.failure === null) continue;
+    const writeError = await saveFailureFile(failureFileOf(report), report.failure);
+    if (writeError === null) continue;
+    unwritten.add(report.name);
+    process.stderr.write(`${unwrittenLine(writeError)}\n`);
   }
   if (options.json) {
     printJson({
@@ -44,13 +49,14 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
         scenario: r.scenario,
         invariant: r.violations[0]?.invariant ?? null,
         replay: r.replay,
+        failureFile: r.failure === null || unwritten.has(r.name) ? null : failureFileOf(r),
         simulatorMs: stages[i]!.simMs,
         check: stages[i]!.check,
         caughtBy: caughtBy(r, stages[i]!),
       })),
     });
   } else {
-    printTable(reports, stages);
+    printTable(reports, stages, unwritten);
   }
   process.exitCode = reports.every((r, i) => r.caught || stages[i]!.check?.caught === true) ? EXIT.ok : EXIT.violation;
 }
@@ -77,7 +83,7 @@ function checkLine(check: StageCatch | null): string {
   return `check: caught in ${check.firstFailureMs} ms, ${check.steps} steps  (${check.replay})`;
 }
 
-function printTable(reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<Stages>): void {
+function printTable(reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<Stages>, unwritten: ReadonlySet<string>): void {
   const width = Math.max(...reports.map((r) => r.name.length));
   for (const r of reports) {
     const status = r.caught ? pc.green('caught ') : pc.red('MISSED ');
@@ -85,7 +91,7 @@ function printTable(reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<
       ? `first caught by ${r.firstFailingScenario} seed ${r.firstFailingSeed}; smallest counterexample: ${r.scenario} seed ${r.failure?.seed}, ${r.violations[0]?.invariant}, ${r.shrunkOperations} operations`
       : `not caught in ${r.seedsTried} seeds`;
     process.stdout.write(`${status}${r.name.padEnd(width)}  ${detail}\n`);
-    if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}   (or npx testbed replay ${failureFileOf(r)})\n`));
+    if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}${unwritten.has(r.name) ? '' : `   (or npx testbed replay ${failureFileOf(r)})`}\n`));
     const stage = stages[reports.indexOf(r)]!;
     process.stdout.write(pc.dim(`        ${checkLine(stage.check)}; simulator: ${stage.simMs} ms\n`));
   }

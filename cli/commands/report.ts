@@ -2,6 +2,7 @@
 
 import { GateInputError, loadResults, writeReports } from '../../reports/index.ts';
 import { UsageError } from '../errors.ts';
+import { checkOutDir } from '../out-dir.ts';
 
 export async function reportCommand(file: string, options: { readonly out: string }): Promise<void> {
   let input;
@@ -11,6 +12,7 @@ export async function reportCommand(file: string, options: { readonly out: strin
     if (error instanceof GateInputError) throw new UsageError(`${file}: not valid results: ${error.problems.slice(0, 3).join('; ')}`);
     throw new UsageError(`cannot read results ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  await checkOutDir(options.out);
   const written = await writeReports(input, options.out);
   process.stdout.write(`report written: ${written.files.join(', ')}\n`);
 }

@@ -3,13 +3,13 @@
 
 import pc from 'picocolors';
 import type { Scenario } from '../../scenarios/index.ts';
-import { generatePlan, runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
+import { runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
-import { EXIT, UsageError } from '../errors.ts';
+import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { startRealRun } from '../real-faults.ts';
-import { recordFailure } from '../record-failure.ts';
-import { loadScenarioOrFail, replayFor } from '../scenario-arg.ts';
+import { recordFailure, unwrittenLine } from '../record-failure.ts';
+import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeed } from '../seeds.ts';
 
 export interface RunOptions {
@@ -27,23 +27,26 @@ export async function runCommand(options: RunOptions): Promise<void> {
   if (options.faults === 'real' && options.adapter !== 'postgres') {
     throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
   }
+  // The plan first: a scenario that cannot make one is bad input, found before any server starts.
+  const plan = planOrFail(scenario, seed);
   const real = options.faults === 'real' ? await startRealRun(seed) : undefined;
   const adapter: ResolvedAdapter =
     real === undefined ? await resolveAdapter(options.adapter) : { name: 'postgres', store: real.store, close: () => real.close() };
   try {
     const replay = replayFor(options.scenario, seed, adapter.name, options.faults);
-    const plan = generatePlan(scenario, seed);
     if (!options.json) process.stderr.write(pc.dim(`${replay}\n${derivedOptions(plan)}\n`));
-    const result = await runScenario({
-      scenario,
-      seed,
-      plan,
-      store: adapter.store,
-      faults: options.faults,
-      replay,
-      ...(real === undefined ? {} : { realFaults: real.driver }),
-      ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
-    });
+    const result = await during(`${scenario.name} seed ${seed} on ${adapter.name}`, () =>
+      runScenario({
+        scenario,
+        seed,
+        plan,
+        store: adapter.store,
+        faults: options.faults,
+        replay,
+        ...(real === undefined ? {} : { realFaults: real.driver }),
+        ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
+      }),
+    );
     await report(result, adapter, options, scenario);
   } finally {
     await adapter.close();
@@ -74,12 +77,17 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
   if (result.valid === false) {
     const recorded = await recordFailure(result, scenario, adapter, options.shrink);
     if (!options.json) {
-      process.stdout.write(recorded.counterexample === null ? `failure written to ${recorded.file} (replay: npx testbed replay ${recorded.file})\n` : `\n${recorded.counterexample}\n`);
+      if (recorded.counterexample !== null) process.stdout.write(`\n${recorded.counterexample}\n`);
+      else if (recorded.writeError === null) process.stdout.write(`failure written to ${recorded.file} (replay: npx testbed replay ${recorded.file})\n`);
     }
-    if (options.json) printJson({ ...runJson(result), failureFile: recorded.file, shrunk: recorded.shrunk });
+    if (recorded.writeError !== null) process.stderr.write(`${unwrittenLine(recorded.writeError)}\n`);
+    if (options.json) {
+      printJson({ ...runJson(result), failureFile: recorded.writeError === null ? recorded.file : null, ...(recorded.writeError === null ? {} : { failureFileError: recorded.writeError }), shrunk: recorded.shrunk });
+    }
     process.exitCode = EXIT.violation;
     return;
   }
   if (options.json) printJson(runJson(result));
-  process.exitCode = result.valid === true ? EXIT.ok : EXIT.undecided;
+  // An untested run is not a failure to decide: the store declared it does not do what it needs.
+  process.exitCode = result.valid === true || result.untested !== undefined ? EXIT.ok : EXIT.undecided;
 }

@@ -13,12 +13,12 @@ import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { autoWorkers, sweepPool } from '../../sim/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
-import { EXIT, UsageError } from '../errors.ts';
+import { during, EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { startRealRun } from '../real-faults.ts';
-import { recordFailure } from '../record-failure.ts';
-import { loadScenarioOrFail, replayFor } from '../scenario-arg.ts';
+import { recordFailure, unwrittenLine, type RecordedFailure } from '../record-failure.ts';
+import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeedRange, parseShard, seedsOf } from '../seeds.ts';
 
 export interface SweepOptions {
@@ -58,7 +58,9 @@ export interface FirstFailure {
   readonly seed: number;
   readonly violations: SimRunResult['violations'];
   readonly replay: string;
-  readonly failureFile: string;
+  /** Null when the file could not be written (`failureFileError` says why). */
+  readonly failureFile: string | null;
+  readonly failureFileError: string | null;
   /** The shrunk counterexample (in-process stores only), printed, not part of the JSON. */
   readonly counterexample: string | null;
   /** Milliseconds from the start of the sweep to the failing run's end (before shrinking). */
@@ -71,6 +73,8 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   const seeds = seedsOf(parseSeedRange(options.seeds), options.shard === undefined ? undefined : parseShard(options.shard));
   if (seeds.length === 0) throw new UsageError(`shard ${options.shard} of ${options.seeds} holds no seed`);
   if (options.faults === 'real' && options.adapter !== 'postgres') throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
+  // A scenario no plan can be drawn from is bad input before anything starts.
+  for (const scenario of scenarios) planOrFail(scenario, seeds[0]!);
 
   const poolable = options.faults === 'sim' && inProcessAdapter(options.adapter) !== null && options.stopAtFirst !== true;
   if (options.stopAtFirst === true && options.workers !== undefined && options.workers !== 'auto' && options.workers !== '1') {
@@ -87,7 +91,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
     return;
   }
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
-  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0 }));
+  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0 }));
   let firstFailure: FirstFailure | null = null;
   let runs = 0;
   const started = performance.now();
@@ -102,19 +106,34 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
         if (firstFailure === null) {
           const found = Math.round(performance.now() - started);
           const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim');
-          firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample, afterMs: found };
+          firstFailure = firstFailureOf(result, recorded, found);
         }
-      } else if (result.valid === 'unknown') {
-        tally.undecided++;
+      } else {
+        countUnknown(tally, result);
       }
       progress.tick(`${scenario.name}#${seed}${tally.failures > 0 ? ` ${tally.failures} failing` : ''}`);
       if (firstFailure !== null && options.stopAtFirst === true) break;
+      // A run on an in-process store settles only promises; let signals and timers in between.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   } finally {
     progress.stop();
     await adapter.close();
   }
   finish(options, adapter.name, perScenario.filter((t) => t.runs > 0), firstFailure, started);
+}
+
+function firstFailureOf(result: SimRunResult, recorded: RecordedFailure, afterMs: number): FirstFailure {
+  return {
+    scenario: result.scenario,
+    seed: result.seed,
+    violations: result.violations,
+    replay: result.replay,
+    failureFile: recorded.writeError === null ? recorded.file : null,
+    failureFileError: recorded.writeError,
+    counterexample: recorded.counterexample,
+    afterMs,
+  };
 }
 
 /** (scenario index, seed) pairs: scenario by scenario, or seed by seed across scenarios to stop early. */
@@ -132,15 +151,17 @@ async function runOne(options: SweepOptions, scenario: Scenario, seed: number, a
   // With real faults every run gets its own primary/replica pair: a failover uses one up.
   const real = options.faults === 'real' ? await startRealRun(ordinal) : undefined;
   try {
-    return await runScenario({
-      scenario,
-      seed,
-      store: real?.store ?? adapter.store,
-      faults: options.faults,
-      replay,
-      ...(real === undefined ? {} : { realFaults: real.driver }),
-      ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
-    });
+    return await during(`${scenario.name} seed ${seed} on ${adapter.name}`, () =>
+      runScenario({
+        scenario,
+        seed,
+        store: real?.store ?? adapter.store,
+        faults: options.faults,
+        replay,
+        ...(real === undefined ? {} : { realFaults: real.driver }),
+        ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
+      }),
+    );
   } finally {
     await real?.close();
   }
@@ -151,6 +172,20 @@ interface Tally {
   runs: number;
   failures: number;
   undecided: number;
+  /** Runs not played: the store lacks command kinds the scenario sends (sim/capabilities.ts). */
+  untested: number;
+  /** What the store lacks, the first time a run said so. */
+  lacks?: string;
+}
+
+/** An undecided run, or one the store could not be judged on (untested, not undecided). */
+function countUnknown(tally: Tally, run: { readonly valid: true | false | 'unknown'; readonly untested?: string }): void {
+  if (run.untested !== undefined) {
+    tally.untested++;
+    tally.lacks ??= run.untested;
+  } else if (run.valid === 'unknown') {
+    tally.undecided++;
+  }
 }
 
 /** Prints the summary (or the JSON document) and sets the exit code. */
@@ -159,11 +194,13 @@ function finish(options: SweepOptions, adapterName: string, perScenario: Readonl
   const runs = perScenario.reduce((sum, t) => sum + t.runs, 0);
   const failures = perScenario.reduce((sum, t) => sum + t.failures, 0);
   const undecided = perScenario.reduce((sum, t) => sum + t.undecided, 0);
+  const untested = perScenario.reduce((sum, t) => sum + t.untested, 0);
   const seedsPerSecond = Math.round((runs / Math.max(seconds, 1e-9)) * 10) / 10;
   const stoppedAtFirst = options.stopAtFirst === true && firstFailure !== null;
-  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, stoppedAtFirst, scenarios: perScenario };
+  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, untested, stoppedAtFirst, scenarios: perScenario };
   if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined } });
   else printSummary(summary, seconds);
+  if (firstFailure !== null && firstFailure.failureFileError !== null) process.stderr.write(`${unwrittenLine(firstFailure.failureFileError)}\n`);
   process.exitCode = failures > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
 }
 
@@ -194,14 +231,16 @@ async function pooledSweep(
   } finally {
     progress.stop();
   }
-  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0 }));
+  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0 }));
   let firstFailure: FirstFailure | null = null;
   for (const [i, run] of runs.entries()) {
     const scenarioIndex = Math.floor(i / seeds.length);
     const tally = perScenario[scenarioIndex]!;
     tally.runs++;
-    if (run.valid === 'unknown') tally.undecided++;
-    if (run.valid !== false) continue;
+    if (run.valid !== false) {
+      countUnknown(tally, run);
+      continue;
+    }
     tally.failures++;
     if (firstFailure !== null) continue;
     // Run it again here, for the history the failure file and the shrinker need.
@@ -211,26 +250,31 @@ async function pooledSweep(
     assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed} gave another trace hash on this thread than on its worker`);
     const afterMs = Math.round(performance.now() - started);
     const recorded = await recordFailure(result, scenario, adapter, true);
-    firstFailure = { scenario: result.scenario, seed: result.seed, violations: result.violations, replay: result.replay, failureFile: recorded.file, counterexample: recorded.counterexample, afterMs };
+    firstFailure = firstFailureOf(result, recorded, afterMs);
   }
   finish(options, adapter.name, perScenario, firstFailure, started);
 }
 
 function printSummary(
-  summary: { runs: number; failures: number; undecided: number; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<{ scenario: string; runs: number; failures: number }> },
+  summary: { runs: number; failures: number; undecided: number; untested: number; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
   seconds: number,
 ): void {
   for (const row of summary.scenarios) {
+    if (row.untested === row.runs && row.lacks !== undefined) {
+      process.stdout.write(`${pc.yellow('--  ')} ${row.scenario.padEnd(34)} untested (${row.lacks})\n`);
+      continue;
+    }
     const mark = row.failures === 0 ? pc.green('ok  ') : pc.red('FAIL');
-    process.stdout.write(`${mark} ${row.scenario.padEnd(34)} ${row.runs} seeds, ${row.failures} failing\n`);
+    const partly = row.untested > 0 ? `, ${row.untested} untested (${row.lacks})` : '';
+    process.stdout.write(`${mark} ${row.scenario.padEnd(34)} ${row.runs} seeds, ${row.failures} failing${partly}\n`);
   }
   const stopped = summary.stoppedAtFirst ? ' (stopped at the first failure)' : '';
-  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${stopped}\n`);
+  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${summary.untested > 0 ? `, ${summary.untested} untested` : ''}${stopped}\n`);
   const first = summary.firstFailure;
   if (first !== null) {
     process.stdout.write(`${pc.red('first failure')} after ${(first.afterMs / 1000).toFixed(1)} s: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
     process.stdout.write(`replay: ${first.replay}\n`);
-    process.stdout.write(`failure file: ${first.failureFile}\n`);
+    if (first.failureFile !== null) process.stdout.write(`failure file: ${first.failureFile}\n`);
     if (first.counterexample !== null) process.stdout.write(`\n${first.counterexample}\n`);
   }
 }

@@ -3,7 +3,7 @@
 
 import type { GateRunInput, MutantEvidence } from '../gate-input.ts';
 import { countsLine, gateGroups, statusCounts } from '../gate-groups.ts';
-import { scenarioProof, type GateResult } from '../gate-status.ts';
+import { mutantShrunk, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkdown as text, escapeMarkdownCell as cell, markdownCode as code } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
 
@@ -43,8 +43,17 @@ export function renderGatesMd(input: GateRunInput, gates: ReadonlyArray<GateResu
   lines.push('## Mutants', '');
   lines.push(
     ...table(
-      ['Mutant', 'Bug', 'Caught', 'Seeds tried', 'First failing seed', 'Shrunk operations', 'Replay', 'Command-level check'],
-      input.mutants.map((m) => [m.name, m.bug, m.caught ? 'yes' : 'NO', m.seedsTried, m.firstFailingSeed ?? '', m.caught ? (m.shrunkOperations ?? '') : '', m.replay === undefined ? '' : replayLine(m.replay), checkCell(m.check)]),
+      ['Mutant', 'Bug', 'Caught', 'Seeds tried', 'Caught at', 'Shrunk operations', 'Replay (of the run caught at)', 'Command-level check'],
+      input.mutants.map((m) => [
+        m.name,
+        m.bug,
+        m.caught ? 'yes' : 'NO',
+        m.seedsTried,
+        m.caught ? `${m.firstFailingScenario === undefined ? '' : `${m.firstFailingScenario} `}seed ${m.firstFailingSeed ?? '?'}` : '',
+        mutantShrunk(m),
+        m.replay === undefined ? '' : replayLine(m.replay),
+        checkCell(m.check),
+      ]),
     ),
     '',
   );

@@ -4,7 +4,7 @@
 
 import type { GateRunInput } from '../gate-input.ts';
 import { countsLine, gateGroups, statusCounts, type StatusCounts } from '../gate-groups.ts';
-import { scenarioProof, type GateResult } from '../gate-status.ts';
+import { mutantCatch, mutantShrunk, scenarioProof, type GateResult } from '../gate-status.ts';
 import { leaseTimeline } from '../lease-timeline.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
@@ -31,6 +31,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; }
 .badge { display: inline-block; min-width: 64px; text-align: center; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.untested { background: var(--untested); } .badge.partial { background: var(--partial); }
+.badge.zero { background: transparent; color: #cfd8dc; box-shadow: inset 0 0 0 1px #5d6d7e; }
 .counts { margin-top: 8px; } .counts .badge { margin-right: 6px; }
 .counts-label { display: inline-block; width: 170px; color: #cfd8dc; }
 table.gate-table { table-layout: fixed; }
@@ -88,7 +89,7 @@ function gateRows(gate: GateResult): string {
   const e = gate.evidence;
   const items = [
     ...e.scenarios.map((p) => `<li>${esc(p.finding)}${p.firstFailure === undefined ? '' : ` <code>${esc(replayLine(p.firstFailure.replay))}</code>`}</li>`),
-    ...e.mutants.map((p) => `<li>mutant <code>${esc(p.name)}</code>: ${p.caught ? `caught at seed ${esc(p.firstFailingSeed ?? '?')} of ${p.seedsTried}` : `<strong>not caught</strong> in ${p.seedsTried} seeds`}</li>`),
+    ...e.mutants.map((p) => `<li>mutant <code>${esc(p.name)}</code>: ${p.caught ? esc(mutantCatch(p)) : `<strong>not caught</strong> in ${p.seedsTried} seeds`}${p.caught && p.replay !== undefined ? ` <code>${esc(replayLine(p.replay))}</code>` : ''}</li>`),
     ...e.suites.map((p) => `<li>suite <code>${esc(p.name)}</code>: ${p.passed} passed, ${p.failed} failed</li>`),
   ];
   const details = items.length === 0 ? '' : `<details><summary>${items.length} proofs</summary><ul class="evidence-list">${items.join('')}</ul></details>`;
@@ -99,10 +100,15 @@ function gateRows(gate: GateResult): string {
   );
 }
 
+/** A count badge in its status colour, or plain when the count is zero: "0 fail" is good news, not an alarm. */
+function countBadge(status: 'pass' | 'partial' | 'fail' | 'untested', n: number): string {
+  return `<span class="badge ${n === 0 ? 'zero' : status}" data-status="${status}">${n} ${status}</span>`;
+}
+
 function countsBlock(label: string, counts: StatusCounts): string {
   return (
     `<div class="counts" title="${esc(countsLine(counts))}"><span class="counts-label">${label} (${counts.total})</span>` +
-    `<span class="badge pass">${counts.pass} pass</span><span class="badge partial">${counts.partial} partial</span><span class="badge fail">${counts.fail} fail</span><span class="badge untested">${counts.untested} untested</span></div>`
+    `${countBadge('pass', counts.pass)}${countBadge('partial', counts.partial)}${countBadge('fail', counts.fail)}${countBadge('untested', counts.untested)}</div>`
   );
 }
 
@@ -146,15 +152,16 @@ function checkCell(m: GateRunInput['mutants'][number]): string {
 function mutantTable(input: GateRunInput): string {
   if (input.mutants.length === 0) return '<p>No mutant hunt in this run.</p>';
   const caught = input.mutants.filter((m) => m.caught).length;
+  // "Caught at" and the replay line name the same run: the first catch.
   const rows = input.mutants.map(
     (m) =>
-      `<tr class="mutant-row"><td><code>${esc(m.name)}</code></td><td>${esc(m.bug)}</td><td><span class="badge ${m.caught ? 'pass' : 'fail'}">${m.caught ? 'caught' : 'survived'}</span></td>` +
-      `<td class="num">${m.caught ? esc(m.firstFailingSeed ?? '?') : '—'}</td><td class="num">${m.seedsTried}</td><td class="num">${m.caught ? esc(m.shrunkOperations ?? '—') : '—'}</td>` +
-      `<td>${m.replay === undefined ? '' : `<code>${esc(replayLine(m.replay))}</code>`}</td><td>${checkCell(m)}</td></tr>`,
+      `<tr class="mutant-row" data-mutant="${esc(m.name)}"><td><code>${esc(m.name)}</code></td><td>${esc(m.bug)}</td><td><span class="badge ${m.caught ? 'pass' : 'fail'}">${m.caught ? 'caught' : 'survived'}</span></td>` +
+      `<td class="caught-at">${m.caught ? esc(m.firstFailingScenario === undefined ? `seed ${m.firstFailingSeed ?? '?'}` : `${m.firstFailingScenario} seed ${m.firstFailingSeed ?? '?'}`) : '—'}</td><td class="num">${m.seedsTried}</td><td class="num">${m.caught ? esc(mutantShrunk(m) || '—') : '—'}</td>` +
+      `<td class="replay">${m.replay === undefined ? '' : `<code>${esc(replayLine(m.replay))}</code>`}</td><td>${checkCell(m)}</td></tr>`,
   );
   return (
-    `<p>Mutation score: ${caught} of ${input.mutants.length} mutants caught.</p>` +
-    '<table class="mutant-table"><thead><tr><th>Mutant</th><th>Bug</th><th>Result</th><th>Caught at seed</th><th>Seeds tried</th><th>Shrunk operations</th><th>Replay</th><th>Command-level check</th></tr></thead>' +
+    `<p>Mutation score: ${caught} of ${input.mutants.length} mutants caught. Each replay line replays the run in "Caught at".</p>` +
+    '<table class="mutant-table"><thead><tr><th>Mutant</th><th>Bug</th><th>Result</th><th>Caught at</th><th>Seeds tried</th><th>Shrunk operations</th><th>Replay</th><th>Command-level check</th></tr></thead>' +
     `<tbody>${rows.join('')}</tbody></table>`
   );
 }

@@ -1,9 +1,11 @@
 // junit.xml: one testcase per gate and per scenario sweep (and per mutant), so CI shows the
 // report in its test view. A failure carries the violations and the line that replays it; an
-// untested gate is skipped, with the reason.
+// untested gate is skipped, with the reason. Times are real: a sweep's or a hunt's wall-clock time
+// as the gate run measured it, and a gate's the sum of the evidence it rests on; every suite
+// carries the run's start as its timestamp.
 
 import type { GateRunInput } from '../gate-input.ts';
-import { scenarioProof, type GateResult } from '../gate-status.ts';
+import { mutantCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
 
@@ -13,9 +15,26 @@ interface Case {
   readonly failure?: { readonly message: string; readonly body: string };
   readonly skipped?: string;
   readonly out?: string;
+  /** Real time, in ms (absent when the evidence carries none, as in results from before times were kept). */
+  readonly ms?: number;
 }
 
-function suite(name: string, cases: ReadonlyArray<Case>): string {
+/** Seconds as JUnit writes them; a measured time never rounds down to zero. */
+function seconds(ms: number | undefined): string {
+  if (ms === undefined || ms <= 0) return '0';
+  return Math.max(ms / 1000, 0.001).toFixed(3);
+}
+
+/** The timestamp of JUnit's schema: ISO 8601 without a zone (UTC here). */
+function timestamp(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 19);
+}
+
+const sum = (values: ReadonlyArray<number | undefined>): number | undefined =>
+  values.some((v) => v !== undefined) ? values.reduce<number>((total, v) => total + (v ?? 0), 0) : undefined;
+
+function suite(name: string, cases: ReadonlyArray<Case>, startedAt: string): string {
   const failures = cases.filter((c) => c.failure !== undefined).length;
   const skipped = cases.filter((c) => c.skipped !== undefined).length;
   const body = cases.map((c) => {
@@ -24,17 +43,23 @@ function suite(name: string, cases: ReadonlyArray<Case>): string {
       c.skipped === undefined ? '' : `      <skipped message="${esc(c.skipped)}"/>\n`,
       c.out === undefined ? '' : `      <system-out>${esc(c.out)}</system-out>\n`,
     ].join('');
-    return `    <testcase classname="${esc(c.classname)}" name="${esc(c.name)}" time="0"${inner === '' ? '/>' : `>\n${inner}    </testcase>`}`;
+    return `    <testcase classname="${esc(c.classname)}" name="${esc(c.name)}" time="${seconds(c.ms)}"${inner === '' ? '/>' : `>\n${inner}    </testcase>`}`;
   });
-  return `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
+  return (
+    `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(sum(cases.map((c) => c.ms)))}" timestamp="${timestamp(startedAt)}">\n` +
+    `${body.join('\n')}\n  </testsuite>`
+  );
 }
 
 function gateCase(gate: GateResult): Case {
   const classname = `gates.${gate.source.replace(' §', '-')}`;
   const name = `${gate.id}: ${gate.title}`;
-  if (gate.status === 'untested') return { classname, name, skipped: gate.evidence.summary };
-  if (gate.status === 'pass') return { classname, name, out: gate.evidence.summary };
-  if (gate.status === 'partial') return { classname, name, out: `partial: ${gate.evidence.summary}` };
+  const e = gate.evidence;
+  const ms = sum([...e.scenarios, ...e.mutants, ...e.suites].map((p) => p.durationMs));
+  const timed = ms === undefined ? {} : { ms };
+  if (gate.status === 'untested') return { classname, name, skipped: gate.evidence.summary, ...timed };
+  if (gate.status === 'pass') return { classname, name, out: gate.evidence.summary, ...timed };
+  if (gate.status === 'partial') return { classname, name, out: `partial: ${gate.evidence.summary}`, ...timed };
   const lines: string[] = [];
   for (const proof of gate.evidence.scenarios.filter((p) => !p.holds)) {
     lines.push(proof.finding);
@@ -43,7 +68,7 @@ function gateCase(gate: GateResult): Case {
   }
   for (const proof of gate.evidence.mutants.filter((p) => !p.holds)) lines.push(`mutant ${proof.name} (${proof.bug}) not caught in ${proof.seedsTried} seeds`);
   for (const proof of gate.evidence.suites.filter((p) => !p.holds)) lines.push(`suite ${proof.name}: ${proof.failed} failed`);
-  return { classname, name, failure: { message: gate.evidence.summary, body: lines.join('\n') } };
+  return { classname, name, failure: { message: gate.evidence.summary, body: lines.join('\n') }, ...timed };
 }
 
 export function renderJunitXml(input: GateRunInput, gates: ReadonlyArray<GateResult>): string {
@@ -51,27 +76,30 @@ export function renderJunitXml(input: GateRunInput, gates: ReadonlyArray<GateRes
     const proof = scenarioProof(s);
     const classname = `scenarios.${s.adapter}`;
     const name = `${s.scenario} (${s.adapter}, ${s.faults} faults)`;
-    if (proof.holds) return { classname, name, out: proof.finding };
+    const timed = s.durationMs === undefined ? {} : { ms: s.durationMs };
+    if (proof.holds) return { classname, name, out: proof.finding, ...timed };
     const body = [
       proof.finding,
       ...(s.firstFailure?.violations ?? []).map((v) => `${v.invariant}: ${v.message}`),
       ...(s.firstFailure === undefined ? [] : [replayLine(s.firstFailure.replay)]),
     ];
-    return { classname, name, failure: { message: proof.finding, body: body.join('\n') } };
+    return { classname, name, failure: { message: proof.finding, body: body.join('\n') }, ...timed };
   });
   const mutants: Case[] = input.mutants.map((m) => {
     const classname = 'mutants';
     const name = `${m.name}: ${m.bug}`;
+    const timed = m.durationMs === undefined ? {} : { ms: m.durationMs };
     return m.caught
-      ? { classname, name, out: `caught at seed ${m.firstFailingSeed ?? '?'} of ${m.seedsTried}; shrunk to ${m.shrunkOperations ?? '?'} operations${m.replay === undefined ? '' : `\n${replayLine(m.replay)}`}` }
-      : { classname, name, failure: { message: `not caught in ${m.seedsTried} seeds`, body: `mutant ${m.name} (${m.bug}) survived ${m.seedsTried} seeds` } };
+      ? { classname, name, out: `${mutantCatch(m)}; shrunk to ${m.shrunkOperations ?? '?'} operations${m.replay === undefined ? '' : `\n${replayLine(m.replay)}`}`, ...timed }
+      : { classname, name, failure: { message: `not caught in ${m.seedsTried} seeds`, body: `mutant ${m.name} (${m.bug}) survived ${m.seedsTried} seeds` }, ...timed };
   });
-  const suites = [suite('gates', gates.map(gateCase)), suite('scenarios', scenarios), suite('mutants', mutants)];
+  const suites = [suite('gates', gates.map(gateCase), input.startedAt), suite('scenarios', scenarios, input.startedAt), suite('mutants', mutants, input.startedAt)];
   const all = [...gates.map(gateCase), ...scenarios, ...mutants];
   const failures = all.filter((c) => c.failure !== undefined).length;
   const skipped = all.filter((c) => c.skipped !== undefined).length;
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="testbed gates" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${suites.join('\n')}\n</testsuites>\n`
+    `<testsuites name="testbed gates" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(Date.parse(input.finishedAt) - Date.parse(input.startedAt))}" timestamp="${timestamp(input.startedAt)}">\n` +
+    `${suites.join('\n')}\n</testsuites>\n`
   );
 }

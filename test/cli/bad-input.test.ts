@@ -3,6 +3,11 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import createMemoryStore from '../../adapters/memory.ts';
+import { loadScenario } from '../../scenarios/index.ts';
+import { failureOf } from '../../sim/failure-file.ts';
+import { runScenario } from '../../sim/run.ts';
+import { cleanInput } from '../reports/fixtures.ts';
 import { runCli } from './run-cli.ts';
 import { scratchDirs } from '../scratch-dirs.ts';
 
@@ -13,7 +18,35 @@ const file = (name: string, text: string) => {
   return full;
 };
 
-const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp]> = [
+/** A scenario file: a small valid scenario with `change` applied. */
+const scenarioFile = (name: string, change: (s: Record<string, any>) => void): string => {
+  const scenario: Record<string, any> = {
+    name: 'my-scenario',
+    title: 'a scenario of my own',
+    sources: ['000 §281'],
+    workload: { controllers: 3, mix: { 'env-deploy': 1 }, horizonMs: 2000 },
+    faults: { profile: {} },
+    invariants: ['lease-exclusive'],
+    expect: 'pass',
+    operations: 10,
+  };
+  change(scenario);
+  return file(name, JSON.stringify(scenario));
+};
+
+// A real failure file, then copies of it each damaged in one way.
+const base = await (async () => {
+  const result = await runScenario({ scenario: loadScenario('db-failover-unmitigated'), seed: 1, store: { name: 'memory', factory: createMemoryStore } });
+  return JSON.parse(JSON.stringify(failureOf(result.plan, result))) as Record<string, any>;
+})();
+const firstOp = (base.plan.steps as Array<{ kind: string }>).findIndex((step) => step.kind === 'op');
+const tampered = (name: string, change: (f: Record<string, any>) => void): string => {
+  const copy = structuredClone(base);
+  change(copy);
+  return file(name, JSON.stringify(copy));
+};
+
+const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Record<string, string>?]> = [
   ['unknown scenario', ['run', '--scenario', 'no-such-scenario', '--seed', '1'], /unknown scenario 'no-such-scenario'/],
   ['seed that is not a number', ['run', '--scenario', 'stale-holder', '--seed', 'abc'], /bad seed "abc"/],
   ['negative seed', ['run', '--scenario', 'stale-holder', '--seed', '-4'], /bad seed|unknown option/],
@@ -40,18 +73,39 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp]> = [
   ['check with a path but no seed', ['check', '--path', '1:2'], /--path replays a counterexample and needs the --seed/],
   ['check with a malformed path', ['check', '--seed', '1', '--path', '1;2'], /bad path "1;2"/],
   ['check with a seed beyond 31 bits', ['check', '--seed', '4000000000'], /the check's seed is at most/],
+  // Scenario files that pass field by field but that no run can combine.
+  ['scenario file with network delay min above max', ['run', '--scenario', scenarioFile('delay.json', (s) => (s.faults.profile = { networkDelayMsMin: 10, networkDelayMsMax: 2 })), '--seed', '1'], /networkDelayMsMax \(2\) must be at least networkDelayMsMin \(10\)/],
+  ['scenario file with a heartbeat of 0', ['run', '--scenario', scenarioFile('heartbeat.json', (s) => (s.coordination = { heartbeatMs: 0 })), '--seed', '1'], /heartbeatMs must be at least 1/],
+  ['scenario file with election timeouts min above max', ['run', '--scenario', scenarioFile('election.json', (s) => (s.coordination = { electionTimeoutMsMin: 600, electionTimeoutMsMax: 300 })), '--seed', '1'], /electionTimeoutMsMin <= electionTimeoutMsMax/],
+  ['scenario file with random faults but no nemesis interval', ['sweep', '--scenario', scenarioFile('no-ticks.json', (s) => (s.faults.profile = { crashProbabilityPct: 50, restartDelayMs: 100 })), '--seeds', '1..3'], /crashProbabilityPct takes effect only at nemesis ticks: set nemesisIntervalMs/],
+  ['scenario file with coordination faults but no interval', ['run', '--scenario', scenarioFile('no-coordination-ticks.json', (s) => (s.coordination = { faults: { leaderCrashPct: 50 } })), '--seed', '1'], /leaderCrashPct takes effect only at coordination nemesis ticks/],
+  // Failure files edited or damaged after they were written.
+  ['failure file with an unknown node', ['replay', tampered('node.json', (f) => (f.plan.steps[firstOp].node = 'c99'))], /plan\.steps\.\d+\.node: unknown node 'c99'/],
+  ['failure file with a field of the wrong type', ['replay', tampered('type.json', (f) => (f.plan.steps[firstOp].op.ttlMs = 'soon'))], /plan\.steps\.\d+\.op\.ttlMs/],
+  ['failure file with a step without its operation', ['replay', tampered('no-op.json', (f) => delete f.plan.steps[firstOp].op)], /plan\.steps\.\d+\.op/],
+  ['failure file with a step after the end of the run', ['replay', tampered('far.json', (f) => (f.plan.steps[firstOp].at = 1e15))], /after the run's end/],
+  ['failure file with an unknown scenario', ['replay', tampered('scenario.json', (f) => { f.scenario = 'no-such'; f.plan.scenario = 'no-such'; f.replay = f.replay.replace('db-failover-unmitigated', 'no-such'); })], /unknown scenario 'no-such'/],
+  ['failure file whose replay line names another seed', ['replay', tampered('seed.json', (f) => (f.replay = f.replay.replace('--seed 1 ', '--seed 2 ')))], /the replay line names seed 2/],
+  // An output directory that cannot hold the report is refused before any work.
+  ['report into a file', ['report', file('stored-results.json', JSON.stringify(cleanInput())), '--out', file('out-file.json', 'x')], /--out .*out-file\.json: it is not a directory/],
+  ['report into the proc filesystem', ['report', file('stored-results.json', JSON.stringify(cleanInput())), '--out', '/proc/testbed-out'], /is on the proc filesystem/],
+  ['gates into a file', ['gates', '--out', file('gates-out.json', 'x')], /--out .*gates-out\.json: it is not a directory/],
+  ['gates into the proc filesystem', ['gates', '--out', '/proc/testbed-out'], /is on the proc filesystem/],
+  ['DATABASE_URL that is not a URL', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', 'postgres'], /DATABASE_URL is not a URL/, { DATABASE_URL: 'notaurl' }],
+  ['TypeScript adapter module with a syntax error', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', file('syntax.mts', 'export default async () => {\n  return { execute: async () => 1 +, close() {} };\n};\n')], /syntax error at .*syntax\.mts:2:\d+: Unexpected ","/],
 ];
 
 describe('bad input exits 2 with a one-line message', () => {
-  for (const [name, args, message] of cases) {
+  for (const [name, args, message, env] of cases) {
     test(name, () => {
-      const result = runCli(args, { cwd: scratch });
+      const result = runCli(args, { cwd: scratch, ...(env === undefined ? {} : { env }) });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(message);
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
       expect(result.stdout).toBe('');
       // Nothing half-written: the working directory holds only the inputs this test created.
-      expect(readdirSync(scratch).filter((f) => !/\.(json|mjs)$/.test(f))).toEqual([]);
+      expect(readdirSync(scratch).filter((f) => !/\.(json|mjs|mts)$/.test(f))).toEqual([]);
     });
   }
 });

@@ -1,6 +1,6 @@
 // Runs the `testbed` command in a child process, as a user would, and captures what it prints.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 export interface CliResult {
@@ -20,4 +20,21 @@ export function runCli(args: ReadonlyArray<string>, options: { readonly cwd?: st
     timeout: options.timeoutMs ?? 120_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `runCli` without blocking the test process, so that independent cases can run side by side. */
+export function runCliAsync(args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

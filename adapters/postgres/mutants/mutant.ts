@@ -1,0 +1,21 @@
+// What a SQL race mutant is: the real PostgreSQL store (adapters/postgres/store.ts) with the body
+// of one or two commands replaced by a variant that has one real concurrency bug in its SQL: a
+// read that should hold a lock and does not, or a check and a write that should be one statement
+// and are two. Run one command at a time (every simulated run: the simulator awaits each store
+// call) a mutant decides exactly as the real store does, so serial sweeps pass on it; only
+// commands that run at once, in sessions of their own (`testbed stress`), can show its bug.
+
+import type { CommandBodies } from '../store.ts';
+
+export interface PostgresMutant {
+  /** Selected as `--adapter postgres-mutant:<name>`. */
+  readonly name: string;
+  /** The bug, in one sentence. */
+  readonly bug: string;
+  /** The sections of seed 000 it breaks. */
+  readonly breaks: string;
+  /** Where the bug comes from. */
+  readonly source: string;
+  /** The command bodies that replace the real store's (everything else is the real store). */
+  readonly commands: CommandBodies;
+}

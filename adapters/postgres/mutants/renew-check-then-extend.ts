@@ -1,0 +1,42 @@
+// renew-check-then-extend — seed 000 §31–§33 (bounded leases, explicit renewal), §78 ("One active
+// durable owner"), §282 (renewal race test). Source: the renewal race of §282, written as a check
+// and an update that do not bind to the lease checked (the shape of seed 002's key-only races).
+//
+// The real Renew locks the scope's counter row, then checks that the caller's lease is still the
+// scope's lease, live, and extends it, under that lock. This one checks in one unlocked statement
+// and extends the scope's lease row in the next, by scope alone. Run alone, it decides as the real
+// store does. When the caller's lease expires between the check and the update and another holder
+// acquires the scope in that gap, the caller is told Renewed (its old token, a fresh expiry) while
+// the other holder owns the scope, and the update moves the other holder's expiry too.
+
+import type { RenewCommand } from '../../../model/commands.ts';
+import type { Lease, RenewResult } from '../../../model/outcomes.ts';
+import { isValidTtl } from '../../../model/validation.ts';
+import { liveLease, readScope } from '../scope-rows.ts';
+import { encodeText } from '../text-codec.ts';
+import type { Tx } from '../transaction.ts';
+import type { PostgresMutant } from './mutant.ts';
+
+async function renew(tx: Tx, command: RenewCommand): Promise<RenewResult> {
+  if (!isValidTtl(command.ttlMs)) return { kind: 'Rejected', reason: 'ttl-out-of-bounds' };
+  // THE BUG: no scope lock; the check reads the lease row as it is now ...
+  const rows = await readScope(tx, command.scope, false);
+  const now = await tx.now();
+  const row = rows.lease;
+  if (row === null || row.token !== command.expectedToken || row.holder !== command.holder) {
+    return { kind: 'Stale', currentToken: liveLease(rows, now)?.token ?? null };
+  }
+  if (now >= row.expiresAt) return { kind: 'Expired' };
+  const lease: Lease = { ...row, expiresAt: now + command.ttlMs };
+  // ... and the update, a statement of its own, extends whatever lease row the scope has by then.
+  tx.defer('UPDATE lease SET expires_at = $2 WHERE scope = $1', [encodeText(command.scope), lease.expiresAt]);
+  return { kind: 'Renewed', lease };
+}
+
+export const renewCheckThenExtend: PostgresMutant = {
+  name: 'renew-check-then-extend',
+  bug: "Renew checks holder, token and expiry in one unlocked statement and extends the scope's lease row in the next, so a renewal racing its own expiry is granted while another holder owns the scope",
+  breaks: '000 §31–§33, §78, §282',
+  source: '000 §282 (renewal race test); 002 (checks and writes that do not bind to the lease observed)',
+  commands: { Renew: renew },
+};

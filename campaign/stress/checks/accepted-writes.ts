@@ -1,0 +1,57 @@
+// accepted-writes (seed 000 §25–§30, §66–§70): no write is accepted on an aggregate under a token
+// older than one already accepted there. Per aggregate, three sweeps over its Accepted mutations:
+// each version is accepted once (two writes accepted at one version: one of them was lost); in
+// version order, which is the order the store applied them, tokens never go down; and a write
+// invoked after another's reply came back never carries an older token.
+
+import { groupBy, okOps, type StressHistory, type StressOp } from '../history.ts';
+import { named, violation, type StressViolation } from '../violation.ts';
+
+export const ACCEPTED_WRITES = 'accepted-writes';
+
+interface Accepted {
+  readonly op: StressOp;
+  readonly version: number;
+  readonly token: number;
+}
+
+const describe = (write: Accepted): string => `version ${write.version} under token ${write.token} (${named(write.op)})`;
+
+export function checkAcceptedWrites(history: StressHistory): StressViolation[] {
+  const found: StressViolation[] = [];
+  const writes = okOps(history, 'Mutate', 'Accepted').map((op) => ({
+    op,
+    version: op.outcome?.kind === 'Accepted' ? op.outcome.version : 0,
+    token: op.command.token,
+    aggregate: `${op.command.scope}/${op.command.aggregate}`,
+  }));
+  for (const [aggregate, ofAggregate] of groupBy(writes, (w) => w.aggregate)) {
+    const byVersion = [...ofAggregate].sort((a, b) => a.version - b.version || a.op.completedAt - b.op.completedAt);
+    let highest: Accepted | null = null;
+    for (let i = 0; i < byVersion.length; i++) {
+      const write = byVersion[i]!;
+      const previous = byVersion[i - 1];
+      if (previous !== undefined && previous.version === write.version) {
+        found.push(violation(ACCEPTED_WRITES, aggregate, [previous.op, write.op], `aggregate ${aggregate}: two writes accepted at ${describe(previous)} and ${describe(write)}`));
+      }
+      if (highest !== null && write.token < highest.token) {
+        found.push(violation(ACCEPTED_WRITES, aggregate, [highest.op, write.op], `aggregate ${aggregate}: ${describe(write)} accepted after ${describe(highest)}`));
+      }
+      if (highest === null || write.token > highest.token) highest = write;
+    }
+    const byInvoke = [...ofAggregate].sort((a, b) => a.op.invokedAt - b.op.invokedAt);
+    const byComplete = [...ofAggregate].sort((a, b) => a.op.completedAt - b.op.completedAt);
+    let done = 0;
+    let before: Accepted | null = null;
+    for (const write of byInvoke) {
+      while (done < byComplete.length && byComplete[done]!.op.completedAt < write.op.invokedAt) {
+        const finished = byComplete[done++]!;
+        if (before === null || finished.token > before.token) before = finished;
+      }
+      if (before !== null && write.token < before.token) {
+        found.push(violation(ACCEPTED_WRITES, aggregate, [before.op, write.op], `aggregate ${aggregate}: ${describe(write)} was sent after ${describe(before)} had been accepted`));
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,128 @@
+// `testbed stress`: many clients at once against one store, each in a session of its own, for a
+// while; then the whole history is checked (checks/). Clients, their choices and the world come
+// from the seed; the interleaving is whatever really happened, so a run is not replayed exactly:
+// the same seed and store give the same kind of run, not the same history.
+
+import type { Command } from '../../model/commands.ts';
+import type { Store } from '../../adapters/port.ts';
+import { streamFor } from '../../sim/prng.ts';
+import { checkStressHistory, type StressTiming } from './checks/index.ts';
+import { runClient } from './client.ts';
+import { HistoryRecorder, wallNow, type OpStatus, type StressHistory } from './history.ts';
+import type { StressViolation } from './violation.ts';
+import { stressWorld, type StressWorld } from './world.ts';
+
+/** The stores the clients use: one per client (its own session), or one shared by all. */
+export interface StressSessions {
+  /** `stores[i]` is client i's store; entries may repeat (a store shared by several clients). */
+  readonly stores: ReadonlyArray<Store>;
+  close(): Promise<void>;
+}
+
+export interface StressOptions {
+  readonly clients: number;
+  readonly durationMs: number;
+  readonly seed: number;
+  /** How far the store's times can be trusted (checks/index.ts). Default 'store'. */
+  readonly timing?: StressTiming;
+  /** Opens the sessions of `clients` clients onto one fresh store. */
+  open(clients: number): Promise<StressSessions>;
+}
+
+export interface StressResult {
+  readonly seed: number;
+  readonly clients: number;
+  readonly durationMs: number;
+  /** How long the clients really ran (the last workflows finish after the deadline). */
+  readonly elapsedMs: number;
+  readonly world: StressWorld;
+  readonly history: StressHistory;
+  readonly operations: number;
+  /** Operations per second of elapsed time. */
+  readonly throughput: number;
+  readonly byStatus: Readonly<Record<OpStatus, number>>;
+  readonly byKind: Readonly<Partial<Record<Command['kind'], number>>>;
+  readonly violations: ReadonlyArray<StressViolation>;
+  /** Checks that could not decide. */
+  readonly undecided: ReadonlyArray<string>;
+  /** The first few errors the store threw that the port does not define. */
+  readonly errors: ReadonlyArray<string>;
+}
+
+/** Thrown when the store could not be opened or set up: the run could not start. */
+export class StressSetupError extends Error {
+  override readonly name = 'StressSetupError';
+}
+
+export async function runStress(options: StressOptions): Promise<StressResult> {
+  const { clients, durationMs, seed } = options;
+  const world = stressWorld(clients, durationMs);
+  let sessions: StressSessions;
+  try {
+    sessions = await options.open(clients);
+  } catch (error) {
+    throw new StressSetupError(`could not open ${clients} sessions: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const recorder = new HistoryRecorder();
+  let startedAt: number;
+  let finishedAt: number;
+  try {
+    for (const scope of world.semaphores) {
+      const setup = recorder.invoke('setup', { kind: 'DefineCapacity', scope, capacity: world.capacity });
+      try {
+        const defined = await sessions.stores[0]!.execute(setup.command);
+        recorder.complete(setup, 'ok', defined);
+      } catch (error) {
+        throw new StressSetupError(`could not define the semaphore ${scope}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
+    // One call on every session before the clock starts, so that connecting (and a schema's first
+    // migration) is not part of the run. It changes nothing: there is no such waiter.
+    await Promise.all(
+      [...new Set(sessions.stores)].map(async (store) => {
+        const warmUp = recorder.invoke('setup', { kind: 'CancelWait', scope: 'stress-warm-up', waiterId: 'nobody' });
+        try {
+          recorder.complete(warmUp, 'ok', await store.execute(warmUp.command));
+        } catch (error) {
+          throw new StressSetupError(`a session could not be used: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+      }),
+    );
+    startedAt = wallNow();
+    const deadline = startedAt + durationMs;
+    await Promise.all(
+      sessions.stores.map((store, i) => runClient({ name: `c${i}`, store, random: streamFor(seed, `stress/client-${i}`) }, world, recorder, startedAt, deadline)),
+    );
+    finishedAt = wallNow();
+  } finally {
+    await sessions.close();
+  }
+  const history = recorder.history();
+  const verdict = checkStressHistory(history, options.timing ?? 'store');
+  const byStatus: Record<OpStatus, number> = { ok: 0, fail: 0, unknown: 0, error: 0 };
+  const byKind: Partial<Record<Command['kind'], number>> = {};
+  const errors: string[] = [];
+  for (const op of history) {
+    if (op.client === 'setup') continue;
+    byStatus[op.status]++;
+    byKind[op.command.kind] = (byKind[op.command.kind] ?? 0) + 1;
+    if (op.status === 'error' && errors.length < 5) errors.push(`${op.command.kind}: ${op.error}`);
+  }
+  const operations = history.filter((op) => op.client !== 'setup').length;
+  const elapsedMs = finishedAt - startedAt;
+  return {
+    seed,
+    clients,
+    durationMs,
+    elapsedMs,
+    world,
+    history,
+    operations,
+    throughput: operations / (elapsedMs / 1000),
+    byStatus,
+    byKind,
+    violations: verdict.violations,
+    undecided: verdict.undecided,
+    errors,
+  };
+}
