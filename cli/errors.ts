@@ -1,4 +1,4 @@
-// The CLI's exit codes (DESIGN.md "The CLI contract"), the two error classes that map to them, and
+// The CLI's exit codes (docs/ARCHITECTURE.md "The CLI contract"), the two error classes that map to them, and
 // the helpers that turn any failure into one line naming what failed: a person reads that line,
 // and `--verbose` adds the stack trace.
 

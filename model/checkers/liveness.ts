@@ -1,4 +1,4 @@
-// liveness (seed 000 §90–§92, §294; DESIGN.md "Faults": a liveness phase with faults healed):
+// liveness (seed 000 §90–§92, §294; docs/ARCHITECTURE.md "Faults": a liveness phase with faults healed):
 // after the `liveness-phase` fault event, every `wait` completes ok within `boundMs` of the later
 // of its invoke and the phase start; and, over the whole history, the queue serves its head: no
 // caller overtakes a waiter that ranks before it by effective priority (FIFO with priority and
