@@ -11,6 +11,7 @@ import pc from 'picocolors';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
+import { coverageOf, summarizeCoverage, type CoverageSummary, type RunCoverage } from '../../sim/coverage.ts';
 import { autoWorkers, sweepPool } from '../../sim/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
@@ -92,6 +93,8 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   }
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
   const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0 }));
+  // What each scenario's runs reached together (kept per scenario, not per run: sweeps can be long).
+  const reached = new Map<string, { commands: Set<string>; outcomes: Set<string> }>();
   let firstFailure: FirstFailure | null = null;
   let runs = 0;
   const started = performance.now();
@@ -101,6 +104,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
       const tally = perScenario[index]!;
       const result = await runOne(options, scenario, seed, adapter, ++runs);
       tally.runs++;
+      if (result.untested === undefined) addCoverage(reached, scenario.name, coverageOf(result.history));
       if (result.valid === false) {
         tally.failures++;
         if (firstFailure === null) {
@@ -120,7 +124,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
     progress.stop();
     await adapter.close();
   }
-  finish(options, adapter.name, perScenario.filter((t) => t.runs > 0), firstFailure, started);
+  finish(options, adapter.name, perScenario.filter((t) => t.runs > 0), firstFailure, started, summarizeCoverage([...reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } }))));
 }
 
 function firstFailureOf(result: SimRunResult, recorded: RecordedFailure, afterMs: number): FirstFailure {
@@ -189,7 +193,14 @@ function countUnknown(tally: Tally, run: { readonly valid: true | false | 'unkno
 }
 
 /** Prints the summary (or the JSON document) and sets the exit code. */
-function finish(options: SweepOptions, adapterName: string, perScenario: ReadonlyArray<Tally>, firstFailure: FirstFailure | null, started: number): void {
+function finish(
+  options: SweepOptions,
+  adapterName: string,
+  perScenario: ReadonlyArray<Tally>,
+  firstFailure: FirstFailure | null,
+  started: number,
+  coverage: CoverageSummary,
+): void {
   const seconds = (performance.now() - started) / 1000;
   const runs = perScenario.reduce((sum, t) => sum + t.runs, 0);
   const failures = perScenario.reduce((sum, t) => sum + t.failures, 0);
@@ -198,8 +209,11 @@ function finish(options: SweepOptions, adapterName: string, perScenario: Readonl
   const seedsPerSecond = Math.round((runs / Math.max(seconds, 1e-9)) * 10) / 10;
   const stoppedAtFirst = options.stopAtFirst === true && firstFailure !== null;
   const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, untested, stoppedAtFirst, scenarios: perScenario };
-  if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined } });
-  else printSummary(summary, seconds);
+  if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined }, coverage });
+  else {
+    printSummary(summary, seconds);
+    printCoverage(coverage);
+  }
   if (firstFailure !== null && firstFailure.failureFileError !== null) process.stderr.write(`${unwrittenLine(firstFailure.failureFileError)}\n`);
   process.exitCode = failures > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
 }
@@ -252,7 +266,21 @@ async function pooledSweep(
     const recorded = await recordFailure(result, scenario, adapter, true);
     firstFailure = firstFailureOf(result, recorded, afterMs);
   }
-  finish(options, adapter.name, perScenario, firstFailure, started);
+  finish(options, adapter.name, perScenario, firstFailure, started, summarizeCoverage(runs.filter((run) => run.untested === undefined)));
+}
+
+function addCoverage(reached: Map<string, { commands: Set<string>; outcomes: Set<string> }>, scenario: string, coverage: RunCoverage): void {
+  const entry = reached.get(scenario) ?? { commands: new Set<string>(), outcomes: new Set<string>() };
+  for (const c of coverage.commands) entry.commands.add(c);
+  for (const o of coverage.outcomes) entry.outcomes.add(o);
+  reached.set(scenario, entry);
+}
+
+/** What the workloads reached of the port: a command or outcome never reached is a rule no checker judged. */
+function printCoverage(coverage: CoverageSummary): void {
+  const { commands, outcomes } = coverage;
+  const missing = (list: ReadonlyArray<string>) => (list.length === 0 ? '' : pc.dim(` (never: ${list.slice(0, 8).join(', ')}${list.length > 8 ? `, +${list.length - 8} more` : ''})`));
+  process.stdout.write(`coverage: ${commands.reached}/${commands.total} command kinds${missing(commands.missing)}, ${outcomes.reached}/${outcomes.total} outcomes${missing(outcomes.missing)}\n`);
 }
 
 function printSummary(

@@ -67,6 +67,11 @@ describe('testbed sweep', () => {
     const summary = JSON.parse(whole.stdout);
     expect(summary).toMatchObject({ scenario: 'renewal-race', adapter: 'memory', runs: 6, failures: 0, firstFailure: null });
     expect(summary.seedsPerSecond).toBeGreaterThan(0);
+    // What the workload reached of the port: renewal races send Acquire and Renew, never a reservation.
+    expect(summary.coverage.commands.total).toBe(25);
+    expect(summary.coverage.scenarios['renewal-race'].commands).toEqual(expect.arrayContaining(['Acquire', 'Renew']));
+    expect(summary.coverage.commands.missing).toContain('Reserve');
+    expect(summary.coverage.commands.missing).not.toContain('Renew');
     const shard = JSON.parse(runCli(['sweep', '--scenario', 'renewal-race', '--seeds', '1..6', '--shard', '2/3', '--json']).stdout);
     expect(shard.runs).toBe(2);
   });
