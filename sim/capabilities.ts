@@ -17,7 +17,6 @@ export const OPTIONAL_COMMANDS: ReadonlySet<CommandKind> = new Set<CommandKind>(
  */
 const READ_BY_CHECKER: Readonly<Record<string, ReadonlyArray<CommandKind>>> = {
   liveness: ['Enqueue', 'CancelWait'],
-  'no-blind-retry': ['PlanIntent', 'TransitionIntent'],
   'release-after-reconcile': ['PlanIntent', 'TransitionIntent'],
 };
 

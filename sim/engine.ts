@@ -11,6 +11,7 @@ import type { OutcomeOf } from '../model/outcomes.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type TimeSource } from '../adapters/port.ts';
+import { OPTIONAL_COMMANDS } from './capabilities.ts';
 import { LocalClock } from './clock.ts';
 import type { ControllerPolicy } from './controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
@@ -215,6 +216,9 @@ export class Sim {
   /** The command kinds the store declares (null: every kind of the port). */
   private supported: ReadonlySet<string> | null = null;
 
+  /** Required command kinds the run would have sent and the store does not implement. */
+  readonly unsent = new Set<string>();
+
   supports(kind: Command['kind']): boolean {
     return this.supported === null || this.supported.has(kind);
   }
@@ -323,8 +327,12 @@ export class Sim {
   /** A store call: request message → executed at the database on arrival → reply message. */
   async call<C extends Command>(fiber: Fiber, command: C, process = fiber.process, listen: ReadonlyArray<string> | null = null): Promise<OutcomeOf<C> | null> {
     this.checkAlive(fiber);
-    // A command the store does not implement (sim/capabilities.ts) is never sent: the controller does without it.
-    if (!this.supports(command.kind)) return null;
+    // A command the store does not implement (sim/capabilities.ts) is never sent: the controller
+    // does without an optional one; a required one makes the run untested (sim/run.ts).
+    if (!this.supports(command.kind)) {
+      if (!OPTIONAL_COMMANDS.has(command.kind)) this.unsent.add(command.kind);
+      return null;
+    }
     if (listen !== null) fiber.notified = false;
     this.history.op(this.now, process, 'invoke', command.kind, command);
     fiber.inFlight = process;

@@ -18,8 +18,16 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
   sim.openOp(fiber.node, waitProcess, 'wait', { scope, waiterId });
   const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
   let enqueued = false;
+  // A store without a wait queue (capabilities.commands, sim/capabilities.ts): poll plain Acquire.
+  const queued = sim.supports('Enqueue');
   for (;;) {
-    if (!enqueued) {
+    if (!queued) {
+      const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs });
+      if (r?.kind === 'Acquired') {
+        sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
+        return r.lease;
+      }
+    } else if (!enqueued) {
       const e = await sim.call(fiber, { kind: 'Enqueue', scope, waiterId, holder, priority: op.priority });
       enqueued = e?.kind === 'Enqueued';
     }

@@ -73,19 +73,19 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   }
   if (faults === 'real') sim.realFaults = options.realFaults ?? null;
   const store = await options.store.factory({ time: sim.storeTime, callerClock: sim.callerClock });
-  const lacking = await lackingFor(plan, store.capabilities?.commands);
-  if (lacking.commands.length > 0) {
-    await store.close();
-    return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`);
-  }
-  sim.attachStore(store, options.differential ?? true);
+  let lacking: Lacking;
   try {
+    lacking = await lackingFor(plan, store.capabilities?.commands, options.policy);
+    if (lacking.commands.length > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`);
+    sim.attachStore(store, options.differential ?? true);
     await sim.defineCapacities();
     sim.schedule();
     await sim.run();
   } finally {
     await store.close();
   }
+  // The run took a path the reference run did not, and needed a command the store lacks.
+  if (sim.unsent.size > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${[...sim.unsent].sort().join(', ')}`);
   const history = sim.history.events;
   const unjudged = new Set(lacking.unjudged.map((u) => u.invariant));
   const judged = plan.invariants.filter((invariant) => !unjudged.has(invariant));
@@ -111,9 +111,9 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
 }
 
 /** What a store declaring only `declared` lacks for `plan`, from what the plan sends on the reference store. */
-async function lackingFor(plan: Plan, declared: ReadonlyArray<CommandKind> | undefined): Promise<Lacking> {
+async function lackingFor(plan: Plan, declared: ReadonlyArray<CommandKind> | undefined, policy: ExecuteOptions['policy']): Promise<Lacking> {
   if (declared === undefined) return { commands: [], unjudged: [] };
-  const reference = await executePlan(plan, { store: { name: 'memory', factory: createMemoryStore }, differential: false });
+  const reference = await executePlan(plan, { store: { name: 'memory', factory: createMemoryStore }, differential: false, ...(policy === undefined ? {} : { policy }) });
   return lackingCommands(coverageOf(reference.history).commands, declared, plan.invariants);
 }
 
