@@ -69,6 +69,9 @@ export async function runClient(client: StressClient, world: StressWorld, record
       if (renewed.kind !== 'Renewed') return;
       expiresAt = renewed.lease.expiresAt;
     }
+    // Some holders stall past their lease before writing (§25: "A wakes up"): a store must refuse
+    // the write once a newer token exists.
+    if (random.chance(10)) await pause(Math.min(aim.waitUntil(expiresAt) + random.int(1, 20), world.ttlMs.max * 2));
     const expectedVersion = versions.get(scope) ?? 0;
     const wrote = await send({ kind: 'Mutate', scope, aggregate: world.aggregate, holder: name, token, expectedVersion });
     if (wrote.kind === 'Accepted') versions.set(scope, wrote.version);

@@ -73,9 +73,12 @@ export function okOps<K extends Command['kind']>(
   >;
 }
 
-/** Operations of a kind that were answered ok or whose outcome is unknown (they may have taken effect). */
+/**
+ * Operations of a kind that were answered ok or may have taken effect: an unknown outcome, or an
+ * error the port does not define (nothing says the store did not apply it first).
+ */
 export function mayHaveApplied<K extends Command['kind']>(history: StressHistory, command: K): Array<StressOp & { command: CommandOf<K> }> {
-  return history.filter((op) => op.command.kind === command && (op.status === 'ok' || op.status === 'unknown')) as Array<
+  return history.filter((op) => op.command.kind === command && op.status !== 'fail') as Array<
     StressOp & { command: CommandOf<K> }
   >;
 }

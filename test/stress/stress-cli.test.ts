@@ -46,6 +46,19 @@ describe('stress on store modules (wall clock handed to the store)', () => {
   }, 60_000);
 });
 
+test('a store that ignores the fencing token accepts a stalled holder\'s write after a newer grant (000 §25–§30)', async () => {
+  const seen: string[] = [];
+  for (const seed of [1, 2, 3]) {
+    const { code, json } = await stress('mutant:no-fencing-check', seed, ['--duration', '3s']);
+    if ((json.violationsByInvariant['accepted-writes'] ?? 0) > 0) {
+      expect(code).toBe(1);
+      return;
+    }
+    seen.push(`seed ${seed}: ${JSON.stringify(json.violationsByInvariant)}`);
+  }
+  expect.fail(`no stale write was caught: ${seen.join('; ')}`);
+}, 60_000);
+
 describe('stress on PostgreSQL (database clock, a connection per client)', () => {
   // One server for the file, handed to each command as DATABASE_URL (each run gets a fresh schema).
   const pgServer = usePostgres();

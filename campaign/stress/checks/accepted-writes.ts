@@ -2,9 +2,12 @@
 // older than one already accepted there. Per aggregate, three sweeps over its Accepted mutations:
 // each version is accepted once (two writes accepted at one version: one of them was lost); in
 // version order, which is the order the store applied them, tokens never go down; and a write
-// invoked after another's reply came back never carries an older token.
+// invoked after another's reply came back never carries an older token. And per scope, a write
+// invoked after the reply of a grant with a newer token is never accepted (tokens of a scope only
+// increase, so the older one can never be current again), whether or not the newer holder wrote.
 
 import { groupBy, okOps, type StressHistory, type StressOp } from '../history.ts';
+import type { Grant } from '../leases.ts';
 import { named, violation, type StressViolation } from '../violation.ts';
 
 export const ACCEPTED_WRITES = 'accepted-writes';
@@ -50,6 +53,35 @@ export function checkAcceptedWrites(history: StressHistory): StressViolation[] {
       }
       if (before !== null && write.token < before.token) {
         found.push(violation(ACCEPTED_WRITES, aggregate, [before.op, write.op], `aggregate ${aggregate}: ${describe(write)} was sent after ${describe(before)} had been accepted`));
+      }
+    }
+  }
+  return found;
+}
+
+/** Writes accepted under a token older than one whose grant had already been answered when the write was sent. */
+export function checkWritesAfterNewerGrant(history: StressHistory, grants: ReadonlyArray<Grant>): StressViolation[] {
+  const found: StressViolation[] = [];
+  const grantsByScope = groupBy(grants, (g) => g.scope);
+  for (const [scope, writes] of groupBy(okOps(history, 'Mutate', 'Accepted'), (op) => op.command.scope)) {
+    const answered = [...(grantsByScope.get(scope) ?? [])].sort((a, b) => a.op.completedAt - b.op.completedAt);
+    const byInvoke = [...writes].sort((a, b) => a.invokedAt - b.invokedAt);
+    let done = 0;
+    let newest: Grant | null = null;
+    for (const write of byInvoke) {
+      while (done < answered.length && answered[done]!.op.completedAt < write.invokedAt) {
+        const grant = answered[done++]!;
+        if (newest === null || grant.token > newest.token) newest = grant;
+      }
+      if (newest !== null && write.command.token < newest.token) {
+        found.push(
+          violation(
+            ACCEPTED_WRITES,
+            scope,
+            [newest.op, write],
+            `scope ${scope}: a write under token ${write.command.token} (${named(write)}) was accepted, sent after lease token ${newest.token} of ${newest.holder} (${named(newest.op)}) had been granted`,
+          ),
+        );
       }
     }
   }

@@ -5,7 +5,7 @@
 import type { StressHistory } from '../history.ts';
 import { grantsOf, type Grant } from '../leases.ts';
 import type { StressViolation } from '../violation.ts';
-import { ACCEPTED_WRITES, checkAcceptedWrites } from './accepted-writes.ts';
+import { ACCEPTED_WRITES, checkAcceptedWrites, checkWritesAfterNewerGrant } from './accepted-writes.ts';
 import { CAPACITY, capacitiesOf, checkCapacity, holdingsOf } from './capacity.ts';
 import { checkFencingMonotonic, FENCING_MONOTONIC } from './fencing-monotonic.ts';
 import { checkIdempotency, DIGEST_CONFLICT, IDEMPOTENCY_NEW_ONCE } from './idempotency.ts';
@@ -46,6 +46,7 @@ export function checkStressHistory(history: StressHistory, timing: StressTiming 
   if (undecided.length === 0) {
     run(LEASE_EXCLUSIVE, () => (timing === 'store' ? checkLeaseExclusive(grants) : checkLeasesSurelyHeld(grants)));
     run(FENCING_MONOTONIC, () => checkFencingMonotonic(grants));
+    run(ACCEPTED_WRITES, () => checkWritesAfterNewerGrant(history, grants));
   }
   run(ACCEPTED_WRITES, () => checkAcceptedWrites(history));
   run(CAPACITY, () => checkCapacity(holdingsOf(history), capacitiesOf(history)));
