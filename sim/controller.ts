@@ -103,11 +103,13 @@ async function recoverJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
       applied = await sim.inspect(fiber, intentId);
       inspected = true;
     }
-    if (LEASED.has(op.workload)) {
+    let settled = !LEASED.has(op.workload);
+    if (!settled) {
       await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Unknown' });
-      await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Reconciled' });
+      settled = (await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Reconciled' }))?.kind === 'Transitioned';
     }
-    world(sim).unobserved.delete(`${fiber.node.name}#${fiber.node.incarnation - 1}`);
+    // Still unobserved when the store did not take the reconciliation: a reopen inspects it first.
+    if (settled) world(sim).unobserved.delete(`${fiber.node.name}#${fiber.node.incarnation - 1}`);
     if (key !== undefined) {
       const outcome = applied ? { kind: 'Succeeded' as const, response: intentId } : { kind: 'FailedTerminal' as const, error: 'not applied' };
       await sim.call(fiber, { kind: 'IdempotencyComplete', ...key, outcome });
