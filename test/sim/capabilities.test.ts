@@ -61,6 +61,13 @@ describe('a lease-only store', () => {
     expect(result.unjudged).toEqual([{ invariant: 'liveness', lacks: ['Enqueue', 'CancelWait'] }]);
   });
 
+  test('a scenario judged only by checkers that read what the store lacks is untested, not passed', async () => {
+    const onlyLiveness = { ...loadScenario('fairness-starvation'), invariants: ['liveness' as const] };
+    const result = await runScenario({ scenario: onlyLiveness, seed: 1, store: { name: 'lease-only', factory: leaseOnly(createMemoryStore) } });
+    expect(result.valid).toBe('unknown');
+    expect(result.untested).toBe('every invariant of the scenario reads a command the store lacks (liveness: Enqueue, CancelWait)');
+  });
+
   test('a fencing bug in what it does implement is still caught', async () => {
     const broken = leaseOnly(mutantStoreFactory(noFencingCheck, createMemoryStore));
     let caught = false;
