@@ -1,19 +1,13 @@
 // The built-in scenarios, as plain data (validated by schema.ts on load). Each cites the seed
 // sections it proves. Names are stable once published; `-unmitigated` ones demonstrate a violation.
+// The scenarios of seed 001 (coordination) are in catalog-001.ts and come last.
 
+import { COORDINATION_SCENARIOS } from './catalog-001.ts';
+import { NET } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
-/** Network that is never perfect: every message takes 1–5 ms. */
-const NET = { networkDelayMsMin: 1, networkDelayMsMax: 5 } as const;
 const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'release-after-reconcile'] as const;
 const DEPLOYS = { 'env-deploy': 4, 'infra-apply': 2, 'alias-publish': 1 } as const;
-
-/** Seed 001: safety of leases plus the coordination invariants (§283–§284). */
-const COORD = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'one-leader-per-term', 'fenced-stale-leader'] as const;
-/** Faults heal at the horizon; this long after, every job that could be dispatched has finished. */
-const COORD_LIVENESS_MS = 5_000;
-/** Jobs dispatched by a leader: several scopes, short work, leases shorter than a failover. */
-const COORD_WORKLOAD = { scopes: 4, mix: { 'env-deploy': 1 }, horizonMs: 10_000, leaseTtlMs: 1_500, workMsMin: 50, workMsMax: 300 } as const;
 
 export const CATALOG: ReadonlyArray<ScenarioInput> = [
   {
@@ -341,163 +335,5 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     expect: 'pass',
     operations: 24,
   },
-  // ---- seed 001: coordination epochs, role guards and failover ----------------------------------
-  // The controllers are the voters; the scheduler leader (or release/deployment coordinator)
-  // dispatches every operation under its role guard.
-  {
-    name: 'three-node-failover',
-    title: 'Leader crash on three voters: a new leader, a new epoch, no duplicate leases',
-    sources: ['001 §259', '001 §82–88', '001 §67'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-crash', at: 3_000, downMs: 500 }, { f: 'leader-crash', at: 6_500, downMs: 500 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 400 } },
-  },
-  {
-    name: 'minority-partition',
-    title: 'A 1/2 partition isolates the leader: only the majority elects, the isolated one cannot commit',
-    sources: ['001 §260', '001 §97', '001 §99'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-isolate', at: 2_500, durationMs: 2_500 }, { f: 'leader-isolate', at: 7_000, durationMs: 1_500 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderIsolatePct: 20, leaderIsolateMsMax: 2_000 } },
-  },
-  {
-    name: 'quorum-loss',
-    title: 'Symmetric partition: no quorum, no coordination writes, scheduling stops, attempts continue',
-    sources: ['001 §261', '001 §71–77', '001 §98'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'quorum-split', at: 3_000, durationMs: 3_000 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, quorumSplitPct: 10, quorumSplitMsMax: 2_000 } },
-  },
-  {
-    name: 'stale-leader-epoch',
-    title: "A deposed leader that keeps running (isolated or paused) has its lease creation fenced by epoch",
-    sources: ['001 §262', '001 §29', '001 §90', '001 §95–96'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-isolate', at: 2_000, durationMs: 2_000 }, { f: 'leader-pause', at: 6_000, durationMs: 800 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } },
-  },
-  {
-    name: 'scheduler-epoch',
-    title: 'Five voters under leader crashes, pauses and isolation: no lease is created under an old scheduler epoch',
-    sources: ['001 §263', '001 §26–28', '001 §93', '001 §69'],
-    workload: { ...COORD_WORKLOAD, controllers: 5 },
-    faults: { profile: { ...NET } },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 5, faults: { intervalMs: 700, leaderCrashPct: 10, leaderDownMs: 300, leaderIsolatePct: 20, leaderIsolateMsMax: 2_000, leaderPausePct: 20, leaderPauseMsMax: 900 } },
-  },
-  {
-    name: 'release-coordinator-epoch',
-    title: 'An old release coordinator cannot promote a channel after a new epoch',
-    sources: ['001 §264', '001 §34', '001 §78', '001 §94'],
-    workload: { ...COORD_WORKLOAD, controllers: 3, mix: { 'alias-publish': 1 } },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-isolate', at: 3_000, durationMs: 2_000 }] },
-    invariants: [...COORD, 'no-split-promotion'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, role: 'release-coordinator', faults: { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } },
-  },
-  {
-    name: 'deployment-coordinator-epoch',
-    title: 'An old deployment coordinator cannot apply after a new epoch',
-    sources: ['001 §265', '001 §35', '001 §79', '001 §94'],
-    workload: { ...COORD_WORKLOAD, controllers: 3, mix: { 'env-deploy': 2, 'infra-apply': 1 } },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-pause', at: 3_000, durationMs: 800 }] },
-    invariants: [...COORD, 'no-split-promotion'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, role: 'deployment-coordinator', faults: { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } },
-  },
-  {
-    name: 'restart-incarnation',
-    title: 'A restarted node is a new incarnation and inherits no role or guard',
-    sources: ['001 §266', '001 §12–13'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET, nemesisIntervalMs: 700, crashProbabilityPct: 15, restartDelayMs: 100 }, scripted: [{ f: 'leader-crash', at: 4_000, downMs: 100 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderCrashPct: 15, leaderDownMs: 100 } },
-  },
-  {
-    name: 'standalone-coordination',
-    title: 'Standalone backend: one node, no voter network, the same epochs and guards; a job confirms its lease before its effect',
-    sources: ['001 §162', '001 §165', '001 §325–326', '001 §327', '000 §160'],
-    // More scopes than jobs in flight and longer work: each job runs alone on its scope, and a pause
-    // of the one node lands between a job's write and its effect often enough to matter.
-    workload: { ...COORD_WORKLOAD, controllers: 1, scopes: 8, workMsMin: 200, workMsMax: 400 },
-    faults: { profile: { ...NET, holdProbabilityPct: 20, holdMsMax: 700 }, scripted: [{ f: 'leader-crash', at: 3_000, downMs: 100 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 1, electionTimeoutMsMin: 50, electionTimeoutMsMax: 100, heartbeatMs: 20, faults: { intervalMs: 600, leaderCrashPct: 20, leaderDownMs: 100, leaderPausePct: 30, leaderPauseMsMax: 1_200 } },
-  },
-  {
-    name: 'membership-change',
-    title: 'Membership lifecycle: nodes join as learners, are promoted once caught up, and a removed leader keeps no authority',
-    sources: ['001 §59–66', '001 §157', '001 §227', '001 §338'],
-    workload: { ...COORD_WORKLOAD, controllers: 5 },
-    faults: {
-      profile: { ...NET },
-      scripted: [
-        { f: 'member-add', at: 1_500, node: 'c4' },
-        { f: 'member-promote', at: 2_500, node: 'c4' },
-        { f: 'member-remove', at: 4_000, node: 'leader' },
-        { f: 'member-add', at: 5_500, node: 'c5' },
-        { f: 'member-promote', at: 6_500, node: 'c5' },
-        { f: 'member-remove', at: 8_000, node: 'leader' },
-      ],
-    },
-    invariants: [...COORD, 'learner-before-voter', 'removed-node-no-authority'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderPausePct: 15, leaderPauseMsMax: 900, leaderCrashPct: 10, leaderDownMs: 300 } },
-  },
-  {
-    name: 'db-healthy-coordination-lost',
-    title: 'Database healthy, coordination lost: degraded mode, no unsafe scheduling, attempts finish under their leases',
-    sources: ['001 §276', '001 §73–77'],
-    workload: { ...COORD_WORKLOAD, controllers: 3, leaseTtlMs: 3_000, workMsMin: 300, workMsMax: 1_500 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'quorum-split', at: 3_500, durationMs: 4_000 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3 },
-  },
-  {
-    name: 'coordination-healthy-db-lost',
-    title: 'Coordination healthy, database lost: a leader exists but no business write lands',
-    sources: ['001 §277', '001 §9', '001 §38'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'db-crash', at: 4_000, downMs: 1_500 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3 },
-  },
+  ...COORDINATION_SCENARIOS,
 ];

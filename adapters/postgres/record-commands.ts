@@ -31,14 +31,14 @@ import type { Tx } from './transaction.ts';
 
 // ---- idempotency ----------------------------------------------------------------------------
 
-interface IdempotencyRow {
+export interface IdempotencyRow {
   digest: string;
   state: IdempotencyRecord['state'];
   outcome_json: string | null;
   expires_at: number;
 }
 
-function keyParams(ref: IdempotencyKeyRef): string[] {
+export function keyParams(ref: IdempotencyKeyRef): string[] {
   return [encodeText(ref.tenant), encodeText(ref.operation), encodeText(ref.subject), encodeText(ref.key)];
 }
 

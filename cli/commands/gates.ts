@@ -3,27 +3,24 @@
 // failover and restore scenarios with real faults, hunts every mutant, then computes the gates
 // of seed 000 §316 and seed 001 §339 from that evidence alone and writes the report.
 
-import { strict as assert } from 'node:assert';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
 import { computeGates, saveResults, writeReports, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from '../../reports/index.ts';
-import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { checkMutant, checkStore, type StageCatch } from '../../campaign/check/index.ts';
-import { listScenarios, type Scenario } from '../../scenarios/index.ts';
+import { listScenarios } from '../../scenarios/index.ts';
 import { runMutants } from '../../sim/mutant-run.ts';
 import type { RunResult } from '../../sim/run-result.ts';
-import { replayLine, runScenario, type StoreChoice } from '../../sim/run.ts';
+import { replayLine, type StoreChoice } from '../../sim/run.ts';
 import { replayLine as printedReplay } from '../../reports/replay-line.ts';
-import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../sim/sweep-pool.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
-import { startRealRun } from '../real-faults.ts';
 import { runSuites } from '../suites.ts';
+import { memorySweeps, sweep, type Sweep } from './gates-sweeps.ts';
 
 export interface GatesOptions {
   readonly out: string;
@@ -43,122 +40,6 @@ function count(text: string, flag: string, max: number): number {
 
 function say(options: GatesOptions, line: string): void {
   if (!options.json) process.stderr.write(`${line}\n`);
-}
-
-export interface Sweep {
-  readonly evidence: ScenarioEvidence;
-  readonly sample: RunResult | null;
-  readonly failing: RunResult | null;
-  readonly hashes: ReadonlyMap<number, string>;
-}
-
-/** What a gate sees of one scenario's sweep; a violation outranks an undecided seed, as in checkAll. */
-function evidenceOf(
-  scenario: Scenario,
-  adapter: string,
-  faults: 'sim' | 'real',
-  seedsRun: number,
-  failures: number,
-  undecided: number,
-  failing: RunResult | null,
-  durationMs: number,
-): ScenarioEvidence {
-  return {
-    scenario: scenario.name,
-    title: scenario.title,
-    sources: scenario.sources,
-    adapter,
-    faults,
-    expect: scenario.expect,
-    seedsRun,
-    failures,
-    ...(failing === null ? {} : { firstFailure: { seed: failing.seed, replay: failing.replay, violations: failing.violations } }),
-    status: failures === 0 && undecided > 0 ? 'unknown' : 'decided',
-    durationMs: Math.round(durationMs),
-  };
-}
-
-async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, store: StoreChoice, faults: 'sim' | 'real', tick: () => void, real = false): Promise<Sweep> {
-  let failures = 0;
-  let undecided = 0;
-  let sample: RunResult | null = null;
-  let failing: RunResult | null = null;
-  const hashes = new Map<number, string>();
-  const started = performance.now();
-  for (const seed of seeds) {
-    const realRun = real ? await startRealRun(seed) : undefined;
-    let result: RunResult;
-    try {
-      result = await runScenario({ scenario, seed, store: realRun?.store ?? store, faults, ...(realRun === undefined ? {} : { realFaults: realRun.driver }) });
-    } finally {
-      await realRun?.close();
-    }
-    hashes.set(seed, result.traceHash);
-    sample ??= result;
-    if (result.valid === false) {
-      failures++;
-      failing ??= result;
-    } else if (result.valid === 'unknown') {
-      undecided++;
-    }
-    tick();
-  }
-  return { evidence: evidenceOf(scenario, store.name, faults, seeds.length, failures, undecided, failing, performance.now() - started), sample, failing, hashes };
-}
-
-/**
- * Stage 1: every scenario on the memory store, on worker threads when the sweep is large enough
- * (sim/sweep-pool.ts). Workers return no histories: the runs a report keeps (the first seed of
- * each scenario and its first failing seed) are run again here, and must give the same trace hash.
- */
-export async function memorySweeps(
-  scenarios: ReadonlyArray<Scenario>,
-  seeds: ReadonlyArray<number>,
-  tick: (scenario: string, count?: number) => void,
-  workers = autoWorkers(scenarios.length * seeds.length),
-): Promise<Sweep[]> {
-  const memory = inProcessAdapter('memory')!;
-  const started = performance.now();
-  let runs: ReadonlyArray<SweepRun>;
-  if (workers > 1) {
-    runs = await sweepPool({ scenarios, seeds, adapter: memory.name, workers, onRuns: (batch) => tick(batch[0]?.scenario ?? '', batch.length) });
-  } else {
-    const serial: SweepRun[] = [];
-    for (const scenario of scenarios) {
-      for (const seed of seeds) {
-        serial.push(await sweepRun(scenario, seed, memory));
-        tick(scenario.name);
-      }
-    }
-    runs = serial;
-  }
-  const rerun = async (scenario: Scenario, run: SweepRun): Promise<RunResult> => {
-    const result = await runScenario({ scenario, seed: run.seed, store: memory.store });
-    assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed}: a second run gave another trace hash`);
-    return result;
-  };
-  // Runs on worker threads overlap, so a scenario's share of the stage's wall-clock time is its
-  // share of the simulated events (what a run's time goes into), plus its own re-runs here.
-  const stageMs = performance.now() - started;
-  const totalEvents = Math.max(1, runs.reduce((n, run) => n + run.events, 0));
-  const sweeps: Sweep[] = [];
-  for (const [i, scenario] of scenarios.entries()) {
-    const own = runs.slice(i * seeds.length, (i + 1) * seeds.length);
-    const rerunStarted = performance.now();
-    const firstFailing = own.find((run) => run.valid === false);
-    const failing = firstFailing === undefined ? null : await rerun(scenario, firstFailing);
-    const sample = own.length === 0 ? null : own[0] === firstFailing ? failing : await rerun(scenario, own[0]!);
-    const failures = own.filter((run) => run.valid === false).length;
-    const undecided = own.filter((run) => run.valid === 'unknown').length;
-    const durationMs = (stageMs * own.reduce((n, run) => n + run.events, 0)) / totalEvents + (performance.now() - rerunStarted);
-    sweeps.push({
-      evidence: evidenceOf(scenario, memory.name, 'sim', own.length, failures, undecided, failing, durationMs),
-      sample,
-      failing,
-      hashes: new Map(own.map((run) => [run.seed, run.traceHash])),
-    });
-  }
-  return sweeps;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);

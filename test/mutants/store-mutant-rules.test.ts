@@ -36,6 +36,7 @@ function mutantFactory(name: string): StoreFactory {
 }
 
 const acquire = (holder: string, ttlMs = 1_000): Command => ({ kind: 'Acquire', scope: 'env:prod', holder, ttlMs });
+const enqueue = (waiterId: string, holder: string, priority: number): Command => ({ kind: 'Enqueue', scope: 'env:prod', waiterId, holder, priority });
 const KEY = { tenant: 't1', operation: 'api-create', subject: 's1', key: 'k1' } as const;
 
 interface RuleCase {
@@ -152,7 +153,7 @@ const CASES: ReadonlyArray<RuleCase> = [
     rule: 'a caller without a waiter id takes a free scope while a waiter is queued (Acquire step 5, §86–§90)',
     script: async (run) => {
       await run(acquire('a'), 0);
-      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
+      await run(enqueue('w1', 'b', 0), 10);
       return run(acquire('c'), 1_500);
     },
     correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
@@ -163,8 +164,8 @@ const CASES: ReadonlyArray<RuleCase> = [
     rule: 'a queued waiter that is not the head takes the scope (Acquire step 5, §90)',
     script: async (run) => {
       await run(acquire('a'), 0);
-      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
-      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w2', holder: 'c', priority: 0 }, 20);
+      await run(enqueue('w1', 'b', 0), 10);
+      await run(enqueue('w2', 'c', 0), 20);
       return run({ ...acquire('c'), waiterId: 'w2' } as Command, 1_500);
     },
     correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
@@ -175,8 +176,8 @@ const CASES: ReadonlyArray<RuleCase> = [
     rule: 'the oldest waiter goes first although a later one has a higher priority (§91)',
     script: async (run) => {
       await run(acquire('a'), 0);
-      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
-      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w2', holder: 'c', priority: 5 }, 20);
+      await run(enqueue('w1', 'b', 0), 10);
+      await run(enqueue('w2', 'c', 5), 20);
       return run({ ...acquire('b'), waiterId: 'w1' } as Command, 1_500);
     },
     correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
@@ -187,8 +188,8 @@ const CASES: ReadonlyArray<RuleCase> = [
     rule: 'a newcomer of higher priority goes before a waiter that has aged past it (§92)',
     script: async (run) => {
       await run(acquire('a', 10_000), 0);
-      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w1', holder: 'b', priority: 0 }, 10);
-      await run({ kind: 'Enqueue', scope: 'env:prod', waiterId: 'w2', holder: 'c', priority: 2 }, 9_000);
+      await run(enqueue('w1', 'b', 0), 10);
+      await run(enqueue('w2', 'c', 2), 9_000);
       return run({ ...acquire('c'), waiterId: 'w2' } as Command, 10_500);
     },
     correct: { kind: 'Rejected', reason: 'not-head-of-queue' },

@@ -11,24 +11,14 @@
 // inserted in the meantime. Run alone, it decides as the real store does. Two first requests with
 // one key running at once both find no record and both are told New: the operation runs twice.
 
-import type { IdempotencyBeginCommand, IdempotencyKeyRef } from '../../../model/commands.ts';
+import type { IdempotencyBeginCommand } from '../../../model/commands.ts';
 import type { StoredOutcome } from '../../../model/idempotency-outcome.ts';
-import type { IdempotencyBeginResult, IdempotencyRecord } from '../../../model/outcomes.ts';
+import type { IdempotencyBeginResult } from '../../../model/outcomes.ts';
 import { isValidId, isValidRetention } from '../../../model/validation.ts';
 import { decodeText, encodeText } from '../text-codec.ts';
+import { keyParams, type IdempotencyRow } from '../record-commands.ts';
 import type { Tx } from '../transaction.ts';
 import type { PostgresMutant } from './mutant.ts';
-
-interface IdempotencyRow {
-  digest: string;
-  state: IdempotencyRecord['state'];
-  outcome_json: string | null;
-  expires_at: number;
-}
-
-function keyParams(ref: IdempotencyKeyRef): string[] {
-  return [encodeText(ref.tenant), encodeText(ref.operation), encodeText(ref.subject), encodeText(ref.key)];
-}
 
 async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand): Promise<IdempotencyBeginResult> {
   const valid =
