@@ -38,7 +38,7 @@ function sectionsOf(source: string): Citation[] {
 
 const CHECKER_NAMES = new Set<string>([...INVARIANT_NAMES, 'differential']);
 
-function collect(): Map<string, Proof> {
+export function collect(): Map<string, Proof> {
   const proofs = new Map<string, Proof>();
   const proofOf = (seed: Seed, section: number): Proof => {
     const key = sectionKey(seed, section);

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { citedSections, listedSections, repositoryFiles, SECTION_MAX, sectionKey } from '../scripts/cited-sections.ts';
+import { collect, rebuild } from '../scripts/requirements-table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REQUIREMENTS = readFileSync(path.join(ROOT, 'docs/REQUIREMENTS.md'), 'utf8');
@@ -26,6 +27,10 @@ function headingsOf(doc: string): string[] {
 }
 
 describe('docs/REQUIREMENTS.md', () => {
+  test('its tables say what proves each section today (npx tsx scripts/requirements-table.ts rebuilds them)', () => {
+    expect(rebuild(REQUIREMENTS, collect()) === REQUIREMENTS, 'docs/REQUIREMENTS.md is out of date: run npx tsx scripts/requirements-table.ts').toBe(true);
+  });
+
   const citations = citedSections(ROOT);
 
   test('lists every seed section the code cites', () => {
