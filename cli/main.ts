@@ -15,6 +15,9 @@ const faultsOption = () =>
     .choices(['sim', 'real'])
     .default('sim');
 
+const shardOption = () =>
+  new Option('--shard <i/n>', 'do only the i-th of n shares of the work (also TESTBED_SHARD=i/n, or TESTBED_SHARDS=n with JOB_COMPLETION_INDEX)');
+
 function buildProgram(): Command {
   const program = new Command('testbed')
     .description('Deterministic simulation and verification testbed for leases, fencing, idempotency and coordination epochs')
@@ -51,7 +54,7 @@ function buildProgram(): Command {
     .requiredOption('--seeds <from..to>', 'seed range, for example 1..500')
     .addOption(adapterOption())
     .addOption(faultsOption())
-    .option('--shard <i/n>', 'run only the i-th of n interleaved shards of the range')
+    .addOption(shardOption())
     .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up)', 'auto')
     .option('--stop-at-first', 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)')
     .option('--json', 'print one JSON document')
@@ -68,6 +71,9 @@ function buildProgram(): Command {
     .command('mutants')
     .description('run every built-in mutant and report whether the testbed catches it')
     .option('--seeds <n>', 'seed budget per mutant', '200')
+    .option('--out <dir>', 'output directory (failure files, and the shard file of a shard)', 'out')
+    .addOption(shardOption())
+    .option('--dry-run', "print this shard's share of the mutants and run nothing")
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/mutants.ts')).mutantsCommand(options));
 
@@ -89,8 +95,18 @@ function buildProgram(): Command {
     .option('--seeds <n>', 'seeds per scenario on the memory store', '200')
     .option('--pg-seeds <n>', 'seeds per scenario on PostgreSQL', '5')
     .option('--no-postgres', 'skip the PostgreSQL part (its gates show as untested)')
+    .addOption(shardOption())
+    .option('--dry-run', "print this shard's share of the work and run nothing")
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/gates.ts')).gatesCommand(options));
+
+  program
+    .command('merge')
+    .description('combine the shard files of one sharded gates or mutants run into one results.json and report')
+    .argument('<shards...>', 'shard files, or directories holding them (the --out of each shard)')
+    .option('--out <dir>', 'output directory', 'out')
+    .option('--json', 'print one JSON document')
+    .action(async (shards, options) => (await import('./commands/merge.ts')).mergeCommand(shards, options));
 
   program
     .command('scenarios')

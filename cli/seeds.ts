@@ -1,6 +1,9 @@
 // Parsing of seeds, seed ranges and shards given on the command line.
 
+import { shardSeeds, WHOLE, type Shard } from '../campaign/shard-plan.ts';
 import { UsageError } from './errors.ts';
+
+export type { Shard };
 
 const SEED_MAX = 2 ** 32 - 1;
 const SEEDS_PER_RANGE_MAX = 10_000_000;
@@ -27,26 +30,36 @@ export function parseSeedRange(text: string): SeedRange {
   return { from, to };
 }
 
-export interface Shard {
-  /** 1-based index of this shard. */
-  readonly index: number;
-  readonly count: number;
-}
-
-export function parseShard(text: string): Shard {
+/** The shard a command runs: `--shard i/n`, else the environment (see `shardFrom`). */
+export function parseShard(text: string, from = 'shard'): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text);
-  if (!match) throw new UsageError(`bad shard "${text}": expected <i>/<n>, for example 2/4`);
+  if (!match) throw new UsageError(`bad ${from} "${text}": expected <i>/<n>, for example 2/4`);
   const index = Number(match[1]);
   const count = Number(match[2]);
-  if (count < 1 || index < 1 || index > count) throw new UsageError(`bad shard "${text}": need 1 <= i <= n`);
+  if (count < 1 || index < 1 || index > count) throw new UsageError(`bad ${from} "${text}": need 1 <= i <= n`);
+  if (count > SHARDS_MAX) throw new UsageError(`bad ${from} "${text}": at most ${SHARDS_MAX} shards`);
   return { index, count };
+}
+
+const SHARDS_MAX = 100_000;
+
+/**
+ * The shard to run, from the first of: `--shard i/n`; `TESTBED_SHARD=i/n`; `TESTBED_SHARDS=n`
+ * with Kubernetes' `JOB_COMPLETION_INDEX` (0-based, set in each pod of an Indexed Job). Undefined
+ * when none is given: the whole run.
+ */
+export function shardFrom(option: string | undefined, env: NodeJS.ProcessEnv = process.env): Shard | undefined {
+  if (option !== undefined) return parseShard(option);
+  if (env.TESTBED_SHARD !== undefined && env.TESTBED_SHARD !== '') return parseShard(env.TESTBED_SHARD, 'TESTBED_SHARD');
+  if (env.TESTBED_SHARDS === undefined || env.TESTBED_SHARDS === '') return undefined;
+  const index = env.JOB_COMPLETION_INDEX;
+  if (index === undefined || !/^\d+$/.test(index)) {
+    throw new UsageError(`TESTBED_SHARDS=${env.TESTBED_SHARDS} needs JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it)${index === undefined ? '' : `, got "${index}"`}`);
+  }
+  return parseShard(`${Number(index) + 1}/${env.TESTBED_SHARDS}`, 'TESTBED_SHARDS with JOB_COMPLETION_INDEX');
 }
 
 /** The seeds of a range that belong to one shard: every n-th seed, starting at the i-th. */
 export function seedsOf(range: SeedRange, shard?: Shard): number[] {
-  const seeds: number[] = [];
-  for (let seed = range.from; seed <= range.to; seed++) {
-    if (!shard || (seed - range.from) % shard.count === shard.index - 1) seeds.push(seed);
-  }
-  return seeds;
+  return shardSeeds(range.from, range.to, shard ?? WHOLE);
 }

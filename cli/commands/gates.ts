@@ -1,32 +1,37 @@
 // `testbed gates` (the main job, `npm start`): sweeps every scenario on the memory store, runs
 // each on an embedded PostgreSQL and compares it with the memory store run for run, replays the
 // failover and restore scenarios with real faults, hunts every mutant, then computes the gates
-// of seed 000 §316 and seed 001 §339 from that evidence alone and writes the report.
+// of seed 000 §316 and seed 001 §339 from that evidence alone and writes the report. With a shard
+// (`--shard i/n`, or the environment: cli/seeds.ts) it does only its share of that work
+// (campaign/shard-plan.ts) and writes a shard file for `testbed merge` instead of the report.
 
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import pc from 'picocolors';
-import { computeGates, saveResults, writeReports, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from '../../reports/index.ts';
+import type { ScenarioEvidence, SuiteEvidence } from '../../reports/index.ts';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { checkMutant, checkStore, type StageCatch } from '../../campaign/check/index.ts';
-import { listScenarios } from '../../scenarios/index.ts';
+import { shareOf, WHOLE, type GateWork, type ShardShare } from '../../campaign/shard-plan.ts';
+import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runMutants } from '../../sim/mutant-run.ts';
 import type { RunResult } from '../../sim/run-result.ts';
-import { replayLine, type StoreChoice } from '../../sim/run.ts';
-import { replayLine as printedReplay } from '../../reports/replay-line.ts';
+import type { StoreChoice } from '../../sim/run.ts';
 import { resolveAdapter } from '../adapters.ts';
-import { EXIT, UsageError } from '../errors.ts';
-import { printJson } from '../format.ts';
+import { UsageError } from '../errors.ts';
+import { finishGateRun, Phases } from '../gate-output.ts';
+import { checkMutantsSuite, mutantEvidence } from '../mutant-evidence.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
+import { shardFrom } from '../seeds.ts';
 import { runSuites } from '../suites.ts';
 import { memorySweeps, sweep, type Sweep } from './gates-sweeps.ts';
+import { printShare, writeShard } from './shard-output.ts';
 
 export interface GatesOptions {
   readonly out: string;
   readonly seeds: string;
   readonly pgSeeds: string;
   readonly postgres: boolean;
+  readonly shard?: string;
+  readonly dryRun?: boolean;
   readonly json?: boolean;
 }
 
@@ -38,235 +43,187 @@ function count(text: string, flag: string, max: number): number {
   return Number(text);
 }
 
-function say(options: GatesOptions, line: string): void {
-  if (!options.json) process.stderr.write(`${line}\n`);
+/** The whole run the options ask for, before any sharding. */
+export function gateWork(options: Pick<GatesOptions, 'seeds' | 'pgSeeds' | 'postgres'>): GateWork {
+  const scenarios = listScenarios().map((s) => s.name);
+  return {
+    seeds: count(options.seeds, '--seeds', 100_000),
+    pgSeeds: options.postgres ? count(options.pgSeeds, '--pg-seeds', 10_000) : 0,
+    postgres: options.postgres,
+    scenarios,
+    realFaultScenarios: REAL_FAULT_SCENARIOS.filter((name) => scenarios.includes(name)),
+    mutants: MUTANTS.map((m) => m.name),
+  };
 }
 
-const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-
 export async function gatesCommand(options: GatesOptions): Promise<void> {
-  const memorySeeds = count(options.seeds, '--seeds', 100_000);
-  const pgSeeds = count(options.pgSeeds, '--pg-seeds', 10_000);
+  const work = gateWork(options);
+  const shard = shardFrom(options.shard);
+  const share = shareOf(work, shard ?? WHOLE);
+  if (options.dryRun) return printShare('gates', work, shard, share, options.json);
   // Before any work: a report that cannot be written is bad input now, not after the whole suite.
   await checkOutDir(options.out);
+  const run = new GateRun(options);
   const startedAt = new Date().toISOString();
-  const phases = new Phases();
-  const scenarios = listScenarios();
-  const evidence: ScenarioEvidence[] = [];
-  const samples: RunResult[] = [];
-  const suites: SuiteEvidence[] = [];
-  // Timelines need one clean run per scenario (the memory sweep's) and every failing run.
-  const keep = (s: Sweep, withCleanSample = true) => {
-    evidence.push(s.evidence);
-    if (withCleanSample && s.sample !== null && s.sample !== s.failing) samples.push(s.sample);
-    if (s.failing !== null) samples.push(s.failing);
-  };
+  await run.stages(work, share);
+  const input = { startedAt, finishedAt: new Date().toISOString(), ...run.evidence() };
+  if (shard !== undefined) return writeShard({ command: 'gates', shard, work, results: input }, options, run.phases.line());
+  await finishGateRun(input, options, [run.phases.line()]);
+}
 
-  say(options, pc.bold(`1/6 command-level check: every store mutant${options.postgres ? ', and PostgreSQL against the model' : ''}`));
-  const checks = await phases.time('check', () => checkStage(options, suites));
+/** The evidence of one gate run (or one shard's share of it), stage by stage. */
+class GateRun {
+  readonly phases = new Phases();
+  private readonly scenarios: ScenarioEvidence[] = [];
+  private readonly samples: RunResult[] = [];
+  private readonly suites: SuiteEvidence[] = [];
+  private readonly mutants: ReturnType<typeof mutantEvidence>[] = [];
 
-  say(options, pc.bold(`2/6 scenarios on the memory store: ${scenarios.length} scenarios x ${memorySeeds} seeds`));
-  const memoryHashes = new Map<string, ReadonlyMap<number, string>>();
-  let progress = startProgress(scenarios.length * memorySeeds, 'memory', !options.json);
-  try {
-    for (const result of await phases.time('memory', () => memorySweeps(scenarios, range(memorySeeds), (name, count) => progress.tick(name, count)))) {
-      memoryHashes.set(result.evidence.scenario, result.hashes);
-      keep(result);
-    }
-  } finally {
-    progress.stop();
+  constructor(private readonly options: GatesOptions) {}
+
+  evidence() {
+    return { scenarios: this.scenarios, mutants: this.mutants, suites: this.suites, samples: this.samples };
   }
 
-  if (options.postgres && pgSeeds > 0) {
-    say(options, pc.bold(`3/6 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${pgSeeds} seeds`));
-    const postgresStarted = performance.now();
+  private say(line: string): void {
+    if (!this.options.json) process.stderr.write(`${line}\n`);
+  }
+
+  /** Timelines need one clean run per scenario (the memory sweep's) and every failing run. */
+  private keep(s: Sweep, withCleanSample = true): void {
+    this.scenarios.push(s.evidence);
+    if (withCleanSample && s.sample !== null && s.sample !== s.failing) this.samples.push(s.sample);
+    if (s.failing !== null) this.samples.push(s.failing);
+  }
+
+  async stages(work: GateWork, share: ShardShare): Promise<void> {
+    const scenarios = listScenarios();
+    const mutantNote = share.mutants.length === work.mutants.length ? 'every store mutant' : `${share.mutants.length} of ${work.mutants.length} mutants`;
+    this.say(pc.bold(`1/6 command-level check: ${mutantNote}${share.checkPostgres ? ', and PostgreSQL against the model' : ''}`));
+    const checks = await this.phases.time('check', () => this.checkStage(share));
+
+    this.say(pc.bold(`2/6 scenarios on the memory store: ${scenarios.length} scenarios x ${share.memorySeeds.length} seeds`));
+    const memoryHashes = await this.phases.time('memory', () => this.memoryStage(scenarios, share.memorySeeds));
+
+    if (share.pgSeeds.length > 0 || share.realFaultScenarios.length > 0) {
+      await this.postgresStage(scenarios, share.pgSeeds, memoryHashes);
+      await this.realFaultStage(scenarios, share.realFaultScenarios);
+    } else {
+      this.say(pc.dim(`3/6 and 4/6 skipped: ${work.postgres ? 'no PostgreSQL work in this shard' : 'PostgreSQL is off for this run (its gates show as untested)'}`));
+    }
+
+    if (share.suites) {
+      this.say(pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity`));
+      this.suites.push(...(await this.phases.time('suites', async () => runSuites(work.postgres))));
+    }
+
+    this.say(pc.bold(`6/6 mutants: ${mutantNote === 'every store mutant' ? 'every known-bad implementation' : mutantNote}, up to ${Math.max(work.seeds, 1)} seeds each`));
+    await this.phases.time('mutants', () => this.mutantStage(share.mutants, Math.max(work.seeds, 1), checks));
+  }
+
+  private async memoryStage(scenarios: ReadonlyArray<Scenario>, seeds: ReadonlyArray<number>): Promise<Map<string, ReadonlyMap<number, string>>> {
+    const hashes = new Map<string, ReadonlyMap<number, string>>();
+    const progress = startProgress(scenarios.length * seeds.length, 'memory', !this.options.json);
+    try {
+      for (const result of await memorySweeps(scenarios, seeds, (name, n) => progress.tick(name, n))) {
+        hashes.set(result.evidence.scenario, result.hashes);
+        this.keep(result);
+      }
+    } finally {
+      progress.stop();
+    }
+    return hashes;
+  }
+
+  private async postgresStage(scenarios: ReadonlyArray<Scenario>, seeds: ReadonlyArray<number>, memoryHashes: ReadonlyMap<string, ReadonlyMap<number, string>>): Promise<void> {
+    if (seeds.length === 0) return;
+    this.say(pc.bold(`3/6 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${seeds.length} seeds`));
+    const started = performance.now();
     const postgres = await resolveAdapter('postgres');
     let same = 0;
     let differing = 0;
+    const progress = startProgress(scenarios.length * seeds.length, 'postgres', !this.options.json);
     try {
-      progress = startProgress(scenarios.length * pgSeeds, 'postgres', !options.json);
       for (const scenario of scenarios) {
-        const result = await sweep(scenario, range(pgSeeds), postgres.store, 'sim', () => progress.tick(scenario.name));
-        keep(result, false);
+        const result = await sweep(scenario, seeds, postgres.store, 'sim', () => progress.tick(scenario.name));
+        this.keep(result, false);
         // Same seed, same plan, same outcomes: the trace hashes agree exactly when every outcome does.
         for (const [seed, hash] of result.hashes) {
           if (memoryHashes.get(scenario.name)?.get(seed) === hash) same++;
           else differing++;
         }
       }
+    } finally {
       progress.stop();
+      await postgres.close();
+    }
+    const ms = this.phases.add('postgres', performance.now() - started);
+    this.suites.push({ name: 'differential-postgres', passed: same, failed: differing, durationMs: ms });
+  }
+
+  private async realFaultStage(scenarios: ReadonlyArray<Scenario>, names: ReadonlyArray<string>): Promise<void> {
+    if (names.length === 0) return;
+    this.say(pc.bold(`4/6 failover and restore against a real primary/replica pair with real faults`));
+    const progress = startProgress(names.length, 'real faults', !this.options.json);
+    try {
+      await this.phases.time('real faults', async () => {
+        for (const name of names) {
+          const scenario = scenarios.find((s) => s.name === name);
+          if (scenario === undefined) continue;
+          const realStore: StoreChoice = { name: 'postgres', factory: () => Promise.reject(new Error('opened per run')) };
+          this.keep(await sweep(scenario, [1], realStore, 'real', () => progress.tick(name), true));
+        }
+      });
+    } finally {
+      progress.stop();
+    }
+  }
+
+  /**
+   * Stage 1, the command-level check: every store mutant must diverge from the model, and the
+   * PostgreSQL store must not (its result is the `check-postgres` suite of the gate evidence).
+   */
+  private async checkStage(share: ShardShare): Promise<Map<string, { readonly catch: StageCatch | null; readonly ms: number }>> {
+    const checks = new Map<string, { readonly catch: StageCatch | null; readonly ms: number }>();
+    const started = performance.now();
+    for (const mutant of MUTANTS.filter((m) => share.mutants.includes(m.name))) {
+      const mutantStarted = performance.now();
+      checks.set(mutant.name, { catch: await checkMutant(mutant), ms: performance.now() - mutantStarted });
+    }
+    // The check's power: a pass of check-postgres means something only if it catches broken stores.
+    this.suites.push(checkMutantsSuite([...checks.values()].map((c) => c.catch), performance.now() - started));
+    if (share.checkPostgres) this.suites.push(await this.checkPostgres());
+    return checks;
+  }
+
+  private async checkPostgres(): Promise<SuiteEvidence> {
+    const started = performance.now();
+    const postgres = await resolveAdapter('postgres');
+    try {
+      const result = await checkStore({ factory: postgres.store.factory, runs: POSTGRES_CHECK_RUNS, seed: 1 });
+      if (result.verdict !== 'pass') this.say(pc.red(`  PostgreSQL diverges from the model: npx testbed check --adapter postgres --seed 1${result.verdict === 'fail' ? ` --path ${result.path}` : ''}`));
+      return {
+        name: 'check-postgres',
+        passed: result.verdict === 'pass' ? result.runs : 0,
+        failed: result.verdict === 'pass' ? 0 : 1,
+        durationMs: Math.round(performance.now() - started),
+      };
     } finally {
       await postgres.close();
     }
-    const postgresMs = phases.add('postgres', performance.now() - postgresStarted);
-    suites.push({ name: 'differential-postgres', passed: same, failed: differing, durationMs: postgresMs });
-
-    say(options, pc.bold(`4/6 failover and restore against a real primary/replica pair with real faults`));
-    progress = startProgress(REAL_FAULT_SCENARIOS.length, 'real faults', !options.json);
-    await phases.time('real faults', async () => {
-      for (const name of REAL_FAULT_SCENARIOS) {
-        const scenario = scenarios.find((s) => s.name === name);
-        if (scenario === undefined) continue;
-        const realStore: StoreChoice = { name: 'postgres', factory: () => Promise.reject(new Error('opened per run')) };
-        keep(await sweep(scenario, [1], realStore, 'real', () => progress.tick(name), true));
-      }
-    });
-    progress.stop();
-  } else {
-    say(options, pc.dim('3/6 and 4/6 skipped: PostgreSQL is off for this run (its gates show as untested)'));
   }
 
-  say(options, pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity`));
-  suites.push(...(await phases.time('suites', async () => runSuites(options.postgres))));
-
-  say(options, pc.bold(`6/6 mutants: every known-bad implementation, up to ${Math.max(memorySeeds, 1)} seeds each`));
-  // One mutant at a time, for each hunt's own time (the hunts are independent: the same reports).
-  const mutants: MutantEvidence[] = [];
-  await phases.time('mutants', async () => {
-    for (const mutant of MUTANTS) {
+  /** One mutant at a time, for each hunt's own time (the hunts are independent: the same reports). */
+  private async mutantStage(names: ReadonlyArray<string>, seeds: number, checks: ReadonlyMap<string, { readonly catch: StageCatch | null; readonly ms: number }>): Promise<void> {
+    for (const mutant of MUTANTS.filter((m) => names.includes(m.name))) {
       const started = performance.now();
-      const [m] = await runMutants({ seeds: Math.max(memorySeeds, 1), mutants: [mutant] });
+      const [m] = await runMutants({ seeds, mutants: [mutant] });
       if (m === undefined) continue;
       const check = checks.get(m.name);
-      mutants.push({
-        name: m.name,
-        bug: m.bug,
-        caught: m.caught,
-        seedsTried: m.seedsTried,
-        ...(m.firstFailingSeed === null ? {} : { firstFailingSeed: m.firstFailingSeed }),
-        ...(m.firstFailingScenario === null ? {} : { firstFailingScenario: m.firstFailingScenario }),
-        ...(m.shrunkOperations === null ? {} : { shrunkOperations: m.shrunkOperations }),
-        // The counterexample may come from a later catch than the first: say which.
-        ...(m.scenario === null || m.failure === null || (m.scenario === m.firstFailingScenario && m.failure.seed === m.firstFailingSeed)
-          ? {}
-          : { shrunkFrom: { scenario: m.scenario, seed: m.failure.seed } }),
-        // The replay line replays the first catch, the run the report names as "caught at".
-        ...(m.firstFailingScenario === null || m.firstFailingSeed === null ? {} : { replay: replayLine(m.firstFailingScenario, m.firstFailingSeed, `mutant:${m.name}`, 'sim') }),
-        ...checkEvidence(check?.catch),
-        catches: m.catches,
-        durationMs: Math.round(performance.now() - started + (check?.ms ?? 0)),
-      });
+      this.mutants.push(mutantEvidence(m, check?.catch, performance.now() - started + (check?.ms ?? 0)));
     }
-  });
-
-  const input: GateRunInput = { startedAt, finishedAt: new Date().toISOString(), scenarios: evidence, mutants, suites, samples };
-  await mkdir(options.out, { recursive: true });
-  await saveResults(input, path.join(options.out, 'results.json'));
-  const written = await writeReports(input, options.out);
-  const gates = computeGates(input);
-  if (options.json) {
-    printJson({ gates: gates.map((g) => ({ id: g.id, title: g.title, source: g.source, status: g.status, evidence: g.evidence })) });
-  } else {
-    printGateTable(gates);
-    printWhy(gates);
-    process.stdout.write(`${phases.line()}\n`);
-    process.stdout.write(`\nreport: ${path.resolve(options.out, 'index.html')}\n`);
-    process.stdout.write(pc.dim(`also: ${written.files.filter((f) => !f.endsWith('index.html')).join(', ')}, ${path.join(options.out, 'results.json')}\n`));
   }
-  process.exitCode = gates.some((g) => g.status === 'fail')
-    ? EXIT.violation
-    : evidence.some((e) => e.status === 'unknown')
-      ? EXIT.undecided
-      : EXIT.ok;
 }
 
 /** Sequences the check runs against PostgreSQL in the gate suite (about 5 ms each). */
 const POSTGRES_CHECK_RUNS = 300;
-
-/**
- * Stage 1, the command-level check: every store mutant must diverge from the model, and the
- * PostgreSQL store must not (its result is the `check-postgres` suite of the gate evidence).
- */
-async function checkStage(options: GatesOptions, suites: SuiteEvidence[]): Promise<Map<string, { readonly catch: StageCatch; readonly ms: number }>> {
-  const checks = new Map<string, { readonly catch: StageCatch; readonly ms: number }>();
-  const started = performance.now();
-  for (const mutant of MUTANTS) {
-    const mutantStarted = performance.now();
-    const check = await checkMutant(mutant);
-    if (check !== null) checks.set(mutant.name, { catch: check, ms: performance.now() - mutantStarted });
-  }
-  // The check's power: a pass of check-postgres means something only if it catches broken stores.
-  const caught = [...checks.values()].filter((c) => c.catch.caught).length;
-  suites.push({ name: 'check-mutants', passed: caught, failed: checks.size - caught, durationMs: Math.round(performance.now() - started) });
-  if (options.postgres) {
-    const postgresStarted = performance.now();
-    const postgres = await resolveAdapter('postgres');
-    try {
-      const result = await checkStore({ factory: postgres.store.factory, runs: POSTGRES_CHECK_RUNS, seed: 1 });
-      if (result.verdict !== 'pass') say(options, pc.red(`  PostgreSQL diverges from the model: npx testbed check --adapter postgres --seed 1${result.verdict === 'fail' ? ` --path ${result.path}` : ''}`));
-      suites.push({
-        name: 'check-postgres',
-        passed: result.verdict === 'pass' ? result.runs : 0,
-        failed: result.verdict === 'pass' ? 0 : 1,
-        durationMs: Math.round(performance.now() - postgresStarted),
-      });
-    } finally {
-      await postgres.close();
-    }
-  }
-  return checks;
-}
-
-function checkEvidence(check: StageCatch | undefined): Pick<MutantEvidence, 'check'> {
-  if (check === undefined) return {};
-  return {
-    check: {
-      caught: check.caught,
-      ...(check.firstFailureMs === null ? {} : { firstFailureMs: check.firstFailureMs }),
-      ...(check.steps === null ? {} : { steps: check.steps }),
-      replay: check.replay,
-    },
-  };
-}
-
-function printGateTable(gates: ReturnType<typeof computeGates>): void {
-  const colour = { pass: pc.green, partial: pc.cyan, fail: pc.red, untested: pc.yellow } as const;
-  for (const gate of gates) {
-    process.stdout.write(`${colour[gate.status](gate.status.padEnd(8))} ${gate.source.padEnd(9)} ${gate.title}\n`);
-  }
-  const tally = (status: string) => gates.filter((g) => g.status === status).length;
-  process.stdout.write(`${gates.length} gates: ${tally('pass')} pass, ${tally('partial')} partial, ${tally('fail')} fail, ${tally('untested')} untested\n`);
-}
-
-/**
- * The rows that did not pass, failing first, each with why (its evidence summary) and the lines
- * that replay what failed, so the console says what the HTML and Markdown reports say.
- */
-function printWhy(gates: ReturnType<typeof computeGates>): void {
-  const order = ['fail', 'untested', 'partial'] as const;
-  const open = order.flatMap((status) => gates.filter((g) => g.status === status));
-  if (open.length === 0) return;
-  process.stdout.write(`\n${pc.bold('rows that did not pass, and why')}\n`);
-  const colour = { partial: pc.cyan, fail: pc.red, untested: pc.yellow } as const;
-  for (const gate of open) {
-    process.stdout.write(`${colour[gate.status as keyof typeof colour](gate.status)} ${gate.id}: ${gate.evidence.summary}\n`);
-    const replays = new Set<string>();
-    for (const proof of gate.evidence.scenarios) if (!proof.holds && proof.firstFailure !== undefined) replays.add(proof.firstFailure.replay);
-    for (const proof of gate.evidence.mutants) if (!proof.holds && proof.replay !== undefined) replays.add(proof.replay);
-    for (const replay of replays) process.stdout.write(`  ${printedReplay(replay)}\n`);
-  }
-}
-
-/** Wall-clock time of each stage of the gate run, printed after the table. */
-class Phases {
-  private readonly spent: Array<readonly [string, number]> = [];
-
-  async time<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      this.add(name, performance.now() - started);
-    }
-  }
-
-  /** Records `ms` for `name`; returns it rounded. */
-  add(name: string, ms: number): number {
-    this.spent.push([name, ms]);
-    return Math.round(ms);
-  }
-
-  line(): string {
-    return `time: ${this.spent.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(', ')}`;
-  }
-}

@@ -1,28 +1,52 @@
 // `testbed mutants`: every built-in mutant against its scenarios; the testbed passes when every
-// one is caught. Each catch is shrunk and written to out/failures/ with its replay line.
+// one is caught. Each catch is shrunk and written to <out>/failures/ with its replay line. With a
+// shard (`--shard i/n`, or the environment: cli/seeds.ts) it hunts only its share of the mutants
+// and also writes a shard file for `testbed merge`.
 
 import pc from 'picocolors';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { checkMutant, type StageCatch } from '../../campaign/check/index.ts';
 import { runMutants, type MutantReport } from '../../sim/mutant-run.ts';
+import path from 'node:path';
+import { shareOf, WHOLE, type GateWork } from '../../campaign/shard-plan.ts';
 import { EXIT, UsageError } from '../errors.ts';
+import { checkMutantsSuite, mutantEvidence } from '../mutant-evidence.ts';
+import { checkOutDir } from '../out-dir.ts';
+import { shardFrom } from '../seeds.ts';
+import { printShare, writeShard } from './shard-output.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { saveFailureFile, unwrittenLine } from '../record-failure.ts';
 
-export async function mutantsCommand(options: { readonly seeds: string; readonly json?: boolean }): Promise<void> {
+export interface MutantsOptions {
+  readonly seeds: string;
+  readonly out: string;
+  readonly shard?: string;
+  readonly dryRun?: boolean;
+  readonly json?: boolean;
+}
+
+export async function mutantsCommand(options: MutantsOptions): Promise<void> {
   const seeds = Number(options.seeds);
   if (!/^\d+$/.test(options.seeds) || seeds < 1 || seeds > 100_000) throw new UsageError(`bad --seeds "${options.seeds}": expected an integer in 1..100000`);
-  const progress = startProgress(MUTANTS.length, 'mutants', !options.json);
+  const work: GateWork = { seeds, pgSeeds: 0, postgres: false, scenarios: [], realFaultScenarios: [], mutants: MUTANTS.map((m) => m.name) };
+  const shard = shardFrom(options.shard);
+  const share = shareOf(work, shard ?? WHOLE);
+  if (options.dryRun) return printShare('mutants', work, shard, share, options.json);
+  await checkOutDir(options.out);
+  const mutants = MUTANTS.filter((m) => share.mutants.includes(m.name));
+  const startedAt = new Date().toISOString();
+  const progress = startProgress(mutants.length, 'mutants', !options.json);
   const reports: MutantReport[] = [];
   const stages: Stages[] = [];
   try {
-    for (const mutant of MUTANTS) {
+    for (const mutant of mutants) {
       // Two stages, timed apart: the command-level check (store mutants only), then the simulator.
+      const checkStarted = performance.now();
       const check = await checkMutant(mutant);
       const started = performance.now();
       reports.push(...(await runMutants({ seeds, mutants: [mutant] })));
-      stages.push({ check, simMs: Math.round(performance.now() - started) });
+      stages.push({ check, checkMs: started - checkStarted, simMs: Math.round(performance.now() - started) });
       progress.tick(mutant.name);
     }
   } finally {
@@ -31,10 +55,22 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
   const unwritten = new Set<string>();
   for (const report of reports) {
     if (report.failure === null) continue;
-    const writeError = await saveFailureFile(failureFileOf(report), report.failure);
+    const writeError = await saveFailureFile(failureFileOf(options.out, report), report.failure);
     if (writeError === null) continue;
     unwritten.add(report.name);
     process.stderr.write(`${unwrittenLine(writeError)}\n`);
+  }
+  if (shard !== undefined) {
+    const results = {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      scenarios: [],
+      mutants: reports.map((r, i) => mutantEvidence(r, stages[i]!.check, stages[i]!.simMs + stages[i]!.checkMs)),
+      suites: [checkMutantsSuite(stages.map((s) => s.check), stages.reduce((n, s) => n + s.checkMs, 0))],
+      samples: [],
+    };
+    await writeShard({ command: 'mutants', shard, work, results }, options);
+    return;
   }
   if (options.json) {
     printJson({
@@ -49,14 +85,14 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
         scenario: r.scenario,
         invariant: r.violations[0]?.invariant ?? null,
         replay: r.replay,
-        failureFile: r.failure === null || unwritten.has(r.name) ? null : failureFileOf(r),
+        failureFile: r.failure === null || unwritten.has(r.name) ? null : failureFileOf(options.out, r),
         simulatorMs: stages[i]!.simMs,
         check: stages[i]!.check,
         caughtBy: caughtBy(r, stages[i]!),
       })),
     });
   } else {
-    printTable(reports, stages, unwritten);
+    printTable(options.out, reports, stages, unwritten);
   }
   process.exitCode = reports.every((r, i) => r.caught || stages[i]!.check?.caught === true) ? EXIT.ok : EXIT.violation;
 }
@@ -64,6 +100,7 @@ export async function mutantsCommand(options: { readonly seeds: string; readonly
 interface Stages {
   /** The command-level check's result; null for a mutant whose bug is not in the store. */
   readonly check: StageCatch | null;
+  readonly checkMs: number;
   /** Time the simulator stage took (hunting and shrinking). */
   readonly simMs: number;
 }
@@ -73,8 +110,8 @@ function caughtBy(report: MutantReport, stages: Stages): string[] {
   return [...(stages.check?.caught ? ['check'] : []), ...(report.caught ? ['simulator'] : [])];
 }
 
-function failureFileOf(report: MutantReport): string {
-  return `out/failures/mutant-${report.name}.json`;
+function failureFileOf(out: string, report: MutantReport): string {
+  return path.join(out, 'failures', `mutant-${report.name}.json`);
 }
 
 function checkLine(check: StageCatch | null): string {
@@ -83,7 +120,7 @@ function checkLine(check: StageCatch | null): string {
   return `check: caught in ${check.firstFailureMs} ms, ${check.steps} steps  (${check.replay})`;
 }
 
-function printTable(reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<Stages>, unwritten: ReadonlySet<string>): void {
+function printTable(out: string, reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<Stages>, unwritten: ReadonlySet<string>): void {
   const width = Math.max(...reports.map((r) => r.name.length));
   for (const r of reports) {
     const status = r.caught ? pc.green('caught ') : pc.red('MISSED ');
@@ -91,7 +128,7 @@ function printTable(reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<
       ? `first caught by ${r.firstFailingScenario} seed ${r.firstFailingSeed}; smallest counterexample: ${r.scenario} seed ${r.failure?.seed}, ${r.violations[0]?.invariant}, ${r.shrunkOperations} operations`
       : `not caught in ${r.seedsTried} seeds`;
     process.stdout.write(`${status}${r.name.padEnd(width)}  ${detail}\n`);
-    if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}${unwritten.has(r.name) ? '' : `   (or npx testbed replay ${failureFileOf(r)})`}\n`));
+    if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}${unwritten.has(r.name) ? '' : `   (or npx testbed replay ${failureFileOf(out, r)})`}\n`));
     const stage = stages[reports.indexOf(r)]!;
     process.stdout.write(pc.dim(`        ${checkLine(stage.check)}; simulator: ${stage.simMs} ms\n`));
   }

@@ -20,7 +20,7 @@ import { startProgress } from '../progress.ts';
 import { startRealRun } from '../real-faults.ts';
 import { recordFailure, unwrittenLine, type RecordedFailure } from '../record-failure.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
-import { parseSeedRange, parseShard, seedsOf } from '../seeds.ts';
+import { parseSeedRange, seedsOf, shardFrom } from '../seeds.ts';
 
 export interface SweepOptions {
   readonly scenario: string;
@@ -71,8 +71,9 @@ export interface FirstFailure {
 export async function sweepCommand(options: SweepOptions): Promise<void> {
   const scenarios: ReadonlyArray<Scenario> =
     options.scenario === 'all' ? listScenarios().filter((s) => s.expect === 'pass') : [loadScenarioOrFail(options.scenario)];
-  const seeds = seedsOf(parseSeedRange(options.seeds), options.shard === undefined ? undefined : parseShard(options.shard));
-  if (seeds.length === 0) throw new UsageError(`shard ${options.shard} of ${options.seeds} holds no seed`);
+  const shard = shardFrom(options.shard);
+  const seeds = seedsOf(parseSeedRange(options.seeds), shard);
+  if (seeds.length === 0) throw new UsageError(`shard ${shard?.index}/${shard?.count} of ${options.seeds} holds no seed`);
   if (options.faults === 'real' && options.adapter !== 'postgres') throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
   // A scenario no plan can be drawn from is bad input before anything starts.
   for (const scenario of scenarios) planOrFail(scenario, seeds[0]!);

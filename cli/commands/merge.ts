@@ -1,0 +1,61 @@
+// `testbed merge <shard files or dirs…> --out <dir>`: the shards of one `gates` (or `mutants`) run
+// become one results.json and the same reports, table and exit code as the unsharded run. A set
+// that is not exactly shards 1..n of one run by this version is refused in one line (exit 2).
+
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { GateInputError } from '../../reports/index.ts';
+import { loadShardFile, SHARD_FILE_PATTERN } from '../../reports/shard-file.ts';
+import { checkShardSet, mergeShards, ShardSetError, type LoadedShard } from '../../reports/shard-merge.ts';
+import { UsageError } from '../errors.ts';
+import { finishGateRun } from '../gate-output.ts';
+import { checkOutDir } from '../out-dir.ts';
+import { packageVersion } from '../version.ts';
+
+const codeOf = (error: unknown) => (error as { code?: string }).code ?? String(error);
+
+/** The shard files named: a file as it is, a directory as the shard files in it. */
+async function shardFiles(given: ReadonlyArray<string>): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of given) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(entry)).isDirectory();
+    } catch (error) {
+      throw new UsageError(`${entry}: cannot read it (${codeOf(error)})`);
+    }
+    if (!isDirectory) {
+      files.push(entry);
+      continue;
+    }
+    const inside = (await readdir(entry)).filter((name) => SHARD_FILE_PATTERN.test(name)).sort();
+    if (inside.length === 0) throw new UsageError(`${entry}: holds no shard file (shard-<i>-of-<n>.json, written by gates or mutants with --shard)`);
+    files.push(...inside.map((name) => path.join(entry, name)));
+  }
+  return files;
+}
+
+async function load(file: string): Promise<LoadedShard> {
+  try {
+    return { path: file, file: await loadShardFile(file) };
+  } catch (error) {
+    if (error instanceof GateInputError) throw new UsageError(`${file}: not a shard file: ${error.problems.slice(0, 3).join('; ')}`);
+    throw new UsageError(`${file}: cannot read it (${codeOf(error)})`);
+  }
+}
+
+export async function mergeCommand(given: ReadonlyArray<string>, options: { readonly out: string; readonly json?: boolean }): Promise<void> {
+  const shards: LoadedShard[] = [];
+  for (const file of await shardFiles(given)) shards.push(await load(file));
+  try {
+    checkShardSet(shards, packageVersion());
+  } catch (error) {
+    if (error instanceof ShardSetError) throw new UsageError(error.message);
+    throw error;
+  }
+  await checkOutDir(options.out);
+  const started = performance.now();
+  const input = mergeShards(shards);
+  const first = shards[0]!.file;
+  await finishGateRun(input, options, [`merged ${shards.length} shards of \`${first.command}\` in ${Math.round(performance.now() - started)} ms`]);
+}

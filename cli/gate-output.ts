@@ -1,0 +1,86 @@
+// The end of a gate run, whole or merged from shards: save results.json, render every report,
+// print the gate table with the rows that did not pass and why, and set the exit code.
+
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import pc from 'picocolors';
+import { computeGates, saveResults, writeReports, type GateRunInput } from '../reports/index.ts';
+import { replayLine as printedReplay } from '../reports/replay-line.ts';
+import { EXIT } from './errors.ts';
+import { printJson } from './format.ts';
+
+type Gates = ReturnType<typeof computeGates>;
+
+/** Writes results.json and the reports into `out`; prints the table (or `--json`); sets the exit code. */
+export async function finishGateRun(input: GateRunInput, options: { readonly out: string; readonly json?: boolean }, footer: ReadonlyArray<string> = []): Promise<void> {
+  await mkdir(options.out, { recursive: true });
+  await saveResults(input, path.join(options.out, 'results.json'));
+  const written = await writeReports(input, options.out);
+  const gates = computeGates(input);
+  if (options.json) {
+    printJson({ gates: gates.map((g) => ({ id: g.id, title: g.title, source: g.source, status: g.status, evidence: g.evidence })) });
+  } else {
+    printGateTable(gates);
+    printWhy(gates);
+    for (const line of footer) process.stdout.write(`${line}\n`);
+    process.stdout.write(`\nreport: ${path.resolve(options.out, 'index.html')}\n`);
+    process.stdout.write(pc.dim(`also: ${written.files.filter((f) => !f.endsWith('index.html')).join(', ')}, ${path.join(options.out, 'results.json')}\n`));
+  }
+  process.exitCode = gates.some((g) => g.status === 'fail')
+    ? EXIT.violation
+    : input.scenarios.some((e) => e.status === 'unknown')
+      ? EXIT.undecided
+      : EXIT.ok;
+}
+
+function printGateTable(gates: Gates): void {
+  const colour = { pass: pc.green, partial: pc.cyan, fail: pc.red, untested: pc.yellow } as const;
+  for (const gate of gates) {
+    process.stdout.write(`${colour[gate.status](gate.status.padEnd(8))} ${gate.source.padEnd(9)} ${gate.title}\n`);
+  }
+  const tally = (status: string) => gates.filter((g) => g.status === status).length;
+  process.stdout.write(`${gates.length} gates: ${tally('pass')} pass, ${tally('partial')} partial, ${tally('fail')} fail, ${tally('untested')} untested\n`);
+}
+
+/**
+ * The rows that did not pass, failing first, each with why (its evidence summary) and the lines
+ * that replay what failed, so the console says what the HTML and Markdown reports say.
+ */
+function printWhy(gates: Gates): void {
+  const order = ['fail', 'untested', 'partial'] as const;
+  const open = order.flatMap((status) => gates.filter((g) => g.status === status));
+  if (open.length === 0) return;
+  process.stdout.write(`\n${pc.bold('rows that did not pass, and why')}\n`);
+  const colour = { partial: pc.cyan, fail: pc.red, untested: pc.yellow } as const;
+  for (const gate of open) {
+    process.stdout.write(`${colour[gate.status as keyof typeof colour](gate.status)} ${gate.id}: ${gate.evidence.summary}\n`);
+    const replays = new Set<string>();
+    for (const proof of gate.evidence.scenarios) if (!proof.holds && proof.firstFailure !== undefined) replays.add(proof.firstFailure.replay);
+    for (const proof of gate.evidence.mutants) if (!proof.holds && proof.replay !== undefined) replays.add(proof.replay);
+    for (const replay of replays) process.stdout.write(`  ${printedReplay(replay)}\n`);
+  }
+}
+
+/** Wall-clock time of each stage of the gate run, printed after the table. */
+export class Phases {
+  private readonly spent: Array<readonly [string, number]> = [];
+
+  async time<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.add(name, performance.now() - started);
+    }
+  }
+
+  /** Records `ms` for `name`; returns it rounded. */
+  add(name: string, ms: number): number {
+    this.spent.push([name, ms]);
+    return Math.round(ms);
+  }
+
+  line(): string {
+    return `time: ${this.spent.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(', ')}`;
+  }
+}
