@@ -13,6 +13,7 @@ import { measurePostgresThroughput, type PostgresThroughputResult } from './post
 import { measurePoolThroughput, type PoolThroughputResult } from './pool-throughput.ts';
 import { median, rounded } from './sample.ts';
 import { measureSeedThroughput, type SeedThroughputResult } from './seed-throughput.ts';
+import { measureShardMerge, type ShardMergeResult } from './shard-merge.ts';
 import { measureSweepMemory, type SweepMemoryResult } from './sweep-memory.ts';
 
 export const STANDARD_SCENARIO = 'standard-mix';
@@ -76,14 +77,16 @@ export interface BenchReport {
   readonly sweepMemory: SweepMemoryResult;
   /** Per store mutant, time to the first failure of the command-level check and of a sweep. */
   readonly stageRace: ReadonlyArray<StageRace>;
+  /** One shard's seed-runs per second, and merging n simulated shard files. */
+  readonly shards: ShardMergeResult;
   readonly rows: ReadonlyArray<BenchRow>;
 }
 
 /** The figures' sizes: full runs for the report, a smoke run with `quick`. */
 function sizes(quick: boolean) {
   return quick
-    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, raceSeeds: 5, raceRuns: 5_000, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50 }
-    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, raceSeeds: 50, raceRuns: 5_000, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500 };
+    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, raceSeeds: 5, raceRuns: 5_000, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50, shards: 8, shardRunSeeds: 1 }
+    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, raceSeeds: 50, raceRuns: 5_000, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500, shards: 64, shardRunSeeds: 10 };
 }
 
 const fmt = (value: number): string => rounded(value).toLocaleString('en-US');
@@ -126,9 +129,12 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   step(`memory over a ${size.sweepSeeds}-seed sweep`);
   const sweepMemory = await measureSweepMemory({ scenario: STANDARD_SCENARIO, seeds: size.sweepSeeds, sampleEvery: size.sampleEvery });
 
-  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace });
+  step(`one shard's seed-runs per second; merging ${size.shards} shard files`);
+  const shards = await measureShardMerge({ shards: size.shards, seedsPerShard: 10_000, runSeeds: size.shardRunSeeds });
+
+  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace, shards });
   const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', startedAt };
-  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace, rows };
+  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace, shards, rows };
 }
 
 function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'>): BenchRow[] {
@@ -209,6 +215,21 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
     against: `flat: end/first ≤ ${TARGETS.heapGrowthMax}× (${fmt(m.heapGrowth)}×${m.collected ? '' : ', without --expose-gc'})`,
     meets: m.heapGrowth <= TARGETS.heapGrowthMax && m.failures === 0,
   });
+  const sh = r.shards;
+  rows.push(
+    {
+      figure: 'seed-runs/s of one shard, every scenario',
+      measured: `${fmt(sh.shardSeedRunsPerSecond)} (${sh.shardRuns} runs of shard 1/${sh.shards})`,
+      against: `${STANDARD_SCENARIO} alone ${fmt(r.seedThroughput.seedsPerSecond)}/s on one core`,
+      meets: null,
+    },
+    {
+      figure: `merge of ${sh.shards} shards × ${fmt(sh.seedsPerShard)} seeds (ms)`,
+      measured: `${fmt(sh.mergeMs)} (${fmt(sh.filesMb)} MB of shard files, ${fmt(sh.mergedSeedRuns)} seed-runs)`,
+      against: 'read, check and combine; simulated shard files',
+      meets: null,
+    },
+  );
   return rows;
 }
 

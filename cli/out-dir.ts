@@ -2,6 +2,7 @@
 // said in one line at once rather than after a suite that ran for minutes. The check leaves no
 // trace: directories it had to make to try are removed again.
 
+import { randomBytes } from 'node:crypto';
 import { statfsSync, statSync } from 'node:fs';
 import { mkdir, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,7 +64,8 @@ export async function checkOutDir(dir: string, flag = '--out'): Promise<void> {
       await mkdir(part);
       made.push(part);
     }
-    const probe = path.join(target, `.testbed-out-probe-${process.pid}`);
+    // Shards on other machines may probe one shared directory at once, with the same pid.
+    const probe = path.join(target, `.testbed-out-probe-${process.pid}-${randomBytes(6).toString('hex')}`);
     await bounded(`a test write to ${flag} ${dir}`, writeFile(probe, '', { flag: 'wx' }), PROBE_TIMEOUT_MS);
     await unlink(probe);
   } catch (error) {

@@ -89,10 +89,13 @@ class GateRun {
     if (!this.options.json) process.stderr.write(`${line}\n`);
   }
 
-  /** Timelines need one clean run per scenario (the memory sweep's) and every failing run. */
+  /**
+   * Timelines need one clean run per scenario (the memory sweep's, of seed 1) and every first
+   * failing run. A shard without seed 1 keeps no clean run: the merge would drop it for seed 1's.
+   */
   private keep(s: Sweep, withCleanSample = true): void {
     this.scenarios.push(s.evidence);
-    if (withCleanSample && s.sample !== null && s.sample !== s.failing) this.samples.push(s.sample);
+    if (withCleanSample && s.sample !== null && s.sample !== s.failing && s.sample.seed === 1) this.samples.push(s.sample);
     if (s.failing !== null) this.samples.push(s.failing);
   }
 

@@ -29,7 +29,10 @@ describe('bench --quick (without PostgreSQL)', () => {
     // The quick run's mutants include one store mutant: the check beside the sweep, both catching it.
     expect(json.stageRace.length).toBeGreaterThan(0);
     for (const race of json.stageRace) expect(race).toMatchObject({ name: expect.any(String), checkMs: expect.any(Number), checkSteps: positive, sweepMs: expect.any(Number), sweepRuns: positive });
-    expect(json.rows.length).toBe(6 + json.mutants.total + 1 + 1 + json.stageRace.length);
+    // Merging simulated shards accounts for every seed of every shard.
+    expect(json.shards).toMatchObject({ shards: 8, seedsPerShard: 10_000, shardSeedRunsPerSecond: positive, shardRuns: positive, filesMb: positive, mergeMs: positive });
+    expect(json.shards.mergedSeedRuns).toBe(8 * 10_000 * json.shards.shardRuns);
+    expect(json.rows.length).toBe(6 + json.mutants.total + 1 + 1 + json.stageRace.length + 2);
     const table = renderTable(json.rows);
     expect(table.split('\n')).toHaveLength(json.rows.length + 1);
   });

@@ -15,7 +15,7 @@ function sweep(scenario: string, seeds: ReadonlyArray<number>, failing: Readonly
   return {
     scenario,
     title: scenario,
-    sources: ['000 §281'],
+    sources: [],
     adapter: 'memory',
     faults: 'sim',
     expect: 'pass',
