@@ -36,12 +36,21 @@ interface OperationMark {
   readonly label: string;
 }
 
-interface ViolationMark {
+interface EventPlace {
   readonly time: number;
   readonly scope: string | undefined;
   readonly holder: string | undefined;
+}
+
+/**
+ * A violation, drawn once: on its offending event (the latest of the events it names, for
+ * example the second holder's acquire of a reused token), linked to the events it conflicts
+ * with on other rows (the first holder's acquire).
+ */
+interface ViolationMark extends EventPlace {
   readonly invariant: string;
   readonly message: string;
+  readonly conflicts: ReadonlyArray<EventPlace>;
 }
 
 interface TimelineRow {
@@ -102,12 +111,26 @@ function statedEnd(event: FaultEvent, endTime: number): number {
   return typeof duration === 'number' && !UNTIL_END.has(event.f) ? Math.min(endTime, event.time + duration) : endTime;
 }
 
+/**
+ * The writes a failover or restore lost: from the replaced image's time (or the lag or age the
+ * fault states) to the fault. A band of its own, so the window is on the chart, not only in a tooltip.
+ */
+function lostWindow(event: FaultEvent): FaultBand | null {
+  const v = event.value;
+  const back = typeof v['imageTime'] === 'number' ? event.time - v['imageTime'] : (v['lagMs'] ?? v['ageMs']);
+  if (typeof back !== 'number' || back <= 0 || v['skipped'] === true) return null;
+  const start = event.time - back;
+  return { kind: 'lost-writes', start, end: event.time, detail: `writes after ${start} ms are not in the state ${event.f} put in place at ${event.time} ms`, nodes: [] };
+}
+
 function faultBands(history: ReadonlyArray<HistoryEvent>, endTime: number): FaultBand[] {
   const bands: FaultBand[] = [];
   const open: { event: FaultEvent; target: string }[] = [];
   const band = (event: FaultEvent, end: number): FaultBand => ({ kind: event.f, start: event.time, end, detail: JSON.stringify(event.value), nodes: faultNodes(event) });
   for (const event of history) {
     if (event.type !== 'fault') continue;
+    const lost = lostWindow(event);
+    if (lost !== null) bands.push(lost);
     if (event.f in FAULT_ENDS) {
       open.push({ event, target: faultTarget(event) });
     } else if (ENDING_FAULTS.has(event.f)) {
@@ -268,14 +291,21 @@ export function leaseTimeline(run: RunResult): LeaseTimeline {
 
   const violations: ViolationMark[] = [];
   for (const violation of run.violations) {
-    const events = (violation.events ?? []).map((i) => byIndex.get(i)).filter((e): e is HistoryEvent => e !== undefined);
-    const at = events.length === 0 ? [undefined] : events;
-    for (const event of at) {
+    const place = (event: HistoryEvent | undefined): EventPlace => {
       const value = event?.value;
       const holder = text(field(value, 'holder')) ?? text(field(field(value, 'lease'), 'holder')) ?? (event === undefined ? undefined : event.process);
       const scope = violation.scope ?? text(field(value, 'scope')) ?? text(field(field(value, 'lease'), 'scope')) ?? (holder === undefined ? undefined : scopeOfHolder.get(holder));
-      violations.push({ time: event?.time ?? endTime, scope, holder, invariant: violation.invariant, message: violation.message });
-    }
+      return { time: event?.time ?? endTime, scope, holder };
+    };
+    const events = (violation.events ?? []).map((i) => byIndex.get(i)).filter((e): e is HistoryEvent => e !== undefined);
+    // The offending event is the one that broke the rule: the latest the violation names.
+    const ordered = [...events].sort((a, b) => a.time - b.time || a.index - b.index);
+    const offending = place(ordered.at(-1));
+    const conflicts = ordered
+      .slice(0, -1)
+      .map(place)
+      .filter((c, i, all) => (c.holder !== offending.holder || c.scope !== offending.scope) && all.findIndex((d) => d.holder === c.holder && d.scope === c.scope) === i);
+    violations.push({ ...offending, invariant: violation.invariant, message: violation.message, conflicts });
   }
   return { rows, bars, faults: faultBands(history, endTime), marks, violations, endTime };
 }

@@ -24,6 +24,7 @@ const FAULT_COLOURS: Readonly<Record<string, string>> = {
   'clock-skew': '#2e86c1',
   'quorum-loss': '#e67e22',
   'provider-timeout': '#16a085',
+  'lost-writes': '#7b241c',
 };
 
 function tokenColour(token: number): string {
@@ -102,7 +103,7 @@ export function timelineSvg(timeline: LeaseTimeline): string {
     const width = Math.max(2, x(bar.end) - x(bar.start));
     const label = `token ${bar.token}`;
     parts.push(
-      `<g class="lease-bar" data-token="${bar.token}" data-ended-by="${bar.endedBy}"><rect x="${x(bar.start)}" y="${by}" width="${width}" height="${ROW - 7}" rx="3" fill="${tokenColour(bar.token)}"${bar.endedBy === 'expired' ? ' stroke-dasharray="4 3" class="expired"' : ''}/>` +
+      `<g class="lease-bar" data-token="${bar.token}" data-holder="${esc(bar.holder)}" data-scope="${esc(bar.scope)}" data-ended-by="${bar.endedBy}"><rect x="${x(bar.start)}" y="${by}" width="${width}" height="${ROW - 7}" rx="3" fill="${tokenColour(bar.token)}"${bar.endedBy === 'expired' ? ' stroke-dasharray="4 3" class="expired"' : ''}/>` +
         (width > 44 ? `<text class="bar-label" x="${x(bar.start) + 5}" y="${by + 13}">${label}</text>` : '') +
         `<title>${esc(`${bar.scope} held by ${bar.holder} with ${label}, ${bar.start}–${bar.end} ms, ended: ${bar.endedBy}`)}</title></g>`,
     );
@@ -112,12 +113,20 @@ export function timelineSvg(timeline: LeaseTimeline): string {
     const my = yOf(mark.scope, mark.holder) + ROW - 4;
     parts.push(`<circle class="op-mark op-${mark.kind}" cx="${x(mark.time)}" cy="${my}" r="3.5"><title>${esc(`${mark.time} ms ${mark.holder}: ${mark.label}`)}</title></circle>`);
   }
+  // One cross per violation, on the offending event, with a dashed link to each event it
+  // conflicts with (a ring there): the first holder of a reused token, for example.
   for (const violation of timeline.violations) {
     const vx = x(violation.time);
     const vy = yOf(violation.scope, violation.holder) + ROW / 2;
+    const links = violation.conflicts.map((c) => {
+      const cx = x(c.time);
+      const cy = yOf(c.scope, c.holder) + ROW / 2;
+      return `<g class="violation-link" data-holder="${esc(c.holder ?? '')}"><line x1="${vx}" y1="${vy}" x2="${cx}" y2="${cy}"/><circle cx="${cx}" cy="${cy}" r="5"/></g>`;
+    });
     parts.push(
-      `<g class="violation-marker"><path d="M${vx - 7} ${vy - 7} L${vx + 7} ${vy + 7} M${vx - 7} ${vy + 7} L${vx + 7} ${vy - 7}"/>` +
-        `<title>${esc(`${violation.time} ms ${violation.invariant}: ${violation.message}`)}</title></g>`,
+      `<g class="violation-marker" data-holder="${esc(violation.holder ?? '')}" data-scope="${esc(violation.scope ?? '')}" data-invariant="${esc(violation.invariant)}">${links.join('')}` +
+        `<path d="M${vx - 7} ${vy - 7} L${vx + 7} ${vy + 7} M${vx - 7} ${vy + 7} L${vx + 7} ${vy - 7}"/>` +
+        `<title>${esc(`${violation.time} ms ${violation.holder ?? ''} ${violation.invariant}: ${violation.message}`)}</title></g>`,
     );
   }
   const empty = timeline.rows.length === 0 ? `<text class="tick" x="${LABEL_WIDTH}" y="${AXIS + FAULT_LANE + 30}">no leases in this history</text>` : '';

@@ -64,6 +64,9 @@ svg .op-accepted { fill: #fff; stroke: #1c2833; stroke-width: 1.5; }
 svg .op-rejected { fill: #bdc3c7; stroke: #7f8c8d; }
 svg .op-effect { fill: #f39c12; stroke: #935116; }
 svg .violation-marker path { stroke: var(--fail); stroke-width: 3.5; stroke-linecap: round; }
+svg .violation-link line { stroke: var(--fail); stroke-width: 1.5; stroke-dasharray: 5 3; }
+svg .violation-link circle { fill: none; stroke: var(--fail); stroke-width: 1.5; }
+svg .fault-band[data-kind="lost-writes"] .shade { opacity: 0.16; }
 svg .axis { stroke: var(--muted); }
 svg .percentile { stroke: var(--muted); stroke-dasharray: 4 3; }
 `;
@@ -169,7 +172,8 @@ function mutantTable(input: GateRunInput): string {
 const LEGEND =
   '<div class="legend"><span><i style="background:hsl(67 55% 48%)"></i>lease bar (label: fencing token)</span>' +
   '<span><i style="border:1.5px dashed #000"></i>ended by expiry</span><span><i style="background:#f2b134;opacity:.4"></i>fault band</span>' +
-  '<span>○ protected write landed</span><span style="color:#e67e22">● external effect</span><span style="color:#c0392b">✕ violation</span></div>';
+  '<span>○ protected write landed</span><span style="color:#e67e22">● external effect</span><span style="color:#c0392b">✕ violation, on the event that broke the rule; - - ○ the event it conflicts with</span>' +
+  '<span><i style="background:#7b241c;opacity:.3"></i>lost-writes: the window a failover or restore did not keep</span></div>';
 
 const VIOLATIONS_SHOWN = 5;
 
@@ -189,16 +193,30 @@ function violationList(run: RunResult): string {
   );
 }
 
-function sampleSection(run: RunResult, position: number): string {
+/**
+ * One kept run. A control run (a scenario that must show a violation: the mitigation is off) that
+ * shows one is labelled as expected, not drawn as a failure.
+ */
+function sampleSection(run: RunResult, position: number, control: boolean): string {
   const timeline = leaseTimeline(run);
   const waits = waitTimes(run.history);
   const stats = waitStats(waits);
-  const failed = run.valid !== true;
-  const verdict = run.valid === true ? 'pass' : run.valid === false ? 'fail' : 'untested';
-  const verdictText = run.valid === true ? 'no violation' : run.valid === false ? `${run.violations.length} ${run.violations.length === 1 ? 'violation' : 'violations'}` : 'undecided';
+  const expected = control && run.valid === false;
+  const failed = run.valid !== true && !expected;
+  const verdict = expected ? 'pass' : run.valid === true ? (control ? 'fail' : 'pass') : run.valid === false ? 'fail' : 'untested';
+  const count = `${run.violations.length} ${run.violations.length === 1 ? 'violation' : 'violations'}`;
+  const verdictText = expected
+    ? `${count}, as expected (control run: the mitigation is off)`
+    : run.valid === true
+      ? control
+        ? 'no violation, where the control run must show one'
+        : 'no violation'
+      : run.valid === false
+        ? count
+        : 'undecided';
   const violations = violationList(run);
   return (
-    `<section class="sample" id="sample-${position}" data-scenario="${esc(run.scenario)}" data-valid="${String(run.valid)}">` +
+    `<section class="sample" id="sample-${position}" data-scenario="${esc(run.scenario)}" data-valid="${String(run.valid)}"${control ? ' data-control="true"' : ''}>` +
     `<h3><code>${esc(run.scenario)}</code> · seed ${run.seed} · ${esc(run.adapter)} (${run.faults} faults) <span class="badge ${verdict}">${verdictText}</span></h3>` +
     `<pre class="replay${failed ? '' : ' ok'}">${esc(replayLine(run.replay))}</pre>${violations}` +
     `<div class="meta">${run.events} events, ${run.operations} operations, ${run.simulatedMs} simulated ms, trace <code>${esc(run.traceHash)}</code></div>` +
@@ -211,8 +229,10 @@ function sampleSection(run: RunResult, position: number): string {
 
 export function renderIndexHtml(input: GateRunInput, gates: ReadonlyArray<GateResult>): string {
   const counts = statusCounts(gates);
-  // Failing runs first: they are what a reader opens the page for.
-  const samples = [...input.samples].sort((a, b) => Number(a.valid === true) - Number(b.valid === true));
+  // Unexpected failures first: they are what a reader opens the page for; control runs after them.
+  const controls = new Set(input.scenarios.filter((e) => e.expect === 'violation').map((e) => e.scenario));
+  const rank = (run: RunResult) => (run.valid === true ? 2 : controls.has(run.scenario) ? 1 : 0);
+  const samples = [...input.samples].sort((a, b) => rank(a) - rank(b));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Production-readiness gate report</title><style>${STYLE}</style></head>
@@ -227,7 +247,7 @@ ${gateTables(gates)}
 <h2 id="scenarios">Scenarios</h2>${scenarioTable(input)}
 <h2 id="mutants">Mutants</h2>${mutantTable(input)}
 <h2 id="timelines">Timelines</h2>
-${samples.length === 0 ? '<p>No history kept in this run.</p>' : samples.map(sampleSection).join('\n')}
+${samples.length === 0 ? '<p>No history kept in this run.</p>' : samples.map((run, i) => sampleSection(run, i, controls.has(run.scenario))).join('\n')}
 </main><script>${SCRIPT}</script></body></html>
 `;
 }

@@ -4,12 +4,14 @@
 // whole run's work exactly once; the merge command must be one the CLI accepts, reading the
 // directory the shards' files land in.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { runCliAsync } from './run-cli.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+
+const scratch = scratchDirs('testbed-recipe-');
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -44,7 +46,7 @@ function expectPartition(shares: ReadonlyArray<Share>, whole: Share): void {
 
 /** The merge command is accepted: on an empty directory it gets as far as finding no shard file there. */
 async function expectMergeAccepted(args: ReadonlyArray<string>, shardsDir: string): Promise<void> {
-  const empty = mkdtempSync(path.join(tmpdir(), 'testbed-recipe-'));
+  const empty = scratch();
   const result = await runCliAsync(args.slice(2).map((a) => (a === shardsDir ? empty : a)));
   expect(result.code).toBe(2);
   expect(result.stderr).toContain(`${empty}: holds no shard file`);

@@ -28,11 +28,11 @@ describe('leaseTimeline', () => {
     expect(leaseTimeline(STALE_RUN).faults.map((f) => f.nodes)).toEqual([['c1'], []]);
   });
 
-  it('places each violation on the row of the holder whose event shows it', () => {
+  it('places each violation once, on the row of the holder whose event shows it', () => {
     const t = leaseTimeline(STALE_RUN);
-    expect(t.violations.map(({ time, scope, holder, invariant }) => ({ time, scope, holder, invariant }))).toEqual([
-      { time: 1412, scope: 'env:prod/deploy', holder: 'c1', invariant: 'no-stale-mutation' },
-      { time: 1412, scope: 'env:prod/deploy', holder: 'c1', invariant: 'no-stale-mutation' },
+    // The violation names the stale write's invoke and its answer: one cross, on the answer, and no link within its own row.
+    expect(t.violations.map(({ time, scope, holder, invariant, conflicts }) => ({ time, scope, holder, invariant, conflicts }))).toEqual([
+      { time: 1412, scope: 'env:prod/deploy', holder: 'c1', invariant: 'no-stale-mutation', conflicts: [] },
     ]);
     expect(t.marks.map(({ holder, time, kind }) => ({ holder, time, kind }))).toEqual([
       { holder: 'c2', time: 1102, kind: 'accepted' },
@@ -51,6 +51,26 @@ describe('leaseTimeline', () => {
 });
 
 describe('leaseTimeline on a broken store', () => {
+  it('puts the cross on the second holder of a reused token, links it to the first, and shades the writes the failover lost', () => {
+    const acquire = (index: number, time: number, holder: string): HistoryEvent[] => [
+      { index, time, process: holder, type: 'invoke', f: 'Acquire', value: { kind: 'Acquire', scope: 'env:x', holder, ttlMs: 5000 } },
+      { index: index + 1, time: time + 1, process: holder, type: 'ok', f: 'Acquire', value: { kind: 'Acquired', lease: { scope: 'env:x', holder, token: 3, acquiredAt: time + 1, expiresAt: time + 5001 } } },
+    ];
+    const failover = { index: 2, time: 4000, process: 'nemesis', type: 'fault', f: 'db-failover', value: { lagMs: 1500, imageTime: 2500 } } as HistoryEvent;
+    const history = [...acquire(0, 3000, 'c1'), failover, ...acquire(3, 4200, 'c3')];
+    const violation = { invariant: 'one-owner-per-epoch', message: 'token 3 has two holders', events: [1, 4], scope: 'env:x' };
+    const t = leaseTimeline({ ...CLEAN_RUN, history, violations: [violation], simulatedMs: 6000 });
+    expect(t.violations).toEqual([
+      { time: 4201, scope: 'env:x', holder: 'c3', invariant: 'one-owner-per-epoch', message: 'token 3 has two holders', conflicts: [{ time: 3001, scope: 'env:x', holder: 'c1' }] },
+    ]);
+    // The first holder's acquire falls in the window the promoted replica did not have.
+    expect(t.faults.filter((f) => f.kind === 'lost-writes').map(({ start, end }) => [start, end])).toEqual([[2500, 4000]]);
+    // A restore that states only its age gets the same window; a skipped one gets none.
+    const restore = (value: Record<string, unknown>) => leaseTimeline({ ...CLEAN_RUN, history: [{ index: 0, time: 900, process: 'nemesis', type: 'fault', f: 'db-restore', value } as HistoryEvent], simulatedMs: 1000 }).faults;
+    expect(restore({ ageMs: 400 }).map((f) => [f.kind, f.start, f.end])).toEqual([['lost-writes', 500, 900], ['db-restore', 900, 900]]);
+    expect(restore({ ageMs: 400, skipped: true }).map((f) => f.kind)).toEqual(['db-restore']);
+  });
+
   it('draws both holders when a restore handed the same token out twice', () => {
     const acquire = (index: number, time: number, holder: string): HistoryEvent[] => [
       { index, time, process: holder, type: 'invoke', f: 'Acquire', value: { kind: 'Acquire', scope: 'env:x', holder, ttlMs: 1000 } },

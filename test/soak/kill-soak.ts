@@ -1,0 +1,161 @@
+// `npm run soak:kill [-- --kills 100] [--seed 1] [--json]`: SIGKILLs `testbed` at random moments
+// of PostgreSQL runs (embedded server) and real-fault runs (a primary/replica pair), then waits for
+// the clean-up the testbed promises when its process dies without running a handler: no server
+// process, no temp or data directory, no shared memory segment (POSIX in /dev/shm, System V) left.
+// Only the main process is killed, the hardest case: nothing of it runs after the kill, so the
+// watchdogs it started must do everything. Exit 0 when every kill left nothing behind, 1 otherwise.
+// The command and the moment of each kill are drawn from the seed; the machine's timing decides
+// where in the run that moment falls, so a kill is not replayed exactly.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import seedrandom from 'seedrandom';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BIN = path.join(ROOT, 'cli/bin.mjs');
+
+/** The commands killed, each with the window (ms after start) the kill is drawn from. */
+const COMMANDS: ReadonlyArray<{ readonly name: string; readonly args: (seed: number) => string[]; readonly windowMs: number }> = [
+  { name: 'run on PostgreSQL', args: (seed) => ['run', '--scenario', 'standard-mix', '--seed', String(seed), '--adapter', 'postgres'], windowMs: 3_000 },
+  { name: 'sweep on PostgreSQL', args: (seed) => ['sweep', '--scenario', 'stale-holder', '--seeds', `${seed}..${seed + 2}`, '--adapter', 'postgres'], windowMs: 4_000 },
+  { name: 'stress on PostgreSQL', args: (seed) => ['stress', '--adapter', 'postgres', '--clients', '8', '--duration', '2s', '--seed', String(seed)], windowMs: 4_500 },
+  { name: 'real-fault failover', args: () => ['run', '--scenario', 'db-failover-unmitigated', '--seed', '1', '--adapter', 'postgres', '--faults', 'real'], windowMs: 6_500 },
+  { name: 'real-fault restore', args: () => ['run', '--scenario', 'restore', '--seed', '1', '--adapter', 'postgres', '--faults', 'real'], windowMs: 6_500 },
+];
+
+/** What a run of the testbed may leave only while it lives. */
+interface Traces {
+  readonly processes: ReadonlyArray<string>;
+  readonly dirs: ReadonlyArray<string>;
+  readonly shm: ReadonlyArray<string>;
+}
+
+const TEMP_PREFIXES = ['testbed-pg-', 'pg-cluster-', 'testbed-suites-'];
+
+function processes(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      continue;
+    }
+    if (Number(pid) === process.pid) continue;
+    if (/postgres|pg_ctl|testbed-pg-|pg-cluster-|cli\/bin\.mjs|reaper /.test(cmdline)) found.push(`${pid} ${cmdline.slice(0, 160)}`);
+  }
+  return found;
+}
+
+function traces(): Traces {
+  const dirs = [tmpdir(), '/dev/shm'].flatMap((base) => {
+    try {
+      return readdirSync(base).filter((name) => TEMP_PREFIXES.some((p) => name.startsWith(p))).map((name) => path.join(base, name));
+    } catch {
+      return [];
+    }
+  });
+  let posix: string[] = [];
+  try {
+    posix = readdirSync('/dev/shm').filter((name) => name.startsWith('PostgreSQL.')).map((name) => `/dev/shm/${name}`);
+  } catch {
+    // No /dev/shm: nothing to leak there.
+  }
+  let sysv: string[] = [];
+  try {
+    sysv = readFileSync('/proc/sysvipc/shm', 'utf8').trim().split('\n').slice(1).map((line) => `sysv shm ${line.trim().split(/\s+/).slice(0, 2).join(' ')}`);
+  } catch {
+    // No System V IPC view.
+  }
+  return { processes: processes(), dirs, shm: [...posix, ...sysv] };
+}
+
+/** What `after` holds that `before` did not. */
+function left(before: Traces, after: Traces): string[] {
+  const diff = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => b.filter((x) => !a.includes(x));
+  const pidless = (lines: ReadonlyArray<string>) => lines.map((l) => l.replace(/^\d+ /, ''));
+  return [...diff(pidless(before.processes), pidless(after.processes)).map((p) => `process ${p}`), ...diff(before.dirs, after.dirs), ...diff(before.shm, after.shm)];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Kill {
+  readonly index: number;
+  readonly command: string;
+  readonly killAtMs: number;
+  /** The process had already exited when its moment came. */
+  readonly exitedFirst: boolean;
+  /** Time from the kill until nothing was left. */
+  readonly cleanMs: number | null;
+  readonly left: ReadonlyArray<string>;
+}
+
+const CLEAN_WAIT_MS = 30_000;
+
+async function killOnce(index: number, random: () => number, baseline: Traces, scratch: string): Promise<Kill> {
+  const command = COMMANDS[Math.floor(random() * COMMANDS.length)]!;
+  const killAtMs = Math.round(100 + random() * command.windowMs);
+  const child = spawn(process.execPath, [BIN, ...command.args(1 + Math.floor(random() * 1000))], { cwd: scratch, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitedFirst = await Promise.race([exited.then(() => true), sleep(killAtMs).then(() => false)]);
+  if (!exitedFirst) child.kill('SIGKILL');
+  await exited;
+  const killed = performance.now();
+  let remaining = left(baseline, traces());
+  while (remaining.length > 0 && performance.now() - killed < CLEAN_WAIT_MS) {
+    await sleep(250);
+    remaining = left(baseline, traces());
+  }
+  return { index, command: command.name, killAtMs, exitedFirst, cleanMs: remaining.length === 0 ? Math.round(performance.now() - killed) : null, left: remaining };
+}
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  if (at === -1) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    process.stderr.write(`kill-soak: bad ${name} "${process.argv[at + 1]}": expected a positive integer\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const kills = option('--kills', 100);
+const seed = option('--seed', 1);
+const json = process.argv.includes('--json');
+const baseline = traces();
+if (baseline.processes.length > 0 || baseline.dirs.length > 0) {
+  process.stderr.write(`kill-soak: the machine is not quiet (${[...baseline.processes, ...baseline.dirs].length} testbed processes or dirs already); what they leave would be counted\n`);
+}
+const random = seedrandom(`kill-soak:${seed}`);
+const scratch = mkdtempSync(path.join(tmpdir(), 'kill-soak-'));
+const results: Kill[] = [];
+try {
+  for (let i = 1; i <= kills; i++) {
+    const kill = await killOnce(i, random, baseline, scratch);
+    results.push(kill);
+    const what = kill.exitedFirst ? 'exited before its kill' : `killed at ${kill.killAtMs} ms`;
+    const outcome = kill.left.length === 0 ? `clean after ${kill.cleanMs} ms` : `LEFT ${kill.left.length}: ${kill.left.slice(0, 3).join('; ')}`;
+    process.stderr.write(`${String(i).padStart(3)}/${kills} ${kill.command}, ${what}: ${outcome}\n`);
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+const leaky = results.filter((k) => k.left.length > 0);
+const cleanTimes = results.flatMap((k) => (k.cleanMs === null ? [] : [k.cleanMs])).sort((a, b) => a - b);
+const summary = {
+  kills: results.length,
+  killedMidRun: results.filter((k) => !k.exitedFirst).length,
+  leaky: leaky.length,
+  cleanMsMedian: cleanTimes[Math.floor((cleanTimes.length - 1) / 2)] ?? null,
+  cleanMsMax: cleanTimes.at(-1) ?? null,
+  byCommand: Object.fromEntries(COMMANDS.map((c) => [c.name, results.filter((k) => k.command === c.name).length])),
+};
+if (json) process.stdout.write(`${JSON.stringify({ seed, ...summary, leaks: leaky }, null, 2)}\n`);
+else {
+  process.stdout.write(`${summary.kills} runs (${summary.killedMidRun} SIGKILLed mid-run), ${summary.leaky} left something behind; clean-up took ${summary.cleanMsMedian} ms (median), ${summary.cleanMsMax} ms (max)\n`);
+  for (const k of leaky) process.stdout.write(`  kill ${k.index} (${k.command} at ${k.killAtMs} ms): ${k.left.join('; ')}\n`);
+}
+process.exitCode = leaky.length === 0 ? 0 : 1;
