@@ -11,7 +11,7 @@ export type { Scenario, ScenarioInput, ScriptedFault, WorkloadKind } from './sce
 export { executePlan, generatePlan, runScenario } from './sim/run.ts';
 export type { ExecuteOptions, OpSpec, Plan, PlanStep, RunScenarioOptions, SimRunResult, StoreChoice } from './sim/run.ts';
 export type { RunResult } from './sim/run-result.ts';
-export type { ControllerPolicy } from './sim/controller-policy.ts';
+export type { ControllerPolicy } from './model/controller-policy.ts';
 export { assertPasses, RunFailedError } from './sim/assert-passes.ts';
 
 // Many seeds.

@@ -6,7 +6,7 @@
 import createMemoryStore from './memory.ts';
 import { findMutant, mutantStoreFactory } from './mutants/index.ts';
 import type { StoreFactory } from './port.ts';
-import type { ControllerPolicy } from '../sim/controller-policy.ts';
+import type { ControllerPolicy } from '../model/controller-policy.ts';
 
 export interface InProcessAdapter {
   readonly name: string;

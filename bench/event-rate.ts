@@ -8,7 +8,7 @@
 import { createMemoryStoreSync } from '../adapters/memory.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import { controllerHooks } from '../sim/controller.ts';
-import { controllerPolicy } from '../sim/controller-policy.ts';
+import { controllerPolicy } from '../model/controller-policy.ts';
 import { Sim } from '../sim/engine.ts';
 import { EventQueue } from '../sim/event-queue.ts';
 import { generatePlan } from '../sim/generate-plan.ts';

@@ -12,7 +12,7 @@ import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
-import type { ControllerPolicy } from '../sim/controller-policy.ts';
+import type { ControllerPolicy } from '../model/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
 import { awaiting, bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
-import { coordinationOptions } from '../sim/coordination/options.ts';
+import { coordinationOptions } from './coordination-options.ts';
 
 export const WORKLOAD_KINDS = [
   'env-deploy',
@@ -121,7 +121,7 @@ const policyFlags = z
   .partial()
   .strict();
 
-/** Coordination knobs (sim/coordination/options.ts documents each; validated again when a plan is drawn). */
+/** Coordination knobs (scenarios/coordination-options.ts documents each; validated again when a plan is drawn). */
 const coordination = z
   .object({
     voters: z.union([z.literal(1), z.literal(3), z.literal(5)]),

@@ -13,7 +13,7 @@ import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type TimeSource } from '../adapters/port.ts';
 import { OPTIONAL_COMMANDS } from './capabilities.ts';
 import { LocalClock } from './clock.ts';
-import type { ControllerPolicy } from './controller-policy.ts';
+import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { ShadowModel } from './shadow-model.ts';

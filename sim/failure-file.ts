@@ -11,7 +11,7 @@ import { z } from 'zod';
 import createMemoryStore, { MEMORY_ADAPTER } from '../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
-import { POLICY_FLAGS, type ControllerPolicy } from './controller-policy.ts';
+import { POLICY_FLAGS, type ControllerPolicy } from '../model/controller-policy.ts';
 import type { Plan } from './plan.ts';
 import { planSchema } from './plan-schema.ts';
 import type { RunResult } from './run-result.ts';

@@ -9,7 +9,7 @@ import type { Scenario, ScriptedFault, WorkloadKind } from '../scenarios/schema.
 import { faultOptions, swarmFaults, type FaultOptions } from './fault-options.ts';
 import type { OpSpec, Plan, PlanStep } from './plan.ts';
 import { drawCoordinationFaults } from './coordination/faults.ts';
-import { coordinationOptions } from './coordination/options.ts';
+import { coordinationOptions } from '../scenarios/coordination-options.ts';
 import { streamFor, type Stream } from './prng.ts';
 
 interface Profile {

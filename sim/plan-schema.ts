@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 import { scriptedFaultSchema, WORKLOAD_KINDS } from '../scenarios/schema.ts';
-import { coordinationOptions } from './coordination/options.ts';
+import { coordinationOptions } from '../scenarios/coordination-options.ts';
 import { faultOptions, NO_FAULTS } from './fault-options.ts';
 
 const count = z.number().int().nonnegative();

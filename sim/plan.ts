@@ -8,7 +8,7 @@ import type { RetrySafety } from '../model/effect-state.ts';
 import type { ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
 import type { FaultOptions } from './fault-options.ts';
 import type { InvariantName } from '../model/checkers/index.ts';
-import type { CoordinationOptions } from './coordination/options.ts';
+import type { CoordinationOptions } from '../scenarios/coordination-options.ts';
 
 export interface IdempotencySpec {
   readonly tenant: string;

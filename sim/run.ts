@@ -7,7 +7,7 @@ import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import { checkAll } from '../model/checkers/index.ts';
 import type { Scenario } from '../scenarios/schema.ts';
 import { controllerHooks } from './controller.ts';
-import { controllerPolicy, type ControllerPolicy } from './controller-policy.ts';
+import { controllerPolicy, type ControllerPolicy } from '../model/controller-policy.ts';
 import { CoordinationService } from './coordination/service.ts';
 import { Sim } from './engine.ts';
 import createMemoryStore from '../adapters/memory.ts';

@@ -2,7 +2,7 @@
 // another, with the tallies and the first failure that `testbed sweep` reports. (The command
 // spreads memory and mutant sweeps over worker threads; a caller's own store runs here, in order.)
 
-import type { ControllerPolicy } from './controller-policy.ts';
+import type { ControllerPolicy } from '../model/controller-policy.ts';
 import type { Scenario } from '../scenarios/schema.ts';
 import { runScenario, type SimRunResult, type StoreChoice } from './run.ts';
 

@@ -3,7 +3,7 @@
 // its own sensitivity by catching every one of them within a seed budget.
 
 import type { StoreFactory } from '../port.ts';
-import type { ControllerPolicy } from '../../sim/controller-policy.ts';
+import type { ControllerPolicy } from '../../model/controller-policy.ts';
 
 export interface Mutant {
   /** kebab-case, stable; the CLI selects it with `--adapter mutant:<name>`. */

@@ -18,7 +18,7 @@ import { isVoter, votersOf, type Membership, type MembershipChange } from '../..
 import { applyCoordination, initialCoordination, type CoordinatedRole, type CoordinationOutcome, type CoordinationState } from '../../model/coordination-epoch.ts';
 import { firstIncarnation, incarnationId, restarted, type NodeIncarnation } from '../../model/node-incarnation.ts';
 import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
-import { majorityOf } from './options.ts';
+import { majorityOf } from '../../scenarios/coordination-options.ts';
 
 /** What the cluster can see of the network at one instant. */
 export interface Links {

@@ -4,7 +4,7 @@
 // so a scenario without coordination draws exactly what it drew before.
 
 import type { Stream } from '../prng.ts';
-import type { CoordinationFaultOptions } from './options.ts';
+import type { CoordinationFaultOptions } from '../../scenarios/coordination-options.ts';
 
 export type CoordinationFault =
   | { readonly f: 'leader-crash'; readonly at: number; readonly downMs: number }

@@ -22,7 +22,7 @@ import type { Stream } from '../prng.ts';
 import { Cluster, type Links, type Voter } from './cluster.ts';
 import { CoordinationNemesis, type FaultTimer } from './coordination-nemesis.ts';
 import type { CoordinationFault, MembershipFault } from './faults.ts';
-import type { CoordinationOptions } from './options.ts';
+import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import { JobTable, lead, type RoleAuthority } from './scheduler.ts';
 
 type Timer =

@@ -1,7 +1,7 @@
 // docs/ARCHITECTURE.md "Mutants": the catalogue holds at least ten mutants, each with exactly one documented bug, a cited source (seed 000 section or seed 002/003 commit) and target scenarios.
 import { describe, expect, it } from 'vitest';
 import { findMutant, MUTANTS } from '../../adapters/mutants/index.ts';
-import { CORRECT_POLICY, POLICY_FLAGS } from '../../sim/controller-policy.ts';
+import { CORRECT_POLICY, POLICY_FLAGS } from '../../model/controller-policy.ts';
 import { isInvariantName, type InvariantName } from '../../model/checkers/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 

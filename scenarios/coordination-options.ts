@@ -4,7 +4,7 @@
 // a named integer field, unit last, fault knobs default zero). Validated once, then frozen.
 
 import { strict as assert } from 'node:assert';
-import { COORDINATED_ROLES, type CoordinatedRole } from '../../model/coordination-epoch.ts';
+import { COORDINATED_ROLES, type CoordinatedRole } from '../model/coordination-epoch.ts';
 
 export interface CoordinationFaultOptions {
   /** Interval between coordination nemesis ticks, in ms (0: no random coordination faults). */

@@ -1,0 +1,70 @@
+// docs/ARCHITECTURE.md "Layers": model ← scenarios, adapters ← sim ← campaign ← reports ← cli.
+// A file may import its own layer and the layers to its left, never one to its right; scenarios/
+// and adapters/ stand side by side. Imports are read by TypeScript's own pre-processor (static
+// imports, `export … from`, dynamic `import()` with a literal path, `require`).
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const RANK: Readonly<Record<string, number>> = { model: 0, scenarios: 1, adapters: 1, sim: 2, campaign: 3, reports: 4, cli: 5 };
+
+interface Source {
+  /** Path from the repository root, with forward slashes. */
+  readonly file: string;
+  readonly text: string;
+}
+
+/** Every import in `sources` that points to a layer right of the importing file's own. */
+function upwardImports(sources: ReadonlyArray<Source>): string[] {
+  const found: string[] = [];
+  for (const { file, text } of sources) {
+    const own = RANK[file.split('/')[0]!];
+    if (own === undefined) continue;
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      if (!ref.fileName.startsWith('.')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), ref.fileName));
+      const rank = RANK[target.split('/')[0]!];
+      if (rank !== undefined && rank > own) found.push(`${file} imports ${target}`);
+    }
+  }
+  return found;
+}
+
+function* tsFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) yield* tsFiles(full);
+    else if (entry.endsWith('.ts')) yield full;
+  }
+}
+
+const sources = (): Source[] =>
+  Object.keys(RANK).flatMap((layer) => [...tsFiles(path.join(ROOT, layer))].map((full) => ({ file: path.relative(ROOT, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') })));
+
+describe('layering', () => {
+  test('no import points up the layers', () => {
+    const all = sources();
+    expect(all.length).toBeGreaterThan(200);
+    expect(upwardImports(all)).toEqual([]);
+  });
+
+  test('a planted upward import is found, in each form an import can take', () => {
+    const planted = [
+      { file: 'model/planted.ts', text: "import { Sim } from '../sim/engine.ts';" },
+      { file: 'adapters/mutants/planted.ts', text: "export { x } from '../../campaign/shard-plan.ts';" },
+      { file: 'sim/planted.ts', text: "const m = await import('../reports/index.ts');" },
+      { file: 'reports/planted.ts', text: "import type { X } from '../cli/errors.ts';" },
+      // Allowed: own layer, a layer to the left, side by side, and packages.
+      { file: 'scenarios/ok.ts', text: "import '../adapters/port.ts'; import '../model/scope.ts'; import './schema.ts'; import 'zod';" },
+    ];
+    expect(upwardImports(planted)).toEqual([
+      'model/planted.ts imports sim/engine.ts',
+      'adapters/mutants/planted.ts imports campaign/shard-plan.ts',
+      'sim/planted.ts imports reports/index.ts',
+      'reports/planted.ts imports cli/errors.ts',
+    ]);
+  });
+});
