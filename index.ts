@@ -23,8 +23,10 @@ export { planArbitrary, SEED_MAX, seedArbitrary } from './sim/arbitraries.ts';
 export type { SeedRange } from './sim/arbitraries.ts';
 
 // Shrinking a failure to a counterexample, failure files and their exact replay.
-export { renderCounterexample, shrinkPlan, subPlan } from './sim/shrink.ts';
-export type { PlanExecutor, RenderOptions, ShrinkPlanOptions, ShrunkPlan } from './sim/shrink.ts';
+export { renderCounterexample } from './sim/counterexample.ts';
+export type { RenderOptions } from './sim/counterexample.ts';
+export { shrinkPlan, subPlan } from './sim/shrink.ts';
+export type { PlanExecutor, ShrinkPlanOptions, ShrunkPlan } from './sim/shrink.ts';
 export { failureOf, FailureFileError, readFailureFile, replayFailure, writeFailureFile } from './sim/failure-file.ts';
 export type { FailureFile } from './sim/failure-file.ts';
 

@@ -7,7 +7,8 @@
 import type { Scenario } from '../scenarios/index.ts';
 import { failureOf, writeFailureFile, type FailureFile } from '../sim/failure-file.ts';
 import { runScenario, type SimRunResult } from '../sim/run.ts';
-import { renderCounterexample, shrinkPlan } from '../sim/shrink.ts';
+import { renderCounterexample } from '../sim/counterexample.ts';
+import { shrinkPlan } from '../sim/shrink.ts';
 import type { ResolvedAdapter } from './adapters.ts';
 import { firstLine } from './errors.ts';
 

@@ -2,7 +2,7 @@
 // numbered steps with the violations and the replay line (sim/shrink.ts `renderCounterexample`).
 
 import type { RunResult } from './run-result.ts';
-import { renderCounterexample } from './shrink.ts';
+import { renderCounterexample } from './counterexample.ts';
 
 /** A run that showed a violation (`valid: false`) or that a checker could not decide (`'unknown'`). */
 export class RunFailedError extends Error {

@@ -10,7 +10,8 @@ import { failureOf, type FailureFile } from './failure-file.ts';
 import type { Plan } from './plan.ts';
 import type { RunResult } from './run-result.ts';
 import { executePlan, generatePlan, replayLine } from './run.ts';
-import { counterexampleOf, countCalls, countOperations, DEFAULT_SHRINK_RUNS, renderCounterexample, shrinkPlan, violates, type ShrunkPlan } from './shrink.ts';
+import { counterexampleOf, countCalls, countOperations, renderCounterexample } from './counterexample.ts';
+import { DEFAULT_SHRINK_RUNS, shrinkPlan, violates, type ShrunkPlan } from './shrink.ts';
 
 export interface MutantReport {
   readonly name: string;
