@@ -37,8 +37,9 @@ function isModulePath(spec: string): boolean {
 export async function resolveAdapter(spec: string): Promise<ResolvedAdapter> {
   if (spec === 'memory' || spec.startsWith('mutant:')) return resolveInProcess(spec);
   if (spec === 'postgres' || spec.startsWith('postgres-mutant:')) return resolvePostgres(spec);
+  if (spec.startsWith('exec:')) return resolveExec(spec);
   if (isModulePath(spec)) return resolveModule(spec);
-  throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name>, postgres-mutant:<name> or a path to a store module`);
+  throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name>, postgres-mutant:<name>, exec:<command> or a path to a store module`);
 }
 
 /** The memory store or a built-in mutant. */
@@ -106,7 +107,23 @@ async function resolveModule(spec: string): Promise<ResolvedAdapter> {
   if (typeof loaded.default !== 'function') {
     throw new UsageError(`adapter module ${spec} has no default export that is a store factory (an async function returning a store)`);
   }
-  const userFactory = loaded.default as StoreFactory;
+  return userStore(spec, loaded.default as StoreFactory);
+}
+
+/** A store in another language: a command speaking JSON lines (adapters/exec-store.ts). */
+async function resolveExec(spec: string): Promise<ResolvedAdapter> {
+  const command = spec.slice('exec:'.length).trim();
+  if (command === '') throw new UsageError('exec: needs a command, for example exec:"python3 examples/exec-store/lease_store.py"');
+  const { createExecStore } = await import('../adapters/exec-store.ts');
+  return userStore(spec, (options) => createExecStore({ ...options, command, name: spec }));
+}
+
+/**
+ * A user's store, module or process: probed once up front, so a store that does not implement the
+ * port is bad input before any run starts, and a factory that fails or never answers is said to
+ * before any work; each call then goes through `checkedStore`.
+ */
+async function userStore(spec: string, userFactory: StoreFactory): Promise<ResolvedAdapter> {
   const factory: StoreFactory = async (options) => {
     let store: unknown;
     try {
@@ -116,13 +133,11 @@ async function resolveModule(spec: string): Promise<ResolvedAdapter> {
     }
     return checkedStore(spec, checkStore(spec, store));
   };
-  // Probe once up front, so a module that does not implement the port is bad input before any run
-  // starts, and a factory that fails or never answers is said to before any work.
   const probe = await bounded(`the store factory of ${spec}`, factory({ time: { now: () => 0 } }), FACTORY_TIMEOUT_MS);
   try {
     await probe.close();
   } catch (error) {
-    throw new UndecidedError(`adapter module ${spec}: close() of a new store failed: ${firstLine(error)}`, { cause: error });
+    throw new UndecidedError(`adapter ${spec}: close() of a new store failed: ${firstLine(error)}`, { cause: error });
   }
   const name = spec;
   return { name, store: { name, factory }, close: async () => {} };

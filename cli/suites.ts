@@ -3,9 +3,11 @@
 // counts their results, so those gates rest on tests that ran in the same run.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { guardServers } from '../adapters/postgres/local-server.ts';
 import type { SuiteEvidence } from '../reports/index.ts';
 
 // The package root, whether this runs from the sources (cli/) or compiled (dist/cli/).
@@ -46,7 +48,11 @@ export function runSuites(withPostgres: boolean): SuiteEvidence[] {
   const specs = SUITES.filter((s) => withPostgres || !s.needsPostgres);
   const files = [...new Set(specs.map((s) => s.file))];
   if (!files.some((file) => existsSync(path.join(ROOT, file)))) return [];
-  const dir = mkdtempSync(path.join(tmpdir(), 'testbed-suites-'));
+  // Guarded from before it exists: if this process dies, the watchdog ends the vitest run (its
+  // command line names the dir) and removes the dir.
+  const dir = path.join(tmpdir(), `testbed-suites-${randomBytes(6).toString('hex')}`);
+  const guard = guardServers(dir, () => []);
+  mkdirSync(dir, { mode: 0o700 });
   const output = path.join(dir, 'vitest.json');
   try {
     spawnSync(process.execPath, [VITEST, 'run', ...files, '--reporter=json', `--outputFile=${output}`], {
@@ -79,5 +85,6 @@ export function runSuites(withPostgres: boolean): SuiteEvidence[] {
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    guard.release();
   }
 }

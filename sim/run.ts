@@ -57,8 +57,13 @@ export interface SimRunResult extends RunResult {
   readonly realActions: ReadonlyArray<{ readonly f: string; readonly outcome: string }>;
 }
 
+/** A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 export function replayLine(scenario: string, seed: number, adapter: string, faults: 'sim' | 'real'): string {
-  return `npx testbed run --scenario ${scenario} --seed ${seed} --adapter ${adapter}${faults === 'real' ? ' --faults real' : ''}`;
+  return `npx testbed run --scenario ${shellWord(scenario)} --seed ${seed} --adapter ${shellWord(adapter)}${faults === 'real' ? ' --faults real' : ''}`;
 }
 
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<SimRunResult> {

@@ -4,7 +4,8 @@
 // dir copied and later restored. Everything lives in one temp dir that close() removes.
 
 import { constants } from 'node:fs';
-import { access, appendFile, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { access, appendFile, chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -88,13 +89,16 @@ export class PostgresCluster {
     /** Where the temp dir goes; default /dev/shm when writable, else the OS temp dir. */
     readonly baseDir?: string;
   }): Promise<PostgresCluster> {
-    const root = await mkdtemp(join(options.baseDir ?? (await defaultBaseDir()), 'pg-cluster-'));
-    // The server user must traverse the root to reach its own data dirs.
-    await chmod(root, 0o755);
+    // Guarded before it exists: a process killed between making the dir and guarding it would
+    // leave the dir behind (seen under `npm run soak:kill`). mkdir fails on a name that exists.
+    const root = join(options.baseDir ?? (await defaultBaseDir()), `pg-cluster-${randomBytes(6).toString('hex')}`);
     const dataDir = (name: ServerName): string => join(root, name);
     const reaper = guardServers(root, () => [dataDir('primary'), dataDir('replica')]);
     let replicationLink: Proxy | undefined;
     try {
+      await mkdir(root, { mode: 0o700 });
+      // The server user must traverse the root to reach its own data dirs.
+      await chmod(root, 0o755);
       const server = async (name: ServerName): Promise<PgServer> => {
         const port = await freePort();
         return { name, port, dataDir: dataDir(name), connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres` };

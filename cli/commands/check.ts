@@ -13,6 +13,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { parseSeed } from '../seeds.ts';
+import { shellWord } from '../../sim/run.ts';
 
 export interface CheckCommandOptions {
   readonly adapter: string;
@@ -70,7 +71,7 @@ export async function checkCommand(options: CheckCommandOptions): Promise<void> 
 function replayLine(adapter: string, seed: number, counterexamplePath: string | undefined, maxSteps: number): string {
   const steps = maxSteps === 50 ? '' : ` --max-steps ${maxSteps}`;
   const where = counterexamplePath === undefined ? '' : ` --path ${counterexamplePath}`;
-  return `npx testbed check --adapter ${adapter} --seed ${seed}${where}${steps}`;
+  return `npx testbed check --adapter ${shellWord(adapter)} --seed ${seed}${where}${steps}`;
 }
 
 function summary(result: CheckResult) {

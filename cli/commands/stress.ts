@@ -13,6 +13,7 @@ import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { parseSeed } from '../seeds.ts';
+import { shellWord } from '../../sim/run.ts';
 
 export interface StressCommandOptions {
   readonly adapter: string;
@@ -89,7 +90,7 @@ export async function stressCommand(options: StressCommandOptions): Promise<void
   const decided = result.undecided.length === 0 && result.errors.length === 0 && result.byStatus.ok > 0;
   // Free-running clients are not replayed exactly: the same line gives the same clients, choices
   // and world, and the interleaving the machine produces.
-  const rerun = `npx testbed stress --adapter ${options.adapter} --clients ${clients} --duration ${options.duration} --seed ${seed} --time ${clock}`;
+  const rerun = `npx testbed stress --adapter ${shellWord(options.adapter)} --clients ${clients} --duration ${options.duration} --seed ${seed} --time ${clock}`;
   if (options.json) printJson({ ...jsonOf(adapter.name, clock, result), rerun });
   else printText(adapter.name, result);
   if (!options.json && result.violations.length > 0) process.stdout.write(`rerun (same clients and choices, not the same interleaving): ${rerun}\n`);

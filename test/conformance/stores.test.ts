@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'vitest';
+import { createExecStore } from '../../adapters/exec-store.ts';
 import { createMemoryStore } from '../../adapters/memory.ts';
 import type { StoreFactory } from '../../adapters/port.ts';
 import { usePostgres } from '../postgres/fixture.ts';
@@ -17,13 +18,17 @@ describe('postgres (embedded)', () => {
 });
 
 const userModule = process.env.TESTBED_ADAPTER;
-if (userModule) {
+if (userModule?.startsWith('exec:')) {
+  // A store in another language (adapters/exec-store.ts), as `--adapter exec:<command>` runs it.
+  const command = userModule.slice('exec:'.length);
+  describeStoreConformance(userModule, (time) => createExecStore({ time, command }));
+} else if (userModule) {
   describeStoreConformance(`module ${userModule}`, async (time) => {
     const loaded = (await import(pathToFileURL(path.resolve(userModule)).href)) as { default: StoreFactory };
     return loaded.default({ time });
   });
 } else {
   describe('user adapter', () => {
-    test.skip('skipped: set TESTBED_ADAPTER=./path/to/module.ts to run the conformance suite against your store', () => {});
+    test.skip('skipped: set TESTBED_ADAPTER=./path/to/module.ts (or exec:<command>) to run the conformance suite against your store', () => {});
   });
 }

@@ -1,0 +1,176 @@
+// A store in any language (`--adapter exec:<command>`): the command runs as a child process that
+// speaks JSON lines on stdin and stdout, one request and one reply per line, in the manner of
+// Maelstrom. The protocol (docs/ARCHITECTURE.md "Stores in other languages"):
+//
+//   → {"id":1,"type":"init","protocol":1}
+//   ← {"id":1,"type":"init_ok","capabilities":{"commands":["Acquire",...]},"snapshot":false}
+//   → {"id":2,"type":"execute","now":1500,"command":{"kind":"Acquire",...}}
+//   ← {"id":2,"type":"outcome","outcome":{"kind":"Acquired",...}}
+//   ← {"id":2,"type":"error","message":"...","unknown":true}    (unknown: the outcome is not known)
+//   → {"id":3,"type":"snapshot"}            ← {"id":3,"type":"snapshot_ok","image":...}
+//   → {"id":4,"type":"restore","image":...} ← {"id":4,"type":"restore_ok"}
+//
+// `now` is the store time in integer milliseconds: the simulator's virtual time, so a store that
+// decides expiry from it (and from nothing else) is deterministic. End of stdin asks it to exit.
+// Whatever it writes to stderr is kept, and its last line is quoted when the process fails.
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Command } from '../model/commands.ts';
+import { COMMAND_KINDS } from '../model/outcome-kinds.ts';
+import { OutcomeUnknownError, type Store, type StoreCapabilities, type StoreImage, type StoreOptions } from './port.ts';
+
+export const EXEC_PROTOCOL = 1;
+
+/** The store process broke the protocol or died: the message names what it did. */
+export class ExecStoreError extends Error {
+  override readonly name = 'ExecStoreError';
+}
+
+interface Pending {
+  readonly what: string;
+  readonly resolve: (reply: Record<string, unknown>) => void;
+  readonly reject: (error: Error) => void;
+}
+
+const STDERR_LINES_KEPT = 20;
+const CLOSE_GRACE_MS = 2_000;
+
+class ExecChannel {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly stderr: string[] = [];
+  private exited: string | null = null;
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly command: string,
+    private readonly child: ChildProcessWithoutNullStreams,
+  ) {
+    createInterface({ input: child.stdout }).on('line', (line) => this.onLine(line));
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      this.stderr.push(line);
+      if (this.stderr.length > STDERR_LINES_KEPT) this.stderr.shift();
+    });
+    child.stdin.on('error', () => undefined);
+    this.done = new Promise((resolve) => {
+      const ended = (why: string) => {
+        this.exited ??= why;
+        this.failAll(new ExecStoreError(`store process \`${this.command}\` ${why}${this.lastWords()}`));
+        resolve();
+      };
+      child.once('error', (error) => ended(`could not start: ${error.message}`));
+      child.once('exit', (code, signal) => ended(signal === null ? `exited with code ${code}` : `was killed by ${signal}`));
+    });
+  }
+
+  private lastWords(): string {
+    const last = this.stderr.filter((l) => l.trim() !== '').at(-1);
+    return last === undefined ? '' : ` (its last words: ${last.trim().slice(0, 200)})`;
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+
+  private onLine(line: string): void {
+    if (line.trim() === '') return;
+    let reply: unknown;
+    try {
+      reply = JSON.parse(line);
+    } catch {
+      this.failAll(new ExecStoreError(`store process \`${this.command}\` wrote a line that is not JSON: ${line.slice(0, 120)}`));
+      return;
+    }
+    const id = (reply as { id?: unknown } | null)?.id;
+    const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
+    if (pending === undefined) {
+      this.failAll(new ExecStoreError(`store process \`${this.command}\` answered a request it was not asked: ${line.slice(0, 120)}`));
+      return;
+    }
+    this.pending.delete(id as number);
+    pending.resolve(reply as Record<string, unknown>);
+  }
+
+  /** Sends one request and waits for the reply with its id. */
+  request(type: string, body: Record<string, unknown>, what: string): Promise<Record<string, unknown>> {
+    if (this.exited !== null) return Promise.reject(new ExecStoreError(`store process \`${this.command}\` ${this.exited}${this.lastWords()}`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { what, resolve, reject });
+      this.child.stdin.write(`${JSON.stringify({ id, type, ...body })}\n`);
+    });
+  }
+
+  /** Asks the process to exit (end of stdin), and ends it if it does not within a grace period. */
+  async close(): Promise<void> {
+    if (this.exited === null) this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), CLOSE_GRACE_MS);
+    await this.done;
+    clearTimeout(timer);
+  }
+
+  wrongReply(reply: Record<string, unknown>, expected: string, what: string): ExecStoreError {
+    if (reply.type === 'error') return new ExecStoreError(`store process \`${this.command}\` failed on ${what}: ${String(reply.message ?? 'no message')}`);
+    return new ExecStoreError(`store process \`${this.command}\` answered ${what} with ${JSON.stringify(reply).slice(0, 160)}, expected type "${expected}"`);
+  }
+}
+
+function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
+  if (value === undefined) return {};
+  const caps = value as { commands?: unknown; referenceSemantics?: unknown };
+  const bad = (why: string) => new ExecStoreError(`store process \`${command}\`: bad capabilities in init_ok: ${why}`);
+  if (typeof value !== 'object' || value === null) throw bad('not an object');
+  if (caps.referenceSemantics !== undefined && typeof caps.referenceSemantics !== 'boolean') throw bad('referenceSemantics is not a boolean');
+  if (caps.commands !== undefined) {
+    if (!Array.isArray(caps.commands)) throw bad('commands is not an array');
+    const unknown = caps.commands.filter((k) => !(COMMAND_KINDS as ReadonlyArray<unknown>).includes(k));
+    if (unknown.length > 0) throw bad(`unknown command kinds ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+  }
+  return {
+    ...(caps.referenceSemantics === undefined ? {} : { referenceSemantics: caps.referenceSemantics }),
+    ...(caps.commands === undefined ? {} : { commands: caps.commands as ReadonlyArray<Command['kind']> }),
+  };
+}
+
+/** Starts `command` (through /bin/sh) and opens a store over it. */
+export async function createExecStore(options: StoreOptions & { readonly command: string; readonly name?: string }): Promise<Store> {
+  const child = spawn('/bin/sh', ['-c', options.command], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const channel = new ExecChannel(options.command, child);
+  const now = () => (options.time === 'database' ? Date.now() : options.time.now());
+  const name = options.name ?? `exec:${options.command}`;
+  let init: Record<string, unknown>;
+  try {
+    init = await channel.request('init', { protocol: EXEC_PROTOCOL }, 'init');
+    if (init.type !== 'init_ok') throw channel.wrongReply(init, 'init_ok', 'init');
+  } catch (error) {
+    await channel.close();
+    throw error;
+  }
+  const capabilities = capabilitiesOf(options.command, init.capabilities);
+  const store: Store = {
+    name,
+    capabilities,
+    async execute(command) {
+      const reply = await channel.request('execute', { now: now(), command }, command.kind);
+      if (reply.type === 'outcome') return reply.outcome as never;
+      if (reply.type === 'error' && reply.unknown === true) throw new OutcomeUnknownError(command.kind, new Error(String(reply.message ?? 'no message')));
+      throw channel.wrongReply(reply, 'outcome', command.kind);
+    },
+    close: () => channel.close(),
+  };
+  if (init.snapshot !== true) return store;
+  return {
+    ...store,
+    async snapshot(): Promise<StoreImage> {
+      const reply = await channel.request('snapshot', {}, 'snapshot');
+      if (reply.type !== 'snapshot_ok') throw channel.wrongReply(reply, 'snapshot_ok', 'snapshot');
+      return { adapter: name, data: reply.image };
+    },
+    async restore(image: StoreImage): Promise<void> {
+      const reply = await channel.request('restore', { image: image.data }, 'restore');
+      if (reply.type !== 'restore_ok') throw channel.wrongReply(reply, 'restore_ok', 'restore');
+    },
+  };
+}
