@@ -1,0 +1,66 @@
+// `--adapter exec:<command>`: a store in any language, over JSON lines. The Python lease store of
+// examples/exec-store passes a lease scenario; its unfenced variant is caught, and the replay line
+// (quoted for the shell) replays the failure with the same trace hash. A process that breaks the
+// protocol is named in one line: exit 3 when no store could be opened, exit 1 (a finding) when a
+// call fails.
+
+import { writeFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { runCli, runCliAsync } from './run-cli.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+
+const scratch = scratchDirs('testbed-exec-');
+const PYTHON = 'exec:python3 examples/exec-store/lease_store.py';
+
+describe('exec: stores', () => {
+  test('the Python lease store passes stale-holder seed 1, judged against the model as well', () => {
+    const result = runCli(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', PYTHON, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as { valid: boolean; operations: number; unjudged?: Array<{ invariant: string }> };
+    expect(run.valid).toBe(true);
+    expect(run.operations).toBeGreaterThan(100);
+    // Only the invariants that read commands it lacks go unjudged; the differential runs.
+    expect(run.unjudged?.map((u) => u.invariant)).toEqual(['release-after-reconcile']);
+  });
+
+  test('its unfenced variant is caught, and the quoted replay line replays the failure exactly', async () => {
+    const cwd = scratch();
+    const unfenced = `${PYTHON.replace('examples', `${process.cwd()}/examples`)} --no-fencing`;
+    const sweep = await runCliAsync(['sweep', '--scenario', 'stale-holder', '--seeds', '1..10', '--adapter', unfenced, '--json'], { cwd });
+    expect(sweep.code, sweep.stderr).toBe(1);
+    const { firstFailure } = JSON.parse(sweep.stdout) as { firstFailure: { seed: number; replay: string } };
+    expect(firstFailure.replay).toContain(`--adapter '${unfenced}'`);
+    const run = async () => JSON.parse((await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', String(firstFailure.seed), '--adapter', unfenced, '--json', '--no-shrink'], { cwd })).stdout) as { valid: boolean; traceHash: string };
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(a.valid).toBe(false);
+    expect(a.traceHash).toBe(b.traceHash);
+  }, 120_000);
+
+  test.each([
+    ['a command that is not there', 'exec:no-such-store-command-xyz', /store process `no-such-store-command-xyz` exited with code 127 \(its last words: .*not found\)/],
+    ['a process that does not speak the protocol', 'exec:echo hello', /store process `echo hello` wrote a line that is not JSON: hello/],
+    ['a process that answers init with something else', `exec:echo '{"id":1,"type":"ready"}'`, /answered init with \{"id":1,"type":"ready"\}, expected type "init_ok"/],
+    ['capabilities naming no command of the port', `exec:echo '{"id":1,"type":"init_ok","capabilities":{"commands":["Lock"]}}'`, /bad capabilities in init_ok: unknown command kinds "Lock"/],
+  ])('%s: exit 3, one line', (_, adapter, message) => {
+    const result = runCli(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', adapter]);
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+  });
+
+  test('a store whose every call fails is a finding naming the command (exit 1), not a crash', () => {
+    const script = `import json,sys
+for line in sys.stdin:
+    r = json.loads(line)
+    out = {"id": r["id"], "type": "init_ok"} if r["type"] == "init" else {"id": r["id"], "type": "error", "message": "disk full"}
+    print(json.dumps(out), flush=True)`;
+    const dir = scratch();
+    const file = `${dir}/failing.py`;
+    writeFileSync(file, script);
+    const result = runCli(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', `exec:python3 ${file}`, '--json']);
+    expect(result.code, result.stderr).toBe(1);
+    const run = JSON.parse(result.stdout) as { violations: Array<{ invariant: string; message: string }> };
+    expect(run.violations[0]?.invariant).toBe('port-contract');
+    expect(run.violations[0]?.message).toMatch(/Acquire .*failed on Acquire: disk full/);
+  });
+});
