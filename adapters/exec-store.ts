@@ -119,10 +119,11 @@ class ExecChannel {
 
 function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
   if (value === undefined) return {};
-  const caps = value as { commands?: unknown; referenceSemantics?: unknown };
+  const caps = value as { commands?: unknown; referenceSemantics?: unknown; deterministic?: unknown };
   const bad = (why: string) => new ExecStoreError(`store process \`${command}\`: bad capabilities in init_ok: ${why}`);
   if (typeof value !== 'object' || value === null) throw bad('not an object');
   if (caps.referenceSemantics !== undefined && typeof caps.referenceSemantics !== 'boolean') throw bad('referenceSemantics is not a boolean');
+  if (caps.deterministic !== undefined && typeof caps.deterministic !== 'boolean') throw bad('deterministic is not a boolean');
   if (caps.commands !== undefined) {
     if (!Array.isArray(caps.commands)) throw bad('commands is not an array');
     const unknown = caps.commands.filter((k) => !(COMMAND_KINDS as ReadonlyArray<unknown>).includes(k));
@@ -131,6 +132,7 @@ function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
   return {
     ...(caps.referenceSemantics === undefined ? {} : { referenceSemantics: caps.referenceSemantics }),
     ...(caps.commands === undefined ? {} : { commands: caps.commands as ReadonlyArray<Command['kind']> }),
+    ...(caps.deterministic === undefined ? {} : { deterministic: caps.deterministic }),
   };
 }
 

@@ -37,6 +37,13 @@ export interface StoreCapabilities {
    * check sends no other kind.
    */
   readonly commands?: ReadonlyArray<Command['kind']>;
+  /**
+   * The store's answers depend only on the commands it is sent and the store time it is given:
+   * no wall clock, no randomness, nothing kept from an earlier store (default false for a user's
+   * store). Then a failing run is shrunk as the built-in stores' are: the shrinker runs smaller
+   * plans on fresh stores and keeps those that still fail the same way.
+   */
+  readonly deterministic?: boolean;
 }
 
 export interface Store {

@@ -20,6 +20,8 @@ export interface ResolvedAdapter {
   readonly name: string;
   readonly store: StoreChoice;
   readonly policy?: Partial<ControllerPolicy>;
+  /** A failing run on it may be shrunk: built-in in-process stores, and user stores that declare `capabilities.deterministic`. */
+  readonly deterministic?: boolean;
   /**
    * PostgreSQL stores only: `count` stores over one fresh schema, each on a connection of its own
    * (the concurrent sessions of `testbed stress`).
@@ -48,7 +50,7 @@ function resolveInProcess(spec: string): ResolvedAdapter {
   if (adapter === null) {
     throw new UsageError(`unknown mutant '${spec.slice('mutant:'.length)}'; known: ${MUTANTS.map((m) => m.name).join(', ')}`);
   }
-  return { ...adapter, close: async () => {} };
+  return { ...adapter, deterministic: true, close: async () => {} };
 }
 
 /** The PostgreSQL store, or one of its SQL race mutants (`postgres-mutant:<name>`, adapters/postgres/mutants/). */
@@ -140,7 +142,7 @@ async function userStore(spec: string, userFactory: StoreFactory): Promise<Resol
     throw new UndecidedError(`adapter ${spec}: close() of a new store failed: ${firstLine(error)}`, { cause: error });
   }
   const name = spec;
-  return { name, store: { name, factory }, close: async () => {} };
+  return { name, store: { name, factory }, deterministic: probe.capabilities?.deterministic === true, close: async () => {} };
 }
 
 /**

@@ -57,6 +57,7 @@ function buildProgram(): Command {
     .addOption(shardOption())
     .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up)', 'auto')
     .option('--stop-at-first', 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)')
+    .option('--no-shrink', 'do not shrink the first failing run')
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/sweep.ts')).sweepCommand(options));
 

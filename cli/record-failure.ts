@@ -1,5 +1,5 @@
-// A failing run becomes a failure file under out/failures/. On an in-process store (the memory
-// store or a mutant) its plan is first shrunk, so the file and the printed counterexample hold
+// A failing run becomes a failure file under out/failures/. On a deterministic store (the memory
+// store, a mutant, a user's store that declares `capabilities.deterministic`) its plan is first shrunk, so the file and the printed counterexample hold
 // the smallest plan that still shows the same invariant violated. A file that cannot be written
 // (a read-only directory, a full disk) does not hide the violation: the run still reports it, with
 // its replay line, and says why there is no file.
@@ -52,7 +52,7 @@ export function unwrittenLine(writeError: string): string {
 export async function recordFailure(result: SimRunResult, scenario: Scenario, adapter: ResolvedAdapter, shrink: boolean): Promise<RecordedFailure> {
   const file = failurePath(result.scenario, result.seed, adapter.name);
   const policy = adapter.policy === undefined ? {} : { policy: adapter.policy };
-  const shrinkable = shrink && (adapter.name === 'memory' || adapter.name.startsWith('mutant:'));
+  const shrinkable = shrink && adapter.deterministic === true;
   if (!shrinkable) {
     const writeError = await saveFailureFile(file, failureOf(result.plan, result, policy));
     return { file, writeError, shrunk: false, counterexample: null };

@@ -17,7 +17,13 @@ import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 
 /** `npx testbed run --scenario <s> --seed <n> --adapter <a> [--faults real]`, as `replayLine` writes it. */
-const RUN_LINE = /^npx testbed run --scenario (\S+) --seed (\d+) --adapter (\S+)( --faults real)?$/;
+const WORD = `('(?:[^']|'\\\\'')*'|\\S+)`;
+const RUN_LINE = new RegExp(`^npx testbed run --scenario ${WORD} --seed (\\d+) --adapter ${WORD}( --faults real)?$`);
+
+/** A word of the replay line as the shell reads it (sim/run.ts `shellWord` quotes what it must). */
+function unquoted(word: string): string {
+  return word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
+}
 
 /**
  * What the file says must agree with itself and name things this testbed knows: a built-in
@@ -31,7 +37,9 @@ function checkConsistent(file: string, failure: FailureFile): void {
     if (!builtIn) throw bad(`unknown scenario '${failure.scenario}' (see: npx testbed scenarios)`);
     return;
   }
-  const [, scenarioArg, seed, adapter, real] = line;
+  const [, quotedScenario, seed, quotedAdapter, real] = line;
+  const scenarioArg = unquoted(quotedScenario!);
+  const adapter = unquoted(quotedAdapter!);
   // A scenario file is named by its path on the replay line; a built-in scenario by its name.
   if (!scenarioArg!.endsWith('.json')) {
     if (scenarioArg !== failure.scenario) throw bad(`the replay line names scenario ${scenarioArg}, the file ${failure.scenario}`);

@@ -32,6 +32,8 @@ export interface SweepOptions {
   readonly workers?: string;
   /** Stop at the first failing run, visiting seed 1 of every scenario, then seed 2, and so on. */
   readonly stopAtFirst?: boolean;
+  /** False with `--no-shrink`: the first failure's file holds the plan as it ran. */
+  readonly shrink?: boolean;
   readonly json?: boolean;
 }
 
@@ -62,7 +64,9 @@ export interface FirstFailure {
   /** Null when the file could not be written (`failureFileError` says why). */
   readonly failureFile: string | null;
   readonly failureFileError: string | null;
-  /** The shrunk counterexample (in-process stores only), printed, not part of the JSON. */
+  /** Whether the failure file holds a shrunk plan (deterministic stores: built-in ones, and user stores that declare it). */
+  readonly shrunk: boolean;
+  /** The shrunk counterexample, printed, not part of the JSON. */
   readonly counterexample: string | null;
   /** Milliseconds from the start of the sweep to the failing run's end (before shrinking). */
   readonly afterMs: number;
@@ -110,7 +114,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
         tally.failures++;
         if (firstFailure === null) {
           const found = Math.round(performance.now() - started);
-          const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim');
+          const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim' && options.shrink !== false);
           firstFailure = firstFailureOf(result, recorded, found);
         }
       } else {
@@ -136,6 +140,7 @@ function firstFailureOf(result: SimRunResult, recorded: RecordedFailure, afterMs
     replay: result.replay,
     failureFile: recorded.writeError === null ? recorded.file : null,
     failureFileError: recorded.writeError,
+    shrunk: recorded.shrunk,
     counterexample: recorded.counterexample,
     afterMs,
   };
@@ -264,7 +269,7 @@ async function pooledSweep(
     const result = await runScenario({ scenario, seed: run.seed, store: adapter.store, replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
     assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed} gave another trace hash on this thread than on its worker`);
     const afterMs = Math.round(performance.now() - started);
-    const recorded = await recordFailure(result, scenario, adapter, true);
+    const recorded = await recordFailure(result, scenario, adapter, options.shrink !== false);
     firstFailure = firstFailureOf(result, recorded, afterMs);
   }
   finish(options, adapter.name, perScenario, firstFailure, started, summarizeCoverage(runs.filter((run) => run.untested === undefined)));

@@ -106,7 +106,7 @@ def main():
         request = json.loads(line)
         kind = request.get("type")
         if kind == "init":
-            reply = {"type": "init_ok", "capabilities": {"commands": COMMANDS}}
+            reply = {"type": "init_ok", "capabilities": {"commands": COMMANDS, "deterministic": True}}
         elif kind == "execute":
             try:
                 reply = {"type": "outcome", "outcome": store.execute(request["command"], request["now"])}

@@ -26,10 +26,14 @@ describe('exec: stores', () => {
   test('its unfenced variant is caught, and the quoted replay line replays the failure exactly', async () => {
     const cwd = scratch();
     const unfenced = `${PYTHON.replace('examples', `${process.cwd()}/examples`)} --no-fencing`;
-    const sweep = await runCliAsync(['sweep', '--scenario', 'stale-holder', '--seeds', '1..10', '--adapter', unfenced, '--json'], { cwd });
+    const sweep = await runCliAsync(['sweep', '--scenario', 'stale-holder', '--seeds', '1..10', '--adapter', unfenced, '--no-shrink', '--json'], { cwd });
     expect(sweep.code, sweep.stderr).toBe(1);
-    const { firstFailure } = JSON.parse(sweep.stdout) as { firstFailure: { seed: number; replay: string } };
+    const { firstFailure } = JSON.parse(sweep.stdout) as { firstFailure: { seed: number; replay: string; failureFile: string } };
     expect(firstFailure.replay).toContain(`--adapter '${unfenced}'`);
+    // The failure file's replay line, quoted, is read back as the adapter that ran.
+    const replay = await runCliAsync(['replay', firstFailure.failureFile, '--json'], { cwd });
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ exact: true, valid: false });
     const run = async () => JSON.parse((await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', String(firstFailure.seed), '--adapter', unfenced, '--json', '--no-shrink'], { cwd })).stdout) as { valid: boolean; traceHash: string };
     const [a, b] = await Promise.all([run(), run()]);
     expect(a.valid).toBe(false);
