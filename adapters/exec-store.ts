@@ -12,7 +12,9 @@
 //
 // `now` is the store time in integer milliseconds: the simulator's virtual time, so a store that
 // decides expiry from it (and from nothing else) is deterministic. End of stdin asks it to exit.
-// Whatever it writes to stderr is kept, and its last line is quoted when the process fails.
+// Whatever it writes to stderr is kept, and its last line is quoted when the process fails. A
+// process that breaks the protocol or takes more than EXEC_REPLY_TIMEOUT_MS to answer is stopped,
+// and every later call fails with why.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -31,21 +33,27 @@ interface Pending {
   readonly what: string;
   readonly resolve: (reply: Record<string, unknown>) => void;
   readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
 }
 
 const STDERR_LINES_KEPT = 20;
 const CLOSE_GRACE_MS = 2_000;
+/** How long a reply may take before the process is taken for hung and stopped. */
+export const EXEC_REPLY_TIMEOUT_MS = 10_000;
 
 class ExecChannel {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly stderr: string[] = [];
-  private exited: string | null = null;
+  /** Why the channel can no longer be used (the process ended or broke the protocol); null while it can. */
+  private broken: string | null = null;
+  private exitStatus = 'ended';
   readonly done: Promise<void>;
 
   constructor(
     private readonly command: string,
     private readonly child: ChildProcessWithoutNullStreams,
+    private readonly replyTimeoutMs: number,
   ) {
     createInterface({ input: child.stdout }).on('line', (line) => this.onLine(line));
     createInterface({ input: child.stderr }).on('line', (line) => {
@@ -53,14 +61,20 @@ class ExecChannel {
       if (this.stderr.length > STDERR_LINES_KEPT) this.stderr.shift();
     });
     child.stdin.on('error', () => undefined);
+    child.on('exit', (code, signal) => {
+      this.exitStatus = signal === null ? `exited with code ${code}` : `was killed by ${signal}`;
+    });
+    // 'close' comes after the process has exited and its output has been read to the end, so a
+    // reply written just before exiting is still delivered, and its last words are known.
     this.done = new Promise((resolve) => {
-      const ended = (why: string) => {
-        this.exited ??= why;
-        this.failAll(new ExecStoreError(`store process \`${this.command}\` ${why}${this.lastWords()}`));
+      child.on('error', (error) => {
+        this.breakWith(`could not start: ${error.message}`);
         resolve();
-      };
-      child.once('error', (error) => ended(`could not start: ${error.message}`));
-      child.once('exit', (code, signal) => ended(signal === null ? `exited with code ${code}` : `was killed by ${signal}`));
+      });
+      child.on('close', () => {
+        this.breakWith(this.exitStatus);
+        resolve();
+      });
     });
   }
 
@@ -69,44 +83,64 @@ class ExecChannel {
     return last === undefined ? '' : ` (its last words: ${last.trim().slice(0, 200)})`;
   }
 
-  private failAll(error: Error): void {
-    for (const pending of this.pending.values()) pending.reject(error);
+  /** Marks the channel unusable and fails every request in flight with why. */
+  private breakWith(why: string): void {
+    this.broken ??= `store process \`${this.command}\` ${why}`;
+    const error = new ExecStoreError(`${this.broken}${this.lastWords()}`);
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
     this.pending.clear();
   }
 
   private onLine(line: string): void {
-    if (line.trim() === '') return;
+    if (line.trim() === '' || this.broken !== null) return;
     let reply: unknown;
     try {
       reply = JSON.parse(line);
     } catch {
-      this.failAll(new ExecStoreError(`store process \`${this.command}\` wrote a line that is not JSON: ${line.slice(0, 120)}`));
+      this.breakWith(`wrote a line that is not JSON: ${line.slice(0, 120)}`);
       return;
     }
     const id = (reply as { id?: unknown } | null)?.id;
     const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
     if (pending === undefined) {
-      this.failAll(new ExecStoreError(`store process \`${this.command}\` answered a request it was not asked: ${line.slice(0, 120)}`));
+      this.breakWith(`answered a request it was not asked: ${line.slice(0, 120)}`);
       return;
     }
     this.pending.delete(id as number);
+    clearTimeout(pending.timer);
     pending.resolve(reply as Record<string, unknown>);
   }
 
-  /** Sends one request and waits for the reply with its id. */
+  /** Sends one request and waits for the reply with its id; a process that does not answer in time is stopped. */
   request(type: string, body: Record<string, unknown>, what: string): Promise<Record<string, unknown>> {
-    if (this.exited !== null) return Promise.reject(new ExecStoreError(`store process \`${this.command}\` ${this.exited}${this.lastWords()}`));
+    if (this.broken !== null) return Promise.reject(new ExecStoreError(`${this.broken}${this.lastWords()}`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { what, resolve, reject });
+      const timer = setTimeout(() => {
+        this.breakWith(`did not answer ${what} within ${this.replyTimeoutMs} ms`);
+        this.kill();
+      }, this.replyTimeoutMs);
+      this.pending.set(id, { what, resolve, reject, timer });
       this.child.stdin.write(`${JSON.stringify({ id, type, ...body })}\n`);
     });
   }
 
-  /** Asks the process to exit (end of stdin), and ends it if it does not within a grace period. */
+  /** Ends the whole process group: the shell and whatever it started. */
+  private kill(): void {
+    try {
+      if (this.child.pid !== undefined) process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Asks the process to exit (end of stdin), and ends its process group if it does not within a grace period. */
   async close(): Promise<void> {
-    if (this.exited === null) this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), CLOSE_GRACE_MS);
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.kill(), CLOSE_GRACE_MS);
     await this.done;
     clearTimeout(timer);
   }
@@ -137,20 +171,22 @@ function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
 }
 
 /** Starts `command` (through /bin/sh) and opens a store over it. */
-export async function createExecStore(options: StoreOptions & { readonly command: string; readonly name?: string }): Promise<Store> {
-  const child = spawn('/bin/sh', ['-c', options.command], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const channel = new ExecChannel(options.command, child);
+export async function createExecStore(options: StoreOptions & { readonly command: string; readonly name?: string; readonly replyTimeoutMs?: number }): Promise<Store> {
+  // Its own process group, so that stopping it stops what the shell started too.
+  const child = spawn('/bin/sh', ['-c', options.command], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const channel = new ExecChannel(options.command, child, options.replyTimeoutMs ?? EXEC_REPLY_TIMEOUT_MS);
   const now = () => (options.time === 'database' ? Date.now() : options.time.now());
   const name = options.name ?? `exec:${options.command}`;
   let init: Record<string, unknown>;
+  let capabilities: StoreCapabilities;
   try {
     init = await channel.request('init', { protocol: EXEC_PROTOCOL }, 'init');
     if (init.type !== 'init_ok') throw channel.wrongReply(init, 'init_ok', 'init');
+    capabilities = capabilitiesOf(options.command, init.capabilities);
   } catch (error) {
     await channel.close();
     throw error;
   }
-  const capabilities = capabilitiesOf(options.command, init.capabilities);
   const store: Store = {
     name,
     capabilities,

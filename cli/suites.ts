@@ -52,9 +52,9 @@ export function runSuites(withPostgres: boolean): SuiteEvidence[] {
   // command line names the dir) and removes the dir.
   const dir = path.join(tmpdir(), `testbed-suites-${randomBytes(6).toString('hex')}`);
   const guard = guardServers(dir, () => []);
-  mkdirSync(dir, { mode: 0o700 });
   const output = path.join(dir, 'vitest.json');
   try {
+    mkdirSync(dir, { mode: 0o700 });
     spawnSync(process.execPath, [VITEST, 'run', ...files, '--reporter=json', `--outputFile=${output}`], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1' },

@@ -16,6 +16,8 @@ export interface ShardFile {
   /** The testbed version that ran the shard: shards of different versions are never merged. */
   readonly testbed: string;
   readonly command: 'gates' | 'mutants';
+  /** `TESTBED_RUN_ID` of the shard's environment, when set: shards of one run share it (a CI run id, a Job's uid). */
+  readonly run?: string;
   readonly shard: Shard;
   readonly work: GateWork;
   readonly results: GateRunInput;
@@ -35,6 +37,7 @@ const header = z.object({
   format: z.literal(SHARD_FORMAT),
   testbed: z.string().min(1),
   command: z.enum(['gates', 'mutants']),
+  run: z.string().min(1).optional(),
   shard: z
     .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
     .refine((s) => s.index <= s.count, { message: 'index exceeds count', path: ['index'] }),

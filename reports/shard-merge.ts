@@ -32,6 +32,7 @@ export function checkShardSet(shards: ReadonlyArray<LoadedShard>, version: strin
     const { file, path } = shard;
     if (file.testbed !== version) throw new ShardSetError(`${path}: shard ${label(shard)} was written by testbed ${file.testbed}; this is ${version} (merge with the version that ran the shards)`);
     if (file.command !== first.file.command) throw new ShardSetError(`${path}: a shard of \`${file.command}\`, but ${first.path} is a shard of \`${first.file.command}\``);
+    if (file.run !== first.file.run) throw new ShardSetError(`${path}: shard ${label(shard)} is of run ${file.run ?? '(no TESTBED_RUN_ID)'}, but ${first.path} is of run ${first.file.run ?? '(no TESTBED_RUN_ID)'}`);
     if (file.shard.count !== first.file.shard.count) throw new ShardSetError(`${path}: shard ${label(shard)}, but ${first.path} is shard ${label(first)}: the set must split one run into the same number of shards`);
     const differs = differingField(file, first.file);
     if (differs !== null) throw new ShardSetError(`${path}: shard ${label(shard)} is of another run than ${first.path}: they differ in ${differs}`);
@@ -55,17 +56,39 @@ function differingField(a: ShardFile, b: ShardFile): string | null {
   return null;
 }
 
-/** Each sweep and hunt in the file must be one the shard's index gives it, over exactly its seeds. */
+/** The sweeps a shard's share holds: each scenario on memory, on PostgreSQL when it has seeds there, and its real-fault runs. */
+function expectedSweeps(shard: LoadedShard, share: ShardShare): Set<string> {
+  const keys = new Set<string>();
+  for (const scenario of shard.file.work.scenarios) {
+    keys.add(keyOf({ scenario, adapter: 'memory', faults: 'sim' }));
+    if (share.pgSeeds.length > 0) keys.add(keyOf({ scenario, adapter: 'postgres', faults: 'sim' }));
+  }
+  for (const scenario of share.realFaultScenarios) keys.add(keyOf({ scenario, adapter: 'postgres', faults: 'real' }));
+  return keys;
+}
+
+/** The file must hold exactly the sweeps and hunts its index gives it, each once, over exactly its seeds. */
 function checkShare(shard: LoadedShard, share: ShardShare): void {
   const where = `${shard.path}: shard ${label(shard)}`;
+  const expected = expectedSweeps(shard, share);
+  const seen = new Set<string>();
   for (const e of shard.file.results.scenarios) {
-    if (!shard.file.work.scenarios.includes(e.scenario)) throw new ShardSetError(`${where} holds scenario ${e.scenario}, which is not in its run's scenario set`);
-    const expected = e.faults === 'real' ? (share.realFaultScenarios.includes(e.scenario) ? 1 : 0) : e.adapter === 'memory' ? share.memorySeeds.length : share.pgSeeds.length;
-    if (e.seedsRun !== expected) throw new ShardSetError(`${where} ran ${e.scenario} on ${e.adapter} (${e.faults} faults) over ${e.seedsRun} seeds; its share is ${expected}`);
+    const what = `${e.scenario} on ${e.adapter} (${e.faults} faults)`;
+    if (!expected.has(keyOf(e))) throw new ShardSetError(`${where} holds a sweep of ${what}, which is not in its share`);
+    if (seen.has(keyOf(e))) throw new ShardSetError(`${where} holds the sweep of ${what} twice`);
+    seen.add(keyOf(e));
+    const seeds = e.faults === 'real' ? 1 : e.adapter === 'memory' ? share.memorySeeds.length : share.pgSeeds.length;
+    if (e.seedsRun !== seeds) throw new ShardSetError(`${where} ran ${what} over ${e.seedsRun} seeds; its share is ${seeds}`);
   }
-  for (const m of shard.file.results.mutants) {
-    if (!share.mutants.includes(m.name)) throw new ShardSetError(`${where} holds mutant ${m.name}, which is another shard's share`);
-  }
+  const missing = [...expected].find((key) => !seen.has(key));
+  if (missing !== undefined) throw new ShardSetError(`${where} lacks the sweep of ${missing.split('\u0000').join(' on ')}, which is in its share`);
+  const mutants = shard.file.results.mutants.map((m) => m.name);
+  const foreign = mutants.find((name) => !share.mutants.includes(name));
+  if (foreign !== undefined) throw new ShardSetError(`${where} holds mutant ${foreign}, which is another shard's share`);
+  const twice = mutants.find((name, i) => mutants.indexOf(name) !== i);
+  if (twice !== undefined) throw new ShardSetError(`${where} holds mutant ${twice} twice`);
+  const absent = share.mutants.find((name) => !mutants.includes(name));
+  if (absent !== undefined) throw new ShardSetError(`${where} lacks mutant ${absent}, which is in its share`);
 }
 
 /** Memory sweeps first, then PostgreSQL, then real faults (the order of a whole gate run). */
@@ -132,9 +155,10 @@ export function mergeShards(shards: ReadonlyArray<LoadedShard>): GateRunInput {
   const ordered = [...shards].sort((a, b) => a.file.shard.index - b.file.shard.index);
   const work = ordered[0]!.file.work;
   const results = ordered.map((s) => s.file.results);
-  const scenarioIndex = (name: string) => work.scenarios.indexOf(name);
+  // Real-fault runs go in the order of the run's list of them, every other sweep in catalogue order.
+  const scenarioIndex = (e: { readonly scenario: string; readonly faults: string }) => (e.faults === 'real' ? work.realFaultScenarios : work.scenarios).indexOf(e.scenario);
   const byRunOrder = <T extends { readonly scenario: string; readonly adapter: string; readonly faults: string }>(a: T, b: T) =>
-    stageRank(a) - stageRank(b) || scenarioIndex(a.scenario) - scenarioIndex(b.scenario);
+    stageRank(a) - stageRank(b) || scenarioIndex(a) - scenarioIndex(b);
   const scenarios = [...groupBy(results.flatMap((r) => r.scenarios), keyOf).values()].map(mergeSweeps).sort(byRunOrder);
   const samples = mergeSamples(results.flatMap((r) => r.samples)).sort((a, b) => byRunOrder(a, b) || a.seed - b.seed);
   const mutants = results.flatMap((r) => r.mutants).sort((a, b) => work.mutants.indexOf(a.name) - work.mutants.indexOf(b.name));

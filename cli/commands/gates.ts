@@ -48,7 +48,8 @@ export function gateWork(options: Pick<GatesOptions, 'seeds' | 'pgSeeds' | 'post
   const scenarios = listScenarios().map((s) => s.name);
   return {
     seeds: count(options.seeds, '--seeds', 100_000),
-    pgSeeds: options.postgres ? count(options.pgSeeds, '--pg-seeds', 10_000) : 0,
+    // Checked even when PostgreSQL is off: a bad value is bad input either way.
+    pgSeeds: count(options.pgSeeds, '--pg-seeds', 10_000) * (options.postgres ? 1 : 0),
     postgres: options.postgres,
     scenarios,
     realFaultScenarios: REAL_FAULT_SCENARIOS.filter((name) => scenarios.includes(name)),

@@ -47,7 +47,8 @@ export interface ShardRun {
 export async function writeShard(run: ShardRun, options: { readonly out: string; readonly json?: boolean }, footer?: string): Promise<void> {
   const file = path.join(options.out, shardFileName(run.shard));
   await mkdir(options.out, { recursive: true });
-  await saveShardFile({ format: SHARD_FORMAT, testbed: packageVersion(), ...run }, file);
+  const runId = process.env.TESTBED_RUN_ID;
+  await saveShardFile({ format: SHARD_FORMAT, testbed: packageVersion(), ...(runId === undefined || runId === '' ? {} : { run: runId }), ...run }, file);
   const failing = run.results.scenarios.filter((e) => e.failures > 0 && e.expect === 'pass');
   const missed = run.results.mutants.filter((m) => !m.caught && m.check?.caught !== true);
   if (options.json) {

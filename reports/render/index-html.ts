@@ -197,23 +197,28 @@ function violationList(run: RunResult): string {
  * One kept run. A control run (a scenario that must show a violation: the mitigation is off) that
  * shows one is labelled as expected, not drawn as a failure.
  */
-function sampleSection(run: RunResult, position: number, control: boolean): string {
+function sampleSection(run: RunResult, position: number, controlFailures: number | undefined): string {
   const timeline = leaseTimeline(run);
   const waits = waitTimes(run.history);
   const stats = waitStats(waits);
+  const control = controlFailures !== undefined;
   const expected = control && run.valid === false;
   const failed = run.valid !== true && !expected;
-  const verdict = expected ? 'pass' : run.valid === true ? (control ? 'fail' : 'pass') : run.valid === false ? 'fail' : 'untested';
+  // A clean seed of a control run is neutral when other seeds of its sweep showed the violation.
+  const cleanControl = control && run.valid === true;
+  const verdict = expected ? 'pass' : cleanControl ? (controlFailures > 0 ? 'untested' : 'fail') : run.valid === true ? 'pass' : run.valid === false ? 'fail' : 'untested';
   const count = `${run.violations.length} ${run.violations.length === 1 ? 'violation' : 'violations'}`;
   const verdictText = expected
     ? `${count}, as expected (control run: the mitigation is off)`
-    : run.valid === true
-      ? control
-        ? 'no violation, where the control run must show one'
-        : 'no violation'
-      : run.valid === false
-        ? count
-        : 'undecided';
+    : cleanControl
+      ? controlFailures > 0
+        ? `no violation on this seed (control run: ${controlFailures} other seeds of its sweep showed one)`
+        : 'no violation, where the control run must show one'
+      : run.valid === true
+        ? 'no violation'
+        : run.valid === false
+          ? count
+          : 'undecided';
   const violations = violationList(run);
   return (
     `<section class="sample" id="sample-${position}" data-scenario="${esc(run.scenario)}" data-valid="${String(run.valid)}"${control ? ' data-control="true"' : ''}>` +
@@ -230,7 +235,8 @@ function sampleSection(run: RunResult, position: number, control: boolean): stri
 export function renderIndexHtml(input: GateRunInput, gates: ReadonlyArray<GateResult>): string {
   const counts = statusCounts(gates);
   // Unexpected failures first: they are what a reader opens the page for; control runs after them.
-  const controls = new Set(input.scenarios.filter((e) => e.expect === 'violation').map((e) => e.scenario));
+  const controls = new Map<string, number>();
+  for (const e of input.scenarios) if (e.expect === 'violation') controls.set(e.scenario, (controls.get(e.scenario) ?? 0) + e.failures);
   const rank = (run: RunResult) => (run.valid === true ? 2 : controls.has(run.scenario) ? 1 : 0);
   const samples = [...input.samples].sort((a, b) => rank(a) - rank(b));
   return `<!doctype html>
@@ -247,7 +253,7 @@ ${gateTables(gates)}
 <h2 id="scenarios">Scenarios</h2>${scenarioTable(input)}
 <h2 id="mutants">Mutants</h2>${mutantTable(input)}
 <h2 id="timelines">Timelines</h2>
-${samples.length === 0 ? '<p>No history kept in this run.</p>' : samples.map((run, i) => sampleSection(run, i, controls.has(run.scenario))).join('\n')}
+${samples.length === 0 ? '<p>No history kept in this run.</p>' : samples.map((run, i) => sampleSection(run, i, controls.get(run.scenario))).join('\n')}
 </main><script>${SCRIPT}</script></body></html>
 `;
 }

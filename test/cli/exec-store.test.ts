@@ -26,7 +26,7 @@ describe('exec: stores', () => {
   test('its unfenced variant is caught, and the quoted replay line replays the failure exactly', async () => {
     const cwd = scratch();
     const unfenced = `${PYTHON.replace('examples', `${process.cwd()}/examples`)} --no-fencing`;
-    const sweep = await runCliAsync(['sweep', '--scenario', 'stale-holder', '--seeds', '1..10', '--adapter', unfenced, '--no-shrink', '--json'], { cwd });
+    const sweep = await runCliAsync(['sweep', '--scenario', 'stale-holder', '--seeds', '1..3', '--adapter', unfenced, '--no-shrink', '--json'], { cwd });
     expect(sweep.code, sweep.stderr).toBe(1);
     const { firstFailure } = JSON.parse(sweep.stdout) as { firstFailure: { seed: number; replay: string; failureFile: string } };
     expect(firstFailure.replay).toContain(`--adapter '${unfenced}'`);

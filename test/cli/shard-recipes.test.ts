@@ -8,6 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { shareOf, WHOLE } from '../../campaign/shard-plan.ts';
+import { gateWork } from '../../cli/commands/gates.ts';
+import { shardFrom } from '../../cli/seeds.ts';
 import { runCliAsync } from './run-cli.ts';
 import { scratchDirs } from '../scratch-dirs.ts';
 
@@ -25,12 +28,35 @@ interface Share {
   readonly checkPostgres: boolean;
 }
 
+type Planned = { shard: { index: number; count: number } | null; share: Share };
+
 /** Runs `npx testbed <args>` as the CLI, with --dry-run: what that shard would do. */
-async function shareOf(args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<{ shard: { index: number; count: number } | null; share: Share }> {
+async function cliShare(args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Planned> {
   expect(args.slice(0, 2)).toEqual(['npx', 'testbed']);
   const result = await runCliAsync([...args.slice(2), '--dry-run', '--json'], { env });
   expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-  return JSON.parse(result.stdout);
+  const { shard, share } = JSON.parse(result.stdout) as Planned;
+  return { shard, share };
+}
+
+/** The same, computed in this process from the command's options (the CLI's defaults for the rest). */
+function localShare(args: ReadonlyArray<string>, env: Record<string, string> = {}): Planned {
+  const value = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
+  const work = gateWork({ seeds: value('--seeds', '200'), pgSeeds: value('--pg-seeds', '5'), postgres: !args.includes('--no-postgres') });
+  const shard = shardFrom(args.includes('--shard') ? value('--shard', '') : undefined, env);
+  return JSON.parse(JSON.stringify({ shard: shard ?? null, share: shareOf(work, shard ?? WHOLE) }));
+}
+
+/**
+ * What each command would do: every one computed here, and the first and the whole run also by
+ * the CLI itself, which must agree (so the commands are ones the CLI accepts, read as it reads them).
+ */
+async function sharesOf(commands: ReadonlyArray<{ args: ReadonlyArray<string>; env?: Record<string, string> }>, whole: { args: ReadonlyArray<string>; env?: Record<string, string> }): Promise<{ cells: Planned[]; whole: Planned }> {
+  const cells = commands.map((c) => localShare(c.args, c.env));
+  const [first, all] = await Promise.all([cliShare(commands[0]!.args, commands[0]!.env), cliShare(whole.args, whole.env)]);
+  expect(first).toEqual(cells[0]);
+  expect(all).toEqual(localShare(whole.args, whole.env));
+  return { cells, whole: all };
 }
 
 /** Every piece of the whole run's share done by exactly one shard. */
@@ -61,14 +87,20 @@ describe('examples/ci/github-actions-sharded.yml', () => {
   const mergeJob = workflow.jobs.merge;
   type Step = { run?: string; uses?: string; with?: Record<string, unknown>; if?: string };
 
+  test('every job sets the run id the merge compares', () => {
+    expect(workflow.env.TESTBED_RUN_ID).toBe('${{ github.run_id }}-${{ github.run_attempt }}');
+  });
+
   test('each matrix cell runs one shard, and the cells together run the whole gate suite once', async () => {
     const cells: number[] = shardJob.strategy.matrix.shard;
     expect(cells).toEqual(cells.map((_, i) => i + 1));
     const run = (shardJob.steps as Step[]).find((s) => s.run?.startsWith('npx testbed gates'))!.run!;
     const perCell = cells.map((cell) => words(run.replaceAll('${{ matrix.shard }}', String(cell))));
     for (const [i, args] of perCell.entries()) expect(option(args, '--shard')).toBe(`${i + 1}/${cells.length}`);
-    const shares = await Promise.all(perCell.map((args) => shareOf(args)));
-    const whole = await shareOf(perCell[0]!.filter((w, i, all) => w !== '--shard' && all[i - 1] !== '--shard'));
+    const { cells: shares, whole } = await sharesOf(
+      perCell.map((args) => ({ args })),
+      { args: perCell[0]!.filter((w, i, all) => w !== '--shard' && all[i - 1] !== '--shard') },
+    );
     expect(whole.shard).toBeNull();
     expectPartition(shares.map((s) => s.share), whole.share);
     // What each cell uploads is the shard file it wrote.
@@ -98,14 +130,20 @@ describe('examples/k8s/indexed-job.yaml', () => {
   test('each pod of the Indexed Job runs the shard its JOB_COMPLETION_INDEX names; together they run the whole suite once', async () => {
     expect(gates.spec.completionMode).toBe('Indexed');
     const count: number = gates.spec.completions;
-    const env = Object.fromEntries((container(gates).env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]));
+    const entries = container(gates).env as Array<{ name: string; value?: string; valueFrom?: { fieldRef: { fieldPath: string } } }>;
+    const env = Object.fromEntries(entries.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
     expect(env.TESTBED_SHARDS).toBe(String(count));
+    // The run id is the Job's uid, which every pod of one Job shares.
+    expect(entries.find((e) => e.name === 'TESTBED_RUN_ID')?.valueFrom?.fieldRef.fieldPath).toBe("metadata.labels['batch.kubernetes.io/controller-uid']");
     const command: string[] = container(gates).command;
-    const shares = await Promise.all(Array.from({ length: count }, (_, index) => shareOf(command, { ...env, JOB_COMPLETION_INDEX: String(index) })));
+    const { cells: shares, whole } = await sharesOf(
+      Array.from({ length: count }, (_, index) => ({ args: command, env: { ...env, JOB_COMPLETION_INDEX: String(index) } })),
+      { args: command },
+    );
     expect(shares.map((s) => s.shard)).toEqual(Array.from({ length: count }, (_, i) => ({ index: i + 1, count })));
     expectPartition(
       shares.map((s) => s.share),
-      (await shareOf(command)).share,
+      whole.share,
     );
   }, 120_000);
 

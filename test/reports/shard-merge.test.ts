@@ -108,4 +108,18 @@ describe('checkShardSet refuses, in one line naming the shard,', () => {
     expect(refused([tampered(s, { mutants: [mutant('m1')] }), shard(2, 2)])).toMatch(/holds mutant m1, which is another shard's share/);
   });
   test('no shard at all', () => expect(refused([])).toBe('no shard files given'));
+  test('a sweep of its share missing, or held twice', () => {
+    const s = shard(2, 2);
+    const [mix, stale] = s.file.results.scenarios;
+    expect(refused([shard(1, 2), tampered(s, { scenarios: [mix!] })])).toMatch(/shard 2\/2 lacks the sweep of stale-holder on memory on sim, which is in its share/);
+    expect(refused([shard(1, 2), tampered(s, { scenarios: [mix!, stale!, stale!] })])).toMatch(/holds the sweep of stale-holder on memory \(sim faults\) twice/);
+  });
+  test('a mutant of its share missing', () => {
+    const s = shard(1, 2);
+    expect(refused([tampered(s, { mutants: [] }), shard(2, 2)])).toMatch(/shard 1\/2 lacks mutant m\w, which is in its share/);
+  });
+  test('shards of different runs (TESTBED_RUN_ID)', () => {
+    const other = shard(2, 2);
+    expect(refused([shard(1, 2), { ...other, file: { ...other.file, run: 'ci-42-1' } }])).toMatch(/shard 2\/2 is of run ci-42-1, but s1\/shard-1-of-2\.json is of run \(no TESTBED_RUN_ID\)/);
+  });
 });

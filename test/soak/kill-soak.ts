@@ -44,7 +44,9 @@ function processes(): string[] {
       continue;
     }
     if (Number(pid) === process.pid) continue;
-    if (/postgres|pg_ctl|testbed-pg-|pg-cluster-|cli\/bin\.mjs|reaper /.test(cmdline)) found.push(`${pid} ${cmdline.slice(0, 160)}`);
+    // The testbed's own: its command, its watchdogs, and servers whose data dirs lie in its temp
+    // dirs (a postmaster names its data dir; its workers end with it). Other servers do not count.
+    if (/testbed-pg-|pg-cluster-|testbed-suites-|cli\/bin\.mjs/.test(cmdline)) found.push(`${pid} ${cmdline.slice(0, 160)}`);
   }
   return found;
 }

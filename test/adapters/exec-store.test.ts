@@ -1,0 +1,36 @@
+// adapters/exec-store.ts on its own: a process that stops answering is stopped, and every later
+// call fails naming why; a reply written just before the process exits is still read; a breach
+// of the protocol with nothing in flight still breaks the channel.
+
+import { describe, expect, test } from 'vitest';
+import { createExecStore } from '../../adapters/exec-store.ts';
+
+const time = { now: () => 0 };
+const acquire = { kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 100 } as const;
+const INIT = `read line; echo '{"id":1,"type":"init_ok"}'`;
+
+describe('exec store channel', () => {
+  test('a call that gets no answer in time stops the process group, and later calls fail with the reason', async () => {
+    const store = await createExecStore({ time, command: `${INIT}; sleep 30 & wait`, replyTimeoutMs: 300 });
+    const started = performance.now();
+    await expect(store.execute(acquire)).rejects.toThrow(/did not answer Acquire within 300 ms/);
+    await expect(store.execute(acquire)).rejects.toThrow(/did not answer Acquire within 300 ms/);
+    await store.close();
+    // The shell's child (sleep 30) went with it: close did not wait for it.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  test('a reply written just before exiting is delivered; the next call names the exit', async () => {
+    const store = await createExecStore({ time, command: `${INIT}; read line; echo '{"id":2,"type":"outcome","outcome":{"kind":"Busy","holder":"b","token":1,"expiresAt":5}}'; echo bye >&2; exit 4` });
+    await expect(store.execute(acquire)).resolves.toEqual({ kind: 'Busy', holder: 'b', token: 1, expiresAt: 5 });
+    await expect(store.execute(acquire)).rejects.toThrow(/exited with code 4 \(its last words: bye\)/);
+    await store.close();
+  });
+
+  test('a stray line with nothing in flight breaks the channel', async () => {
+    const store = await createExecStore({ time, command: `${INIT}; echo 'stray'; sleep 30` });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(store.execute(acquire)).rejects.toThrow(/wrote a line that is not JSON: stray/);
+    await store.close();
+  });
+});
