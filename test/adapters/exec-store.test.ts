@@ -27,6 +27,14 @@ describe('exec store channel', () => {
     await store.close();
   });
 
+  test.each([
+    ['does not speak the protocol', 'echo hello', /store process `echo hello` wrote a line that is not JSON: hello/],
+    ['answers init with something else', `echo '{"id":1,"type":"ready"}'`, /answered init with \{"id":1,"type":"ready"\}, expected type "init_ok"/],
+    ['declares a command the port does not have', `echo '{"id":1,"type":"init_ok","capabilities":{"commands":["Lock"]}}'`, /bad capabilities in init_ok: unknown command kinds "Lock"/],
+  ])('a process that %s opens no store, saying why', async (_, command, message) => {
+    await expect(createExecStore({ time, command })).rejects.toThrow(message);
+  });
+
   test('a stray line with nothing in flight breaks the channel', async () => {
     const store = await createExecStore({ time, command: `${INIT}; echo 'stray'; sleep 30` });
     await new Promise((resolve) => setTimeout(resolve, 300));
