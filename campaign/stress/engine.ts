@@ -7,7 +7,7 @@ import type { Command } from '../../model/commands.ts';
 import type { Store } from '../../adapters/port.ts';
 import { streamFor } from '../../sim/prng.ts';
 import { checkStressHistory, type StressTiming } from './checks/index.ts';
-import { runClient } from './client.ts';
+import { canStress, runClient, supportsOf } from './client.ts';
 import { HistoryRecorder, wallNow, type OpStatus, type StressHistory } from './history.ts';
 import type { StressViolation } from './violation.ts';
 import { stressWorld, type StressWorld } from './world.ts';
@@ -54,6 +54,17 @@ export class StressSetupError extends Error {
   override readonly name = 'StressSetupError';
 }
 
+/** A call that changes nothing, of a kind the store has (there is no such waiter, lease or scope); null when it has none. */
+function warmUpCommand(supports: (kind: Command['kind']) => boolean): Command | null {
+  const candidates: ReadonlyArray<Command> = [
+    { kind: 'CancelWait', scope: 'stress-warm-up', waiterId: 'nobody' },
+    { kind: 'Inspect' },
+    { kind: 'Renew', scope: 'stress-warm-up', holder: 'nobody', expectedToken: 1, ttlMs: 1 },
+    { kind: 'Release', scope: 'stress-warm-up', holder: 'nobody', token: 1 },
+  ];
+  return candidates.find((c) => supports(c.kind)) ?? null;
+}
+
 export async function runStress(options: StressOptions): Promise<StressResult> {
   const { clients, durationMs, seed } = options;
   const world = stressWorld(clients, durationMs);
@@ -67,7 +78,9 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
   let startedAt: number;
   let finishedAt: number;
   try {
-    for (const scope of world.semaphores) {
+    const supports = supportsOf(sessions.stores[0]!);
+    if (!canStress(supports)) throw new StressSetupError('the store implements none of the commands the stress workflows need (Acquire at least)');
+    for (const scope of supports('DefineCapacity') ? world.semaphores : []) {
       const setup = recorder.invoke('setup', { kind: 'DefineCapacity', scope, capacity: world.capacity });
       try {
         const defined = await sessions.stores[0]!.execute(setup.command);
@@ -78,9 +91,10 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
     }
     // One call on every session before the clock starts, so that connecting (and a schema's first
     // migration) is not part of the run. It changes nothing: there is no such waiter.
+    const warmUpWith = warmUpCommand(supports);
     await Promise.all(
-      [...new Set(sessions.stores)].map(async (store) => {
-        const warmUp = recorder.invoke('setup', { kind: 'CancelWait', scope: 'stress-warm-up', waiterId: 'nobody' });
+      [...new Set(warmUpWith === null ? [] : sessions.stores)].map(async (store) => {
+        const warmUp = recorder.invoke('setup', warmUpWith!);
         try {
           recorder.complete(warmUp, 'ok', await store.execute(warmUp.command));
         } catch (error) {
