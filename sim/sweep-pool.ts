@@ -40,6 +40,8 @@ export interface SweepRun {
   readonly simulatedMs: number;
   /** Why the run was not played (the store lacks command kinds it needs; sim/capabilities.ts). */
   readonly untested?: string;
+  /** Invariants left out of the verdict because they read a command the store lacks. */
+  readonly unjudged?: ReadonlyArray<{ readonly invariant: string }>;
   /** Command and outcome kinds the run reached (sim/coverage.ts). */
   readonly coverage: RunCoverage;
 }
@@ -88,6 +90,7 @@ export async function sweepRun(scenario: Scenario, seed: number, adapter: InProc
     violations: r.violations.map((v) => ({ invariant: v.invariant, message: v.message })),
     simulatedMs: r.simulatedMs,
     ...(r.untested === undefined ? {} : { untested: r.untested }),
+    ...(r.unjudged === undefined ? {} : { unjudged: r.unjudged.map((u) => ({ invariant: u.invariant })) }),
     coverage: coverageOf(r.history),
   };
 }

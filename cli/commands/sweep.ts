@@ -97,7 +97,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
     return;
   }
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
-  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0 }));
+  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0, unjudged: {} }));
   // What each scenario's runs reached together (kept per scenario, not per run: sweeps can be long).
   const reached = new Map<string, { commands: Set<string>; outcomes: Set<string> }>();
   let firstFailure: FirstFailure | null = null;
@@ -110,6 +110,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
       const result = await runOne(options, scenario, seed, adapter, ++runs);
       tally.runs++;
       if (result.untested === undefined) addCoverage(reached, scenario.name, coverageOf(result.history));
+      countUnknown(tally, result);
       if (result.valid === false) {
         tally.failures++;
         if (firstFailure === null) {
@@ -117,8 +118,6 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
           const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim' && options.shrink !== false);
           firstFailure = firstFailureOf(result, recorded, found);
         }
-      } else {
-        countUnknown(tally, result);
       }
       progress.tick(`${scenario.name}#${seed}${tally.failures > 0 ? ` ${tally.failures} failing` : ''}`);
       if (firstFailure !== null && options.stopAtFirst === true) break;
@@ -186,10 +185,14 @@ interface Tally {
   untested: number;
   /** What the store lacks, the first time a run said so. */
   lacks?: string;
+  /** Per invariant, the runs whose verdict left it out: it reads a command the store lacks. */
+  unjudged: Record<string, number>;
 }
 
 /** An undecided run, or one the store could not be judged on (untested, not undecided). */
-function countUnknown(tally: Tally, run: { readonly valid: true | false | 'unknown'; readonly untested?: string }): void {
+function countUnknown(tally: Tally, run: { readonly valid: true | false | 'unknown'; readonly untested?: string; readonly unjudged?: ReadonlyArray<{ readonly invariant: string }> }): void {
+  for (const { invariant } of run.unjudged ?? []) tally.unjudged[invariant] = (tally.unjudged[invariant] ?? 0) + 1;
+  if (run.valid === false) return;
   if (run.untested !== undefined) {
     tally.untested++;
     tally.lacks ??= run.untested;
@@ -212,9 +215,12 @@ function finish(
   const failures = perScenario.reduce((sum, t) => sum + t.failures, 0);
   const undecided = perScenario.reduce((sum, t) => sum + t.undecided, 0);
   const untested = perScenario.reduce((sum, t) => sum + t.untested, 0);
-  const seedsPerSecond = Math.round((runs / Math.max(seconds, 1e-9)) * 10) / 10;
+  // Runs that were played: an untested run is not played, and counting it would flatter the rate.
+  const seedsPerSecond = Math.round(((runs - untested) / Math.max(seconds, 1e-9)) * 10) / 10;
+  const unjudged: Record<string, number> = {};
+  for (const t of perScenario) for (const [invariant, n] of Object.entries(t.unjudged)) unjudged[invariant] = (unjudged[invariant] ?? 0) + n;
   const stoppedAtFirst = options.stopAtFirst === true && firstFailure !== null;
-  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, untested, stoppedAtFirst, scenarios: perScenario };
+  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, untested, unjudged, stoppedAtFirst, scenarios: perScenario };
   if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined }, coverage });
   else {
     printSummary(summary, seconds);
@@ -251,16 +257,14 @@ async function pooledSweep(
   } finally {
     progress.stop();
   }
-  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0 }));
+  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0, unjudged: {} }));
   let firstFailure: FirstFailure | null = null;
   for (const [i, run] of runs.entries()) {
     const scenarioIndex = Math.floor(i / seeds.length);
     const tally = perScenario[scenarioIndex]!;
     tally.runs++;
-    if (run.valid !== false) {
-      countUnknown(tally, run);
-      continue;
-    }
+    countUnknown(tally, run);
+    if (run.valid !== false) continue;
     tally.failures++;
     if (firstFailure !== null) continue;
     // Run it again here, for the history the failure file and the shrinker need.
@@ -290,7 +294,7 @@ function printCoverage(coverage: CoverageSummary): void {
 }
 
 function printSummary(
-  summary: { runs: number; failures: number; undecided: number; untested: number; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
+  summary: { runs: number; failures: number; undecided: number; untested: number; unjudged: Readonly<Record<string, number>>; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
   seconds: number,
 ): void {
   for (const row of summary.scenarios) {
@@ -304,6 +308,8 @@ function printSummary(
   }
   const stopped = summary.stoppedAtFirst ? ' (stopped at the first failure)' : '';
   process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${summary.untested > 0 ? `, ${summary.untested} untested` : ''}${stopped}\n`);
+  const notJudged = Object.entries(summary.unjudged).map(([invariant, n]) => `${invariant} in ${n} runs`);
+  if (notJudged.length > 0) process.stdout.write(pc.dim(`not judged (the store lacks a command they read): ${notJudged.join(', ')}\n`));
   const first = summary.firstFailure;
   if (first !== null) {
     process.stdout.write(`${pc.red('first failure')} after ${(first.afterMs / 1000).toFixed(1)} s: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
