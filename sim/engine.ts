@@ -10,126 +10,48 @@ import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
-import { OutcomeUnknownError, StoreUnavailableError, type Store, type TimeSource } from '../adapters/port.ts';
+import type { Store, TimeSource } from '../adapters/port.ts';
 import { OPTIONAL_COMMANDS } from './capabilities.ts';
-import { LocalClock } from './clock.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { ShadowModel } from './shadow-model.ts';
-import { contractBreach, PortContract } from './port-contract.ts';
+import { PortContract } from './port-contract.ts';
 import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
 import type { OpSpec, Plan } from './plan.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
 import { Streams } from './prng.ts';
+import { DatabaseNode, type SyncStore } from './database-node.ts';
+import {
+  EV_COORD,
+  EV_DELIVER,
+  EV_END_FAULT,
+  EV_EXPIRY,
+  EV_FAULT,
+  EV_LIVENESS,
+  EV_OP,
+  EV_RESTART,
+  EV_RESUME,
+  EV_SNAPSHOT,
+  EV_WAKE,
+  Fiber,
+  MSG_DB_REP,
+  MSG_DB_REQ,
+  MSG_INSP_REQ,
+  MSG_NOTIFY,
+  MSG_PROV_REP,
+  MSG_PROV_REQ,
+  Node,
+  Retired,
+  SNAPSHOT_INTERVAL_MS,
+  TIMEOUT,
+  WAKE_TIMEOUT,
+  type Message,
+} from './sim-node.ts';
 
-const EV_OP = 1;
-const EV_DELIVER = 2;
-const EV_WAKE = 3;
-const EV_FAULT = 4;
-const EV_SNAPSHOT = 5;
-const EV_RESTART = 6;
-const EV_END_FAULT = 7;
-const EV_LIVENESS = 8;
-/** A coordination timer (sim/coordination/service.ts); only plans with `coordination` schedule it. */
-export const EV_COORD = 9;
-const EV_EXPIRY = 11;
-/** A wake that carries a value (a reply held while its node was paused); EV_WAKE carries none. */
-const EV_RESUME = 12;
-
-/** EV_WAKE's `b`: the fiber wakes because its call timed out. */
-const WAKE_TIMEOUT = 1;
-
-/** How often the replica/backup image is taken when a plan has failover or restore. */
-const SNAPSHOT_INTERVAL_MS = 100;
-
-const MSG_DB_REQ = 1;
-const MSG_DB_REP = 2;
-const MSG_PROV_REQ = 3;
-const MSG_PROV_REP = 4;
-const MSG_INSP_REQ = 5;
-const MSG_NOTIFY = 6;
-
-/** The value a fiber is woken with when its call timed out. */
-const TIMEOUT: unique symbol = Symbol('timeout');
-
-/** Outcomes after which a scope may have room for a waiter: its listeners are notified. */
-const FREES_SCOPE: ReadonlySet<string> = new Set(['Released', 'ForceReleased', 'HandedOff', 'WaitCancelled', 'PermitReleased', 'Reconciled']);
-/** Outcomes that grant what a listener waits for: no need to keep listening. */
-const GRANTS: ReadonlySet<string> = new Set(['Acquired', 'AcquiredAll', 'Granted']);
-
-/**
- * Thrown inside protocol code when its process was retired (crash, or an unknown outcome). It is
- * control flow that the fiber driver catches, never an error a person reads: it captures no stack
- * trace, which would cost more than the rest of a retirement.
- */
-class Retired extends Error {
-  constructor(readonly process: string) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(`process ${process} retired`);
-    Error.stackTraceLimit = limit;
-    this.name = 'Retired';
-  }
-}
-
-
-interface Message {
-  readonly type: number;
-  readonly from: string;
-  readonly to: string;
-  readonly fiber: Fiber;
-  readonly waitId: number;
-  readonly payload: unknown;
-  /** Database connection generation for db replies: a reply from before a crash or failover is lost. */
-  readonly conn: number;
-  /** A db request that also LISTENs on these scope channels in the same session (or null). */
-  readonly listen: ReadonlyArray<string> | null;
-}
-
-export interface Journal {
-  op: OpSpec;
-  attempt: number;
-  intentId: string | null;
-  /** The effect may have been applied: the next incarnation must inspect before anything else. */
-  effectInFlight: boolean;
-}
-
-/** A controller machine; its process restarts as new incarnations (seed 001 §12–§13). */
-export class Node {
-  incarnation = 0;
-  proc = '';
-  readonly clock = new LocalClock();
-  pausedUntil = 0;
-  down = false;
-  busy = false;
-  readonly pending: OpSpec[] = [];
-  /** Durable job journal: survives crashes, read by the next incarnation (§287). */
-  journal: Journal | null = null;
-  fibers: Fiber[] = [];
-  constructor(readonly name: string) {}
-}
-
-export class Fiber {
-  resume: ((value: unknown) => void) | null = null;
-  waitId = 0;
-  dead = false;
-  started = false;
-  /** The op this fiber has in flight, so a crash can close it as `info`. */
-  inFlight: string | null = null;
-  /** The wait id of the notification wait the fiber is parked in (0: not waiting for one). */
-  notifyWaitId = 0;
-  /** A notification arrived while the fiber was not waiting for one: its next wait returns at once. */
-  notified = false;
-  constructor(
-    readonly node: Node,
-    /** The history process; it changes only when a broken policy carries on after an `info`. */
-    public process: string,
-    readonly body: (fiber: Fiber) => Promise<void>,
-  ) {}
-}
+export { EV_COORD, Fiber, Node, type Journal } from './sim-node.ts';
 
 export interface SimHooks {
   /** Starts the next queued operation of an idle node (controller.ts). */
@@ -151,9 +73,6 @@ export interface SimCoordination {
   applyFault(fault: CoordinationFault): void;
 }
 
-interface SyncStore {
-  executeSync<C extends Command>(command: C): OutcomeOf<C>;
-}
 
 export class Sim {
   now = 0;
@@ -164,7 +83,8 @@ export class Sim {
   readonly nodes = new Map<string, Node>();
   readonly controllers: Node[] = [];
   store!: Store;
-  private sync: SyncStore | null = null;
+  /** The store, when it can answer synchronously (`executeSync`): no await per call. */
+  syncStore: SyncStore | null = null;
   /** The node whose request the database is executing: the store's `callerClock` reads its clock. */
   private caller: Node | null = null;
   faultsOn = true;
@@ -211,6 +131,13 @@ export class Sim {
   readonly storeTime: TimeSource = { now: () => this.now };
   readonly callerClock: TimeSource = { now: () => (this.caller === null ? this.now : this.caller.clock.read(this.now)) };
 
+  setCaller(node: Node | null): void {
+    this.caller = node;
+  }
+
+  /** The database node: executes store calls, LISTEN/NOTIFY (sim/database-node.ts). */
+  private readonly db = new DatabaseNode(this);
+
   /** The reference model in lockstep with the store (sim/shadow-model.ts); off until a store is attached. */
   shadow = new ShadowModel(false);
   /** The command kinds the store declares (null: every kind of the port). */
@@ -233,7 +160,7 @@ export class Sim {
     this.supported = declared === undefined ? null : new Set(declared);
     this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false);
     const maybe = store as Partial<SyncStore>;
-    this.sync = typeof maybe.executeSync === 'function' ? (store as unknown as SyncStore) : null;
+    this.syncStore = typeof maybe.executeSync === 'function' ? (store as unknown as SyncStore) : null;
   }
 
   // ---- fibers -------------------------------------------------------------------------------
@@ -511,7 +438,7 @@ export class Sim {
           await this.coordination?.handle(event.data);
           break;
         case EV_EXPIRY:
-          this.expiryDue(event.data as string, event.a);
+          this.db.expiryDue(event.data as string, event.a);
           break;
       }
       if (this.failure !== null) throw this.failure;
@@ -552,7 +479,7 @@ export class Sim {
     }
     switch (m.type) {
       case MSG_DB_REQ:
-        return this.executeAtDb(m);
+        return this.db.execute(m);
       case MSG_DB_REP:
         if (m.conn !== this.dbConn) return null;
         return this.wakeFromMessage(m, m.waitId);
@@ -588,144 +515,11 @@ export class Sim {
     return this.step(fiber, m.payload);
   }
 
-  private reply(m: Message, type: number, payload: unknown): void {
+  /** Sends the answer to a request back over the network (from the request's receiver). */
+  reply(m: Message, type: number, payload: unknown): void {
     const delay = this.network.transit(m.to, m.from, this.faultsOn);
     if (delay < 0) return;
     this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload, conn: this.dbConn, listen: null } satisfies Message);
-  }
-
-  /** Executes a request at the database: synchronously when the store allows it (null), else the promise of it. */
-  private executeAtDb(m: Message): Promise<void> | null {
-    if (this.dbDown || m.conn !== this.dbConn) return null;
-    const command = m.payload as Command;
-    if (this.sync === null) return this.executeAtDbAsync(m, command);
-    this.caller = m.fiber.node;
-    let outcome: unknown;
-    try {
-      outcome = this.sync.executeSync(command);
-    } catch (error) {
-      this.failedAtDb(m, command, error);
-      return null;
-    } finally {
-      this.caller = null;
-    }
-    this.committedAtDb(m, command, outcome);
-    return null;
-  }
-
-  private async executeAtDbAsync(m: Message, command: Command): Promise<void> {
-    this.caller = m.fiber.node;
-    let outcome: unknown;
-    try {
-      outcome = await this.store.execute(command);
-    } catch (error) {
-      this.failedAtDb(m, command, error);
-      return;
-    } finally {
-      this.caller = null;
-    }
-    this.committedAtDb(m, command, outcome);
-  }
-
-  private committedAtDb(m: Message, command: Command, outcome: unknown): void {
-    const breach = contractBreach(command, outcome);
-    if (breach !== null) {
-      // Not an answer the port allows: a finding about the store; the caller cannot know what happened.
-      this.contract.breach(command, m.fiber.process, this.now, breach);
-      this.shadow.lost(command, 'the store broke the port contract');
-      this.reply(m, MSG_DB_REP, { error: 'unknown' });
-      return;
-    }
-    this.shadow.executed(command, this.now, outcome, m.fiber.process, null);
-    if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
-      const o = outcome as { version: number; token: number };
-      this.history.truth(this.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });
-    }
-    this.reply(m, MSG_DB_REP, { outcome });
-    this.afterCommit(m, command, outcome as { kind: string });
-  }
-
-  /**
-   * An infrastructure failure is answered as unknown or unavailable. Anything else the store
-   * throws is a bug of the store: a port-contract finding, and an unknown outcome for the caller.
-   */
-  private failedAtDb(m: Message, command: Command, error: unknown): void {
-    if (error instanceof StoreUnavailableError) {
-      this.reply(m, MSG_DB_REP, { error: 'unavailable' });
-      return;
-    }
-    if (!(error instanceof OutcomeUnknownError)) {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      this.contract.breach(command, m.fiber.process, this.now, `threw ${message.split('\n')[0]}`);
-    }
-    this.shadow.lost(command, error instanceof Error ? error.message : String(error));
-    this.reply(m, MSG_DB_REP, { error: 'unknown' });
-  }
-
-  // ---- notifications (LISTEN/NOTIFY at the database node) -----------------------------------
-
-  /** Sessions listening per scope channel (with their connection generation), in the order they started. */
-  private readonly listeners = new Map<string, Map<Fiber, number>>();
-  /** The latest known expiry of each scope's lease: its listeners are notified when it passes. */
-  private readonly leaseExpiry = new Map<string, number>();
-
-  /** What a committed command means for the scope channels: listen, arm an expiry, notify. */
-  private afterCommit(m: Message, command: Command, outcome: { kind: string }): void {
-    if (m.listen !== null && !GRANTS.has(outcome.kind)) {
-      for (const scope of m.listen) {
-        let sessions = this.listeners.get(scope);
-        if (sessions === undefined) {
-          sessions = new Map();
-          this.listeners.set(scope, sessions);
-        }
-        sessions.set(m.fiber, m.conn);
-      }
-    }
-    if (FREES_SCOPE.has(outcome.kind) && 'scope' in command && typeof command.scope === 'string') {
-      this.leaseExpiry.delete(command.scope);
-      this.notify(command.scope);
-    }
-    switch (outcome.kind) {
-      case 'Acquired':
-      case 'Renewed':
-      case 'HandedOff': {
-        const lease = (outcome as unknown as { lease: { scope: string; expiresAt: number } }).lease;
-        this.armExpiry(lease.scope, lease.expiresAt);
-        break;
-      }
-      case 'AcquiredAll':
-        for (const lease of (outcome as unknown as { leases: ReadonlyArray<{ scope: string; expiresAt: number }> }).leases) this.armExpiry(lease.scope, lease.expiresAt);
-        break;
-      case 'Busy':
-        if (command.kind === 'Acquire') this.armExpiry(command.scope, (outcome as unknown as { expiresAt: number }).expiresAt);
-        break;
-    }
-  }
-
-  private armExpiry(scope: string, at: number): void {
-    if (this.leaseExpiry.get(scope) === at) return;
-    this.leaseExpiry.set(scope, at);
-    if (at > this.now) this.queue.push(at, EV_EXPIRY, at, 0, scope);
-  }
-
-  private expiryDue(scope: string, at: number): void {
-    if (this.leaseExpiry.get(scope) !== at) return;
-    this.leaseExpiry.delete(scope);
-    this.notify(scope);
-  }
-
-  /** NOTIFY: every session listening on the scope gets one message; listening ends (one-shot). */
-  private notify(scope: string): void {
-    const sessions = this.listeners.get(scope);
-    if (sessions === undefined || this.dbDown) return;
-    this.listeners.delete(scope);
-    for (const [fiber, conn] of sessions) {
-      // A session from before a crash or failover is gone, and its LISTEN with it.
-      if (fiber.dead || conn !== this.dbConn) continue;
-      const delay = this.network.transit('db', fiber.node.name, this.faultsOn);
-      if (delay < 0) continue;
-      this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type: MSG_NOTIFY, from: 'db', to: fiber.node.name, fiber, waitId: 0, payload: scope, conn: this.dbConn, listen: null } satisfies Message);
-    }
   }
 
   private applyAtProvider(m: Message): void {
@@ -753,7 +547,7 @@ export class Sim {
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
   async executeDirect<C extends Command>(command: C, process = 'database-host'): Promise<OutcomeOf<C>> {
-    const outcome = this.sync !== null ? this.sync.executeSync(command) : await this.store.execute(command);
+    const outcome = this.syncStore !== null ? this.syncStore.executeSync(command) : await this.store.execute(command);
     this.shadow.executed(command, this.now, outcome, process, null);
     return outcome;
   }

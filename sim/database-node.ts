@@ -1,0 +1,177 @@
+// The database node of the simulation: it executes each store request on arrival (synchronously
+// when the store allows it), checks the answer against the port, tells the shadow model, records
+// ground truth for accepted writes, and emulates PostgreSQL's LISTEN/NOTIFY: a session that asked
+// to listen on a scope gets one notification when the scope may have room (a release, a handoff,
+// a cancelled wait, an expiry), unless its connection died in between.
+
+import type { Command } from '../model/commands.ts';
+import type { OutcomeOf } from '../model/outcomes.ts';
+import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../adapters/port.ts';
+import type { EventQueue } from './event-queue.ts';
+import type { HistoryRecorder } from './history-recorder.ts';
+import type { Network } from './network.ts';
+import { contractBreach, type PortContract } from './port-contract.ts';
+import type { ShadowModel } from './shadow-model.ts';
+import { EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_DB_REP, MSG_NOTIFY, type Fiber, type Message, type Node } from './sim-node.ts';
+
+export interface SyncStore {
+  executeSync<C extends Command>(command: C): OutcomeOf<C>;
+}
+
+/** What the database node needs of the simulation around it. */
+export interface DatabaseHost {
+  readonly now: number;
+  readonly dbDown: boolean;
+  /** Connection generation: a request or session from before a crash or failover is gone. */
+  readonly dbConn: number;
+  readonly faultsOn: boolean;
+  readonly store: Store;
+  readonly syncStore: SyncStore | null;
+  readonly queue: EventQueue;
+  readonly network: Network;
+  readonly history: HistoryRecorder;
+  readonly contract: PortContract;
+  readonly shadow: ShadowModel;
+  /** The node whose request is executing: the store's `callerClock` reads its clock. */
+  setCaller(node: Node | null): void;
+  reply(m: Message, type: number, payload: unknown): void;
+}
+
+export class DatabaseNode {
+  constructor(private readonly host: DatabaseHost) {}
+
+  /** Executes a request at the database: synchronously when the store allows it (null), else the promise of it. */
+  execute(m: Message): Promise<void> | null {
+    if (this.host.dbDown || m.conn !== this.host.dbConn) return null;
+    const command = m.payload as Command;
+    const sync = this.host.syncStore;
+    if (sync === null) return this.executeAtDbAsync(m, command);
+    this.host.setCaller(m.fiber.node);
+    let outcome: unknown;
+    try {
+      outcome = sync.executeSync(command);
+    } catch (error) {
+      this.failedAtDb(m, command, error);
+      return null;
+    } finally {
+      this.host.setCaller(null);
+    }
+    this.committedAtDb(m, command, outcome);
+    return null;
+  }
+
+  private async executeAtDbAsync(m: Message, command: Command): Promise<void> {
+    this.host.setCaller(m.fiber.node);
+    let outcome: unknown;
+    try {
+      outcome = await this.host.store.execute(command);
+    } catch (error) {
+      this.failedAtDb(m, command, error);
+      return;
+    } finally {
+      this.host.setCaller(null);
+    }
+    this.committedAtDb(m, command, outcome);
+  }
+
+  private committedAtDb(m: Message, command: Command, outcome: unknown): void {
+    const breach = contractBreach(command, outcome);
+    if (breach !== null) {
+      // Not an answer the port allows: a finding about the store; the caller cannot know what happened.
+      this.host.contract.breach(command, m.fiber.process, this.host.now, breach);
+      this.host.shadow.lost(command, 'the store broke the port contract');
+      this.host.reply(m, MSG_DB_REP, { error: 'unknown' });
+      return;
+    }
+    this.host.shadow.executed(command, this.host.now, outcome, m.fiber.process, null);
+    if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
+      const o = outcome as { version: number; token: number };
+      this.host.history.truth(this.host.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });
+    }
+    this.host.reply(m, MSG_DB_REP, { outcome });
+    this.afterCommit(m, command, outcome as { kind: string });
+  }
+
+  /**
+   * An infrastructure failure is answered as unknown or unavailable. Anything else the store
+   * throws is a bug of the store: a port-contract finding, and an unknown outcome for the caller.
+   */
+  private failedAtDb(m: Message, command: Command, error: unknown): void {
+    if (error instanceof StoreUnavailableError) {
+      this.host.reply(m, MSG_DB_REP, { error: 'unavailable' });
+      return;
+    }
+    if (!(error instanceof OutcomeUnknownError)) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      this.host.contract.breach(command, m.fiber.process, this.host.now, `threw ${message.split('\n')[0]}`);
+    }
+    this.host.shadow.lost(command, error instanceof Error ? error.message : String(error));
+    this.host.reply(m, MSG_DB_REP, { error: 'unknown' });
+  }
+
+  // ---- notifications (LISTEN/NOTIFY) ---------------------------------------------------------
+
+  /** Sessions listening per scope channel (with their connection generation), in the order they started. */
+  private readonly listeners = new Map<string, Map<Fiber, number>>();
+  /** The latest known expiry of each scope's lease: its listeners are notified when it passes. */
+  private readonly leaseExpiry = new Map<string, number>();
+
+  /** What a committed command means for the scope channels: listen, arm an expiry, notify. */
+  private afterCommit(m: Message, command: Command, outcome: { kind: string }): void {
+    if (m.listen !== null && !GRANTS.has(outcome.kind)) {
+      for (const scope of m.listen) {
+        let sessions = this.listeners.get(scope);
+        if (sessions === undefined) {
+          sessions = new Map();
+          this.listeners.set(scope, sessions);
+        }
+        sessions.set(m.fiber, m.conn);
+      }
+    }
+    if (FREES_SCOPE.has(outcome.kind) && 'scope' in command && typeof command.scope === 'string') {
+      this.leaseExpiry.delete(command.scope);
+      this.notify(command.scope);
+    }
+    switch (outcome.kind) {
+      case 'Acquired':
+      case 'Renewed':
+      case 'HandedOff': {
+        const lease = (outcome as unknown as { lease: { scope: string; expiresAt: number } }).lease;
+        this.armExpiry(lease.scope, lease.expiresAt);
+        break;
+      }
+      case 'AcquiredAll':
+        for (const lease of (outcome as unknown as { leases: ReadonlyArray<{ scope: string; expiresAt: number }> }).leases) this.armExpiry(lease.scope, lease.expiresAt);
+        break;
+      case 'Busy':
+        if (command.kind === 'Acquire') this.armExpiry(command.scope, (outcome as unknown as { expiresAt: number }).expiresAt);
+        break;
+    }
+  }
+
+  private armExpiry(scope: string, at: number): void {
+    if (this.leaseExpiry.get(scope) === at) return;
+    this.leaseExpiry.set(scope, at);
+    if (at > this.host.now) this.host.queue.push(at, EV_EXPIRY, at, 0, scope);
+  }
+
+  expiryDue(scope: string, at: number): void {
+    if (this.leaseExpiry.get(scope) !== at) return;
+    this.leaseExpiry.delete(scope);
+    this.notify(scope);
+  }
+
+  /** NOTIFY: every session listening on the scope gets one message; listening ends (one-shot). */
+  private notify(scope: string): void {
+    const sessions = this.listeners.get(scope);
+    if (sessions === undefined || this.host.dbDown) return;
+    this.listeners.delete(scope);
+    for (const [fiber, conn] of sessions) {
+      // A session from before a crash or failover is gone, and its LISTEN with it.
+      if (fiber.dead || conn !== this.host.dbConn) continue;
+      const delay = this.host.network.transit('db', fiber.node.name, this.host.faultsOn);
+      if (delay < 0) continue;
+      this.host.queue.push(this.host.now + delay, EV_DELIVER, 0, 0, { type: MSG_NOTIFY, from: 'db', to: fiber.node.name, fiber, waitId: 0, payload: scope, conn: this.host.dbConn, listen: null } satisfies Message);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+// The pieces the engine is made of, apart from the engine itself: event and message codes, the
+// messages the simulated network carries, a controller machine (Node) and its fibers, and the
+// control-flow signal that stops a retired process's protocol code (sim/engine.ts drives them).
+
+import { LocalClock } from './clock.ts';
+import type { OpSpec } from './plan.ts';
+
+export const EV_OP = 1;
+export const EV_DELIVER = 2;
+export const EV_WAKE = 3;
+export const EV_FAULT = 4;
+export const EV_SNAPSHOT = 5;
+export const EV_RESTART = 6;
+export const EV_END_FAULT = 7;
+export const EV_LIVENESS = 8;
+/** A coordination timer (sim/coordination/service.ts); only plans with `coordination` schedule it. */
+export const EV_COORD = 9;
+export const EV_EXPIRY = 11;
+/** A wake that carries a value (a reply held while its node was paused); EV_WAKE carries none. */
+export const EV_RESUME = 12;
+
+/** EV_WAKE's `b`: the fiber wakes because its call timed out. */
+export const WAKE_TIMEOUT = 1;
+
+/** How often the replica/backup image is taken when a plan has failover or restore. */
+export const SNAPSHOT_INTERVAL_MS = 100;
+
+export const MSG_DB_REQ = 1;
+export const MSG_DB_REP = 2;
+export const MSG_PROV_REQ = 3;
+export const MSG_PROV_REP = 4;
+export const MSG_INSP_REQ = 5;
+export const MSG_NOTIFY = 6;
+
+/** The value a fiber is woken with when its call timed out. */
+export const TIMEOUT: unique symbol = Symbol('timeout');
+
+/** Outcomes after which a scope may have room for a waiter: its listeners are notified. */
+export const FREES_SCOPE: ReadonlySet<string> = new Set(['Released', 'ForceReleased', 'HandedOff', 'WaitCancelled', 'PermitReleased', 'Reconciled']);
+/** Outcomes that grant what a listener waits for: no need to keep listening. */
+export const GRANTS: ReadonlySet<string> = new Set(['Acquired', 'AcquiredAll', 'Granted']);
+
+/**
+ * Thrown inside protocol code when its process was retired (crash, or an unknown outcome). It is
+ * control flow that the fiber driver catches, never an error a person reads: it captures no stack
+ * trace, which would cost more than the rest of a retirement.
+ */
+export class Retired extends Error {
+  constructor(readonly process: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(`process ${process} retired`);
+    Error.stackTraceLimit = limit;
+    this.name = 'Retired';
+  }
+}
+
+
+export interface Message {
+  readonly type: number;
+  readonly from: string;
+  readonly to: string;
+  readonly fiber: Fiber;
+  readonly waitId: number;
+  readonly payload: unknown;
+  /** Database connection generation for db replies: a reply from before a crash or failover is lost. */
+  readonly conn: number;
+  /** A db request that also LISTENs on these scope channels in the same session (or null). */
+  readonly listen: ReadonlyArray<string> | null;
+}
+
+export interface Journal {
+  op: OpSpec;
+  attempt: number;
+  intentId: string | null;
+  /** The effect may have been applied: the next incarnation must inspect before anything else. */
+  effectInFlight: boolean;
+}
+
+/** A controller machine; its process restarts as new incarnations (seed 001 §12–§13). */
+export class Node {
+  incarnation = 0;
+  proc = '';
+  readonly clock = new LocalClock();
+  pausedUntil = 0;
+  down = false;
+  busy = false;
+  readonly pending: OpSpec[] = [];
+  /** Durable job journal: survives crashes, read by the next incarnation (§287). */
+  journal: Journal | null = null;
+  fibers: Fiber[] = [];
+  constructor(readonly name: string) {}
+}
+
+export class Fiber {
+  resume: ((value: unknown) => void) | null = null;
+  waitId = 0;
+  dead = false;
+  started = false;
+  /** The op this fiber has in flight, so a crash can close it as `info`. */
+  inFlight: string | null = null;
+  /** The wait id of the notification wait the fiber is parked in (0: not waiting for one). */
+  notifyWaitId = 0;
+  /** A notification arrived while the fiber was not waiting for one: its next wait returns at once. */
+  notified = false;
+  constructor(
+    readonly node: Node,
+    /** The history process; it changes only when a broken policy carries on after an `info`. */
+    public process: string,
+    readonly body: (fiber: Fiber) => Promise<void>,
+  ) {}
+}
