@@ -11,7 +11,6 @@ import type { OutcomeOf } from '../model/outcomes.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { Store, TimeSource } from '../adapters/port.ts';
-import { OPTIONAL_COMMANDS } from './capabilities.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
@@ -23,6 +22,7 @@ import { Provider, type EffectRequest } from './provider.ts';
 import type { OpSpec, Plan } from './plan.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
 import { Streams } from './prng.ts';
+import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type SyncStore } from './database-node.ts';
 import {
   EV_COORD,
@@ -249,88 +249,24 @@ export class Sim {
     return node.clock.read(this.now);
   }
 
-  // ---- calls --------------------------------------------------------------------------------
+  // ---- calls (sim/client-calls.ts) -----------------------------------------------------------
 
   /** A store call: request message → executed at the database on arrival → reply message. */
-  async call<C extends Command>(fiber: Fiber, command: C, process = fiber.process, listen: ReadonlyArray<string> | null = null): Promise<OutcomeOf<C> | null> {
-    this.checkAlive(fiber);
-    // A command the store does not implement (sim/capabilities.ts) is never sent: the controller
-    // does without an optional one; a required one makes the run untested (sim/run.ts).
-    if (!this.supports(command.kind)) {
-      if (!OPTIONAL_COMMANDS.has(command.kind)) this.unsent.add(command.kind);
-      return null;
-    }
-    if (listen !== null) fiber.notified = false;
-    this.history.op(this.now, process, 'invoke', command.kind, command);
-    fiber.inFlight = process;
-    const waitId = ++fiber.waitId;
-    const node = fiber.node;
-    const delay = this.network.transit(node.name, 'db', this.faultsOn);
-    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: this.dbConn, listen } satisfies Message);
-    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, waitId, WAKE_TIMEOUT, fiber);
-    const reply = await this.block(fiber);
-    this.checkAlive(fiber);
-    fiber.inFlight = null;
-    if (reply === TIMEOUT) {
-      this.history.op(this.now, process, 'info', command.kind, { error: 'timeout' });
-      this.retire(node, 'timeout');
-      throw new Retired(process);
-    }
-    const r = reply as { error?: string; outcome?: unknown };
-    if (r.error === 'unavailable') {
-      this.history.op(this.now, process, 'fail', command.kind, { error: 'unavailable' });
-      return null;
-    }
-    if (r.error === 'unknown') {
-      this.history.op(this.now, process, 'info', command.kind, { error: 'unknown' });
-      this.retire(node, 'unknown-outcome');
-      throw new Retired(process);
-    }
-    this.history.op(this.now, process, 'ok', command.kind, r.outcome);
-    return r.outcome as OutcomeOf<C>;
+  call<C extends Command>(fiber: Fiber, command: C, process = fiber.process, listen: ReadonlyArray<string> | null = null): Promise<OutcomeOf<C> | null> {
+    return storeCall(this, fiber, command, process, listen);
   }
 
-  /** A provider call. Returns applied or not; a lost reply makes it `info` and retires the process. */
   /**
    * Calls the provider. A timeout is an unknown outcome: the process is retired (Jepsen). Only a
    * broken policy passes `carryOn`: then the call answers null and the fiber goes on under a new
    * process name, as a client whose retry layer swallowed the timeout would.
    */
-  async effect(fiber: Fiber, request: EffectRequest, attempt: number, carryOn = false): Promise<boolean | null> {
-    this.checkAlive(fiber);
-    const value = { intentId: request.intentId, scope: request.scope, token: request.token ?? null, holder: request.holder, operation: request.operation, retrySafety: request.retrySafety, attempt };
-    return this.providerCall(fiber, 'effect', value, MSG_PROV_REQ, request, carryOn);
+  effect(fiber: Fiber, request: EffectRequest, attempt: number, carryOn = false): Promise<boolean | null> {
+    return effectCall(this, fiber, request, attempt, carryOn);
   }
 
-  async inspect(fiber: Fiber, intentId: string): Promise<boolean> {
-    this.checkAlive(fiber);
-    return (await this.providerCall(fiber, 'inspect', { intentId }, MSG_INSP_REQ, intentId, false)) as boolean;
-  }
-
-  private async providerCall(fiber: Fiber, f: string, value: unknown, type: number, payload: unknown, carryOn: boolean): Promise<boolean | null> {
-    const process = fiber.process;
-    this.history.op(this.now, process, 'invoke', f, value);
-    fiber.inFlight = process;
-    const waitId = ++fiber.waitId;
-    const node = fiber.node;
-    const delay = this.network.transit(node.name, 'provider', this.faultsOn);
-    if (delay >= 0) this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: node.name, to: 'provider', fiber, waitId, payload, conn: 0, listen: null } satisfies Message);
-    this.queue.push(this.now + node.clock.trueDuration(this.plan.rpcTimeoutMs), EV_WAKE, waitId, WAKE_TIMEOUT, fiber);
-    const reply = await this.block(fiber);
-    this.checkAlive(fiber);
-    fiber.inFlight = null;
-    if (reply === TIMEOUT) {
-      this.history.op(this.now, process, 'info', f, { timedOut: true });
-      if (carryOn) {
-        fiber.process = `${process}:after-timeout`;
-        return null;
-      }
-      this.retire(node, `${f}-timeout`);
-      throw new Retired(process);
-    }
-    const applied = (reply as { applied: boolean }).applied;
-    this.history.op(this.now, process, 'ok', f, reply);
-    return applied;
+  inspect(fiber: Fiber, intentId: string): Promise<boolean> {
+    return inspectCall(this, fiber, intentId);
   }
 
   // ---- incarnations -------------------------------------------------------------------------
