@@ -22,6 +22,7 @@ import { Provider, type EffectRequest } from './provider.ts';
 import type { OpSpec, Plan } from './plan.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
 import { Streams } from './prng.ts';
+import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type SyncStore } from './database-node.ts';
 import {
@@ -94,7 +95,6 @@ export class Sim {
   /** Restore/failover generation, kept outside the store (§274). */
   recoveryGeneration = 0;
   readonly provider: Provider;
-  private signal: (() => void) | null = null;
   /** Protocol-side state shared by the controllers (controller.ts owns its shape). */
   world: unknown = null;
   /** Set when the plan has `coordination`: the controllers are voters and a leader dispatches the operations. */
@@ -163,7 +163,9 @@ export class Sim {
     this.syncStore = typeof maybe.executeSync === 'function' ? (store as unknown as SyncStore) : null;
   }
 
-  // ---- fibers -------------------------------------------------------------------------------
+  // ---- fibers (sim/fibers.ts) ----------------------------------------------------------------
+
+  private readonly fibers = new FiberDriver();
 
   spawn(node: Node, process: string, body: (fiber: Fiber) => Promise<void>, delayMs = 0): Fiber {
     const fiber = new Fiber(node, process, body);
@@ -174,71 +176,21 @@ export class Sim {
 
   /** Parks the running fiber until the agenda wakes it with a matching wait id. */
   block(fiber: Fiber): Promise<unknown> {
-    return new Promise((resolve) => {
-      fiber.resume = resolve;
-      this.fireSignal();
-    });
+    return this.fibers.block(fiber);
   }
-
-  private fireSignal(): void {
-    const s = this.signal;
-    this.signal = null;
-    if (s !== null) s();
-  }
-
-  private step(fiber: Fiber, value: unknown): Promise<void> {
-    return new Promise<void>((done) => {
-      this.signal = done;
-      if (!fiber.started) {
-        fiber.started = true;
-        fiber.body(fiber).then(
-          () => this.fireSignal(),
-          (error: unknown) => {
-            if (error instanceof Retired) {
-              this.fireSignal();
-              return;
-            }
-            this.failure = error;
-            this.fireSignal();
-          },
-        );
-        return;
-      }
-      const resume = fiber.resume;
-      if (resume === null) assert.fail(`fiber ${fiber.process} is parked when woken`);
-      fiber.resume = null;
-      resume(value);
-    });
-  }
-
-  failure: unknown = null;
 
   /**
    * A waiter sleeps until the database notifies a scope it listens on (LISTEN/NOTIFY: a release,
    * handoff, cancelled wait or expiry), or until the long fallback poll on its local clock — a
    * notification can be lost with its connection or on the network (§87: no busy polling).
    */
-  async waitNotify(fiber: Fiber, fallbackLocalMs: number): Promise<void> {
-    this.checkAlive(fiber);
-    if (fiber.notified) {
-      fiber.notified = false;
-      return;
-    }
-    const waitId = ++fiber.waitId;
-    fiber.notifyWaitId = waitId;
-    this.queue.push(this.now + fiber.node.clock.trueDuration(fallbackLocalMs), EV_WAKE, waitId, 0, fiber);
-    await this.block(fiber);
-    fiber.notifyWaitId = 0;
-    fiber.notified = false;
-    this.checkAlive(fiber);
+  waitNotify(fiber: Fiber, fallbackLocalMs: number): Promise<void> {
+    return waitNotify(this, fiber, fallbackLocalMs);
   }
 
   /** Sleep on the node's local clock. */
-  async sleepLocal(fiber: Fiber, localMs: number): Promise<void> {
-    const waitId = ++fiber.waitId;
-    this.queue.push(this.now + fiber.node.clock.trueDuration(localMs), EV_WAKE, waitId, 0, fiber);
-    await this.block(fiber);
-    this.checkAlive(fiber);
+  sleepLocal(fiber: Fiber, localMs: number): Promise<void> {
+    return sleepLocal(this, fiber, localMs);
   }
 
   checkAlive(fiber: Fiber): void {
@@ -332,7 +284,7 @@ export class Sim {
             break;
           }
           if (fiber.started && fiber.resume === null) break;
-          await this.step(fiber, event.b === WAKE_TIMEOUT ? TIMEOUT : undefined);
+          await this.fibers.step(fiber, event.b === WAKE_TIMEOUT ? TIMEOUT : undefined);
           break;
         }
         case EV_RESUME: {
@@ -344,7 +296,7 @@ export class Sim {
             break;
           }
           if (fiber.resume === null) break;
-          await this.step(fiber, w.value);
+          await this.fibers.step(fiber, w.value);
           break;
         }
         case EV_DELIVER: {
@@ -377,7 +329,7 @@ export class Sim {
           this.db.expiryDue(event.data as string, event.a);
           break;
       }
-      if (this.failure !== null) throw this.failure;
+      if (this.fibers.failure !== null) throw this.fibers.failure;
     }
   }
 
@@ -448,7 +400,7 @@ export class Sim {
       this.queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, { fiber, waitId, value: m.payload });
       return null;
     }
-    return this.step(fiber, m.payload);
+    return this.fibers.step(fiber, m.payload);
   }
 
   /** Sends the answer to a request back over the network (from the request's receiver). */

@@ -1,0 +1,87 @@
+// Fibers: a controller's protocol is ordinary async code, and each of its blocking steps parks
+// its fiber until the agenda wakes it. The driver resumes one fiber at a time and waits until that
+// fiber parks again or ends, so exactly one piece of protocol code runs at any moment and the
+// order is fixed by the agenda alone. A fiber ended by its process's retirement is not an error;
+// anything else it throws is kept and ends the run (the loop rethrows it).
+
+import { strict as assert } from 'node:assert';
+import type { EventQueue } from './event-queue.ts';
+import { EV_WAKE, Retired, type Fiber } from './sim-node.ts';
+
+export class FiberDriver {
+  private signal: (() => void) | null = null;
+  /** What a fiber threw that was not its retirement; the loop ends the run with it. */
+  failure: unknown = null;
+
+  /** Parks the running fiber until the agenda wakes it with a matching wait id. */
+  block(fiber: Fiber): Promise<unknown> {
+    return new Promise((resolve) => {
+      fiber.resume = resolve;
+      this.fireSignal();
+    });
+  }
+
+  private fireSignal(): void {
+    const s = this.signal;
+    this.signal = null;
+    if (s !== null) s();
+  }
+
+  /** Starts or resumes `fiber` with `value`; settles when it parks again or ends. */
+  step(fiber: Fiber, value: unknown): Promise<void> {
+    return new Promise<void>((done) => {
+      this.signal = done;
+      if (!fiber.started) {
+        fiber.started = true;
+        fiber.body(fiber).then(
+          () => this.fireSignal(),
+          (error: unknown) => {
+            if (error instanceof Retired) {
+              this.fireSignal();
+              return;
+            }
+            this.failure = error;
+            this.fireSignal();
+          },
+        );
+        return;
+      }
+      const resume = fiber.resume;
+      if (resume === null) assert.fail(`fiber ${fiber.process} is parked when woken`);
+      fiber.resume = null;
+      resume(value);
+    });
+  }
+}
+
+/** What the waits need of the simulation. */
+export interface WaitHost {
+  readonly now: number;
+  readonly queue: EventQueue;
+  block(fiber: Fiber): Promise<unknown>;
+  checkAlive(fiber: Fiber): void;
+}
+
+/** See Sim.waitNotify. */
+export async function waitNotify(sim: WaitHost, fiber: Fiber, fallbackLocalMs: number): Promise<void> {
+  sim.checkAlive(fiber);
+  if (fiber.notified) {
+    fiber.notified = false;
+    return;
+  }
+  const waitId = ++fiber.waitId;
+  fiber.notifyWaitId = waitId;
+  sim.queue.push(sim.now + fiber.node.clock.trueDuration(fallbackLocalMs), EV_WAKE, waitId, 0, fiber);
+  await sim.block(fiber);
+  fiber.notifyWaitId = 0;
+  fiber.notified = false;
+  sim.checkAlive(fiber);
+}
+
+/** Sleep on the node's local clock. */
+export async function sleepLocal(sim: WaitHost, fiber: Fiber, localMs: number): Promise<void> {
+  const waitId = ++fiber.waitId;
+  sim.queue.push(sim.now + fiber.node.clock.trueDuration(localMs), EV_WAKE, waitId, 0, fiber);
+  await sim.block(fiber);
+  sim.checkAlive(fiber);
+}
