@@ -40,6 +40,14 @@ export interface DatabaseHost {
 export class DatabaseNode {
   constructor(private readonly host: DatabaseHost) {}
 
+  /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
+  async executeDirect<C extends Command>(command: C, process: string): Promise<OutcomeOf<C>> {
+    const sync = this.host.syncStore;
+    const outcome = sync !== null ? sync.executeSync(command) : await this.host.store.execute(command);
+    this.host.shadow.executed(command, this.host.now, outcome, process, null);
+    return outcome;
+  }
+
   /** Executes a request at the database: synchronously when the store allows it (null), else the promise of it. */
   execute(m: Message): Promise<void> | null {
     if (this.host.dbDown || m.conn !== this.host.dbConn) return null;

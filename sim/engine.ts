@@ -20,9 +20,11 @@ import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
 import type { OpSpec, Plan } from './plan.ts';
-import type { CoordinationFault } from './coordination/faults.ts';
 import { Streams } from './prng.ts';
-import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
+import { defineCapacities, schedulePlan } from './agenda.ts';
+import { MessageRouter } from './message-router.ts';
+import { OpLedger } from './op-ledger.ts';
+import { FiberDriver, sleepLocal, waitNotify, type HeldReply } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type SyncStore } from './database-node.ts';
 import {
@@ -38,21 +40,13 @@ import {
   EV_SNAPSHOT,
   EV_WAKE,
   Fiber,
-  MSG_DB_REP,
-  MSG_DB_REQ,
-  MSG_INSP_REQ,
-  MSG_NOTIFY,
-  MSG_PROV_REP,
-  MSG_PROV_REQ,
   Node,
   Retired,
-  SNAPSHOT_INTERVAL_MS,
-  TIMEOUT,
-  WAKE_TIMEOUT,
   type Message,
+  type SimCoordination,
 } from './sim-node.ts';
 
-export { EV_COORD, Fiber, Node, type Journal } from './sim-node.ts';
+export { EV_COORD, Fiber, Node, type Journal, type SimCoordination } from './sim-node.ts';
 
 export interface SimHooks {
   /** Starts the next queued operation of an idle node (controller.ts). */
@@ -62,18 +56,6 @@ export interface SimHooks {
   /** Runs the recovery procedure after failover/restore (§272–§276). */
   afterRecoveryEpoch(sim: Sim, scopes: ReadonlyArray<string>): void;
 }
-
-/** The coordination service of a plan with `coordination` (sim/coordination/service.ts). */
-export interface SimCoordination {
-  handle(data: unknown): Promise<void>;
-  /** Takes a planned operation as a job for the scheduler leader instead of a fixed node. */
-  submit(op: OpSpec): void;
-  onRetire(node: Node): void;
-  onRestart(node: Node): void;
-  /** Leader crash, pause or isolation, or a symmetric split of the voters (sim/coordination/faults.ts). */
-  applyFault(fault: CoordinationFault): void;
-}
-
 
 export class Sim {
   now = 0;
@@ -229,40 +211,22 @@ export class Sim {
       if (fiber.dead) continue;
       fiber.dead = true;
       // The fiber that raised the retirement has already closed its own op.
-      if (fiber.inFlight !== null) this.history.op(this.now, fiber.inFlight, 'info', this.lastInvokedF(fiber.inFlight), { error: why });
+      if (fiber.inFlight !== null) this.history.op(this.now, fiber.inFlight, 'info', this.ledger.lastInvokedF(fiber.inFlight), { error: why });
     }
-    this.closeOpenOps(node, why);
+    this.ledger.closeAll(node, why);
     node.busy = false;
     node.down = true;
     this.coordination?.onRetire(node);
     this.queue.push(this.now + Math.max(1, downMs), EV_RESTART, 0, 0, node);
   }
 
-  /** Open `wait`/`cancel` ops of the retiring incarnation are closed as unknown. */
-  private readonly openOps = new Map<string, { node: Node; f: string }>();
+  /** Ops that stay open across steps (`wait`, `cancel`): closed as unknown when their incarnation retires. */
+  private readonly ledger = new OpLedger(this);
   openOp(node: Node, process: string, f: string, value: unknown): void {
-    this.history.op(this.now, process, 'invoke', f, value);
-    this.openOps.set(process, { node, f });
+    this.ledger.open(node, process, f, value);
   }
   closeOp(process: string, type: 'ok' | 'fail' | 'info', value: unknown): void {
-    const open = this.openOps.get(process);
-    if (open === undefined) return;
-    this.openOps.delete(process);
-    this.history.op(this.now, process, type, open.f, value);
-  }
-  private closeOpenOps(node: Node, why: string): void {
-    const mine: string[] = [];
-    for (const [process, open] of this.openOps) if (open.node === node && process.startsWith(`${node.proc}:`)) mine.push(process);
-    mine.sort();
-    for (const process of mine) this.closeOp(process, 'info', { error: why });
-  }
-
-  private lastInvokedF(process: string): string {
-    for (let i = this.history.events.length - 1; i >= 0; i--) {
-      const e = this.history.events[i]!;
-      if (e.process === process && e.type === 'invoke') return e.f;
-    }
-    return 'unknown';
+    this.ledger.close(process, type, value);
   }
 
   // ---- the loop -----------------------------------------------------------------------------
@@ -277,30 +241,17 @@ export class Sim {
       this.now = event.time;
       switch (event.kind) {
         case EV_WAKE: {
-          const fiber = event.data as Fiber;
-          if (fiber.dead || fiber.waitId !== event.a) break;
-          if (fiber.node.pausedUntil > this.now) {
-            queue.push(fiber.node.pausedUntil, EV_WAKE, event.a, event.b, fiber);
-            break;
-          }
-          if (fiber.started && fiber.resume === null) break;
-          await this.fibers.step(fiber, event.b === WAKE_TIMEOUT ? TIMEOUT : undefined);
+          const woken = this.fibers.wake(this, event.data as Fiber, event.a, event.b);
+          if (woken !== null) await woken;
           break;
         }
         case EV_RESUME: {
-          const w = event.data as { fiber: Fiber; waitId: number; value: unknown };
-          const fiber = w.fiber;
-          if (fiber.dead || fiber.waitId !== w.waitId) break;
-          if (fiber.node.pausedUntil > this.now) {
-            queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, w);
-            break;
-          }
-          if (fiber.resume === null) break;
-          await this.fibers.step(fiber, w.value);
+          const resumed = this.fibers.resumeHeld(this, event.data as HeldReply);
+          if (resumed !== null) await resumed;
           break;
         }
         case EV_DELIVER: {
-          const pending = this.deliver(event.data as Message);
+          const pending = this.router.deliver(event.data as Message);
           if (pending !== null) await pending;
           break;
         }
@@ -353,67 +304,13 @@ export class Sim {
     this.hooks.recover(this, node);
   }
 
-  // ---- messages -----------------------------------------------------------------------------
+  // ---- messages (sim/message-router.ts) ------------------------------------------------------
 
-  /**
-   * Delivers one message. The usual case finishes synchronously (null); a message that resumes a
-   * fiber, or a store call without `executeSync`, returns the promise the loop must await. Plain
-   * functions rather than async ones: each async layer would add microtask hops to every reply.
-   */
-  private deliver(m: Message): Promise<void> | null {
-    if (this.network.isBlocked(m.from, m.to)) {
-      this.network.dropped++;
-      return null;
-    }
-    switch (m.type) {
-      case MSG_DB_REQ:
-        return this.db.execute(m);
-      case MSG_DB_REP:
-        if (m.conn !== this.dbConn) return null;
-        return this.wakeFromMessage(m, m.waitId);
-      case MSG_PROV_REQ:
-        this.applyAtProvider(m);
-        return null;
-      case MSG_INSP_REQ:
-        this.reply(m, MSG_PROV_REP, this.provider.inspect(m.payload as string));
-        return null;
-      case MSG_PROV_REP:
-        return this.wakeFromMessage(m, m.waitId);
-      case MSG_NOTIFY: {
-        const fiber = m.fiber;
-        if (m.conn !== this.dbConn || fiber.dead) return null;
-        if (fiber.notifyWaitId === 0 || fiber.notifyWaitId !== fiber.waitId) {
-          fiber.notified = true;
-          return null;
-        }
-        return this.wakeFromMessage(m, fiber.waitId);
-      }
-    }
-    return null;
-  }
-
-  private wakeFromMessage(m: Message, waitId: number): Promise<void> | null {
-    const fiber = m.fiber;
-    if (fiber.dead || fiber.waitId !== waitId || fiber.resume === null) return null;
-    // A paused node processes the reply when it resumes; otherwise it is processed now.
-    if (fiber.node.pausedUntil > this.now) {
-      this.queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, { fiber, waitId, value: m.payload });
-      return null;
-    }
-    return this.fibers.step(fiber, m.payload);
-  }
+  private readonly router = new MessageRouter(this, this.db, this.fibers);
 
   /** Sends the answer to a request back over the network (from the request's receiver). */
   reply(m: Message, type: number, payload: unknown): void {
-    const delay = this.network.transit(m.to, m.from, this.faultsOn);
-    if (delay < 0) return;
-    this.queue.push(this.now + delay, EV_DELIVER, 0, 0, { type, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload, conn: this.dbConn, listen: null } satisfies Message);
-  }
-
-  private applyAtProvider(m: Message): void {
-    const request = m.payload as EffectRequest;
-    const reply = this.provider.call(this.now, request, this.faultsOn, (applied) => this.fault('provider-timeout', { intentId: request.intentId, applied }));
-    if (reply !== null) this.reply(m, MSG_PROV_REP, reply);
+    this.router.reply(m, type, payload);
   }
 
   // ---- faults -------------------------------------------------------------------------------
@@ -434,40 +331,18 @@ export class Sim {
   readonly realActions: Array<{ f: string; outcome: string }> = [];
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
-  async executeDirect<C extends Command>(command: C, process = 'database-host'): Promise<OutcomeOf<C>> {
-    const outcome = this.syncStore !== null ? this.syncStore.executeSync(command) : await this.store.execute(command);
-    this.shadow.executed(command, this.now, outcome, process, null);
-    return outcome;
+  executeDirect<C extends Command>(command: C, process = 'database-host'): Promise<OutcomeOf<C>> {
+    return this.db.executeDirect(command, process);
   }
 
   /** Capacities are defined once, before any operation starts (a deployment-time setting). */
-  async defineCapacities(): Promise<void> {
-    for (const { scope, capacity } of this.plan.capacities) {
-      const command = { kind: 'DefineCapacity' as const, scope, capacity };
-      if (!this.supports(command.kind)) continue;
-      this.history.op(this.now, 'setup#1', 'invoke', command.kind, command);
-      this.history.op(this.now, 'setup#1', 'ok', command.kind, await this.executeDirect(command));
-    }
+  defineCapacities(): Promise<void> {
+    return defineCapacities(this);
   }
 
   /** Puts the plan's steps, the snapshot cadence and the liveness phase on the agenda. */
   schedule(): void {
-    const needsImages = this.plan.steps.some((s) => s.kind === 'fault' && (s.fault.f === 'db-failover' || s.fault.f === 'db-restore'));
-    if (needsImages && this.realFaults === null) for (let t = 0; t < this.plan.horizonMs; t += SNAPSHOT_INTERVAL_MS) this.queue.push(t, EV_SNAPSHOT, 0, 0, null);
-    // With real faults the replica's lag and the backup's age are made real ahead of the fault:
-    // the replication link is cut `lagMs` before the failover, the backup taken `snapshotAgeMs` before the restore.
-    if (this.realFaults !== null) {
-      for (const step of this.plan.steps) {
-        if (step.kind !== 'fault') continue;
-        const ageMs = step.fault.f === 'db-failover' ? step.fault.lagMs : step.fault.f === 'db-restore' ? step.fault.snapshotAgeMs : null;
-        if (ageMs !== null) this.queue.push(Math.max(0, step.at - ageMs), EV_SNAPSHOT, 0, 0, step.fault);
-      }
-    }
-    for (const step of this.plan.steps) {
-      if (step.kind === 'op') this.queue.push(step.at, EV_OP, 0, 0, { node: step.node, op: step.op });
-      else this.queue.push(step.at, EV_FAULT, 0, 0, step.fault);
-    }
-    this.queue.push(this.plan.horizonMs, EV_LIVENESS, 0, 0, null);
+    schedulePlan(this);
   }
 }
 

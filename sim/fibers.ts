@@ -6,7 +6,14 @@
 
 import { strict as assert } from 'node:assert';
 import type { EventQueue } from './event-queue.ts';
-import { EV_WAKE, Retired, type Fiber } from './sim-node.ts';
+import { EV_RESUME, EV_WAKE, Retired, TIMEOUT, WAKE_TIMEOUT, type Fiber } from './sim-node.ts';
+
+/** A reply that reached a paused node, held on the agenda (EV_RESUME) until the node resumes. */
+export interface HeldReply {
+  readonly fiber: Fiber;
+  readonly waitId: number;
+  readonly value: unknown;
+}
 
 export class FiberDriver {
   private signal: (() => void) | null = null;
@@ -25,6 +32,32 @@ export class FiberDriver {
     const s = this.signal;
     this.signal = null;
     if (s !== null) s();
+  }
+
+  /**
+   * EV_WAKE: a fiber's wait `waitId` is over (`flag` WAKE_TIMEOUT: its call timed out). A stale
+   * wake is ignored; a paused node wakes when it resumes. Null when there is nothing to run now.
+   */
+  wake(at: { readonly now: number; readonly queue: EventQueue }, fiber: Fiber, waitId: number, flag: number): Promise<void> | null {
+    if (fiber.dead || fiber.waitId !== waitId) return null;
+    if (fiber.node.pausedUntil > at.now) {
+      at.queue.push(fiber.node.pausedUntil, EV_WAKE, waitId, flag, fiber);
+      return null;
+    }
+    if (fiber.started && fiber.resume === null) return null;
+    return this.step(fiber, flag === WAKE_TIMEOUT ? TIMEOUT : undefined);
+  }
+
+  /** EV_RESUME: a held reply is delivered, unless its wait is over or its node is still paused. */
+  resumeHeld(at: { readonly now: number; readonly queue: EventQueue }, held: HeldReply): Promise<void> | null {
+    const fiber = held.fiber;
+    if (fiber.dead || fiber.waitId !== held.waitId) return null;
+    if (fiber.node.pausedUntil > at.now) {
+      at.queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, held);
+      return null;
+    }
+    if (fiber.resume === null) return null;
+    return this.step(fiber, held.value);
   }
 
   /** Starts or resumes `fiber` with `value`; settles when it parks again or ends. */

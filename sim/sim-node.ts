@@ -3,6 +3,7 @@
 // control-flow signal that stops a retired process's protocol code (sim/engine.ts drives them).
 
 import { LocalClock } from './clock.ts';
+import type { CoordinationFault } from './coordination/faults.ts';
 import type { OpSpec } from './plan.ts';
 
 export const EV_OP = 1;
@@ -109,4 +110,15 @@ export class Fiber {
     public process: string,
     readonly body: (fiber: Fiber) => Promise<void>,
   ) {}
+}
+
+/** The coordination service of a plan with `coordination` (sim/coordination/service.ts). */
+export interface SimCoordination {
+  handle(data: unknown): Promise<void>;
+  /** Takes a planned operation as a job for the scheduler leader instead of a fixed node. */
+  submit(op: OpSpec): void;
+  onRetire(node: Node): void;
+  onRestart(node: Node): void;
+  /** Leader crash, pause or isolation, or a symmetric split of the voters (sim/coordination/faults.ts). */
+  applyFault(fault: CoordinationFault): void;
 }
