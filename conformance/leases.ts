@@ -73,14 +73,16 @@ export function leaseSections(it: It): void {
       expect(view.leases).toEqual([{ scope: 's', holder: 'b', token: 2, acquiredAt: 10_010, expiresAt: 10_310 }]);
     });
 
-    it('force release (§200–§206) needs the privilege, a reason and the exact token; it burns one token', async ({ run }) => {
+    it('force release (§200–§206) needs the privilege, a reason, the exact token and the expiry observed; it burns one token', async ({ run }) => {
       await run(acquire('s', 'a'));
       const base = { kind: 'ForceRelease', scope: 's', expectedToken: 1, actor: 'ops', reason: 'stuck' } as const;
       expect(await run({ ...base, privileged: false })).toEqual({ kind: 'Denied', reason: 'not-privileged' });
       expect(await run({ ...base, reason: '  ', privileged: true })).toEqual({ kind: 'Denied', reason: 'reason-required' });
       expect(await run({ ...base, expectedToken: 2, privileged: true })).toEqual({ kind: 'Stale', currentToken: 1 });
+      // Bound to the expiry observed too: a renewal since then (seed 002 022d1f8) makes the force stale.
+      expect(await run({ ...base, expectedExpiresAt: 10_999, privileged: true })).toEqual({ kind: 'Stale', currentToken: 1 });
       const tombstone = { scope: 's', holder: 'a', token: 1, endedAt: 10_000, cause: 'force-released', actor: 'ops', reason: 'stuck' };
-      expect(await run({ ...base, privileged: true })).toEqual({ kind: 'ForceReleased', tombstone, nextToken: 3 });
+      expect(await run({ ...base, expectedExpiresAt: 11_000, privileged: true })).toEqual({ kind: 'ForceReleased', tombstone, nextToken: 3 });
       expect(await run(acquire('s', 'b'))).toMatchObject({ kind: 'Acquired', lease: { token: 3 } });
       expect((await run({ kind: 'Inspect' })).view.tombstones).toEqual([tombstone]);
     });

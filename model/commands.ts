@@ -55,6 +55,11 @@ export interface ForceReleaseCommand {
   readonly kind: 'ForceRelease';
   readonly scope: string;
   readonly expectedToken: number;
+  /**
+   * The lease's expiry as the actor observed it. A renewal since then moves it and the force is
+   * refused: the force binds to the lease that was judged, not only to its token (seed 002 022d1f8).
+   */
+  readonly expectedExpiresAt?: number;
   readonly actor: string;
   readonly reason: string;
   /** Holds the `concurrency.force_release` permission (§220–§221). */

@@ -16,6 +16,10 @@ export interface ControllerPolicy {
   readonly sendFencingToken: boolean;
   /** Force release binds to the epoch observed and reconciled, never the current one (§201, seed 002). */
   readonly forceReleaseWithObservedEpoch: boolean;
+  /** Force release also binds to the expiry observed, so a renewal after the judgement refuses it (seed 002 022d1f8, ebe1ab8). */
+  readonly forceBindsObservedExpiry: boolean;
+  /** A holder is judged stalled only when its lease's expiry did not move over two renewal intervals (seed 002 b1a49c3). */
+  readonly judgeStallOverRenewals: boolean;
   /** Release the lease before the in-flight effect is reconciled (wrong: §115–§117, §288). */
   readonly releaseBeforeReconcile: boolean;
   /** Let CancelPrevious cancel non-supersedable work (wrong: §119–§121). */
@@ -54,6 +58,8 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   recheckAfterWait: true,
   sendFencingToken: true,
   forceReleaseWithObservedEpoch: true,
+  forceBindsObservedExpiry: true,
+  judgeStallOverRenewals: true,
   releaseBeforeReconcile: false,
   cancelNonSupersedable: false,
   canonicalOrder: true,

@@ -14,7 +14,7 @@ export function forceRelease(state: ModelState, command: ForceReleaseCommand, no
   if (!command.privileged) return { state, outcome: { kind: 'Denied', reason: 'not-privileged' } };
   if (command.reason.trim() === '') return { state, outcome: { kind: 'Denied', reason: 'reason-required' } };
   const live = liveLease(state, command.scope, now);
-  if (live === null || live.token !== command.expectedToken) {
+  if (live === null || live.token !== command.expectedToken || !observedRevision(live.expiresAt, command)) {
     return { state, outcome: { kind: 'Stale', currentToken: live?.token ?? null } };
   }
   const ended = withTombstone(state, live, 'force-released', now, { actor: command.actor, reason: command.reason });
@@ -24,4 +24,9 @@ export function forceRelease(state: ModelState, command: ForceReleaseCommand, no
   assert(following > burned.token, 'the next token is above the burned one');
   assert(burned.token > live.token, 'the burned token is above the released one');
   return { state: next, outcome: { kind: 'ForceReleased', tombstone: ended.tombstone, nextToken: following } };
+}
+
+/** A renewal since the actor's observation moves the expiry: the lease judged is no longer the one there. */
+export function observedRevision(expiresAt: number, command: ForceReleaseCommand): boolean {
+  return command.expectedExpiresAt === undefined || command.expectedExpiresAt === expiresAt;
 }

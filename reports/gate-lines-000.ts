@@ -31,9 +31,9 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     scenarios: ['deadlock-order', 'multi-resource-compensation'],
   }],
   ['force-release-audited', 'force-release safety is audited', {
-    scenarios: ['force-release-observed-epoch'],
-    mutants: ['key-only-force-release'],
-    invariants: ['force-release-audited'],
+    scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders'],
+    mutants: ['key-only-force-release', 'force-release-reread-token', 'force-without-observed-expiry', 'orphan-judged-too-soon'],
+    invariants: ['force-release-audited', 'force-release-judged'],
   }],
   ['dr-invalidates-leases', 'DR invalidates stale leases', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],
@@ -115,9 +115,9 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     note: 'Covers reservation expiry in the store; device and test-account reconciliation is outside this testbed.',
   }],
   ['force-release-exact', 'Force release requires exact scope/epoch/privilege/audit.', {
-    scenarios: ['force-release-observed-epoch'],
-    mutants: ['key-only-force-release'],
-    invariants: ['force-release-audited'],
+    scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders'],
+    mutants: ['key-only-force-release', 'force-without-observed-expiry'],
+    invariants: ['force-release-audited', 'force-release-judged'],
   }],
   ['failover-no-stale-continuation', 'Controller failover does not allow stale owner continuation.', {
     scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stale-holder'],

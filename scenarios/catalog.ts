@@ -106,9 +106,22 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §290', '000 §200–206', '002 key-only-force-release'],
     workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 6, 'force-release': 3 }, horizonMs: 12_000, leaseTtlMs: 1_500, waitPct: 80 },
     faults: { profile: { ...NET, nemesisIntervalMs: 400, crashProbabilityPct: 30, restartDelayMs: 2_000 } },
-    invariants: [...SAFETY, 'force-release-audited', 'no-blind-retry'],
+    invariants: [...SAFETY, 'force-release-audited', 'force-release-judged', 'no-blind-retry'],
     expect: 'pass',
     operations: 40,
+  },
+  {
+    name: 'force-release-stalled-holders',
+    title: 'Force release judged from observation removes only the stalled lease it watched, even from a live holder',
+    sources: ['000 §200–206', '000 §290', '002 key-only-force-release', '002 022d1f8', '002 ebe1ab8', '002 b1a49c3'],
+    // Holders pause and crash, so some leases stall while their holders are alive; the operator's
+    // judgement and its force request can be held in the network while a holder comes back and
+    // renews, or while a stalled lease expires and the next waiter takes the scope.
+    workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 4, 'force-release': 6 }, horizonMs: 40_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 6_000, waitPct: 0, rpcTimeoutMs: 4_000 },
+    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 40, holdProbabilityPct: 30, holdMsMax: 1_500, nemesisIntervalMs: 800, pauseProbabilityPct: 40, pauseMsMax: 3_600, crashProbabilityPct: 10, restartDelayMs: 2_000 } },
+    invariants: [...SAFETY, 'force-release-audited', 'force-release-judged', 'no-blind-retry'],
+    expect: 'pass',
+    operations: 100,
   },
   {
     name: 'deadlock-order',

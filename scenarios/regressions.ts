@@ -55,10 +55,10 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     catches: { mutant: 'holder-not-stopped-on-renewal-failure', invariant: 'one-owner-per-epoch' },
   },
   {
-    scenario: 'force-release-observed-epoch',
-    seed: 5,
-    shows: 'force release needs the exact scope and the observed epoch (002 PR #53; 000 §200–§204, §290)',
-    traceHash: '02a74ad80e1aecdecf8282ad5ad2a275949f5a798da542961eba24ac552557c8',
+    scenario: 'force-release-stalled-holders',
+    seed: 6,
+    shows: 'force release needs the exact scope, the observed epoch and the observed expiry (002 PR #53, 022d1f8; 000 §200–§204, §290)',
+    traceHash: 'e01e687a738294834100aaef22a627705ffde9eddc909522da70a8a2bf950abd',
     catches: { mutant: 'key-only-force-release', invariant: 'force-release-audited' },
   },
   {

@@ -111,6 +111,8 @@ const policyFlags = z
     recheckAfterWait: z.boolean(),
     sendFencingToken: z.boolean(),
     forceReleaseWithObservedEpoch: z.boolean(),
+    forceBindsObservedExpiry: z.boolean(),
+    judgeStallOverRenewals: z.boolean(),
     releaseBeforeReconcile: z.boolean(),
     cancelNonSupersedable: z.boolean(),
     canonicalOrder: z.boolean(),

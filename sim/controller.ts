@@ -8,7 +8,8 @@
 import { afterInspection, retryDecision } from '../model/retry-policy.ts';
 import type { Fiber, Journal, Node, Sim, SimHooks } from './engine.ts';
 import { MAX_ATTEMPTS, world } from './controller-world.ts';
-import { apiJob, crossTenantJob, deviceJob, exclusiveJob, forceReleaseJob, multiJob, permitJob } from './workloads.ts';
+import { apiJob, crossTenantJob, deviceJob, exclusiveJob, multiJob, permitJob } from './workloads.ts';
+import { forceReleaseJob } from './force-release-workload.ts';
 import { groupDone, groupJob, runIdOf } from './group-workload.ts';
 
 export const controllerHooks: SimHooks = {

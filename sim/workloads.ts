@@ -237,38 +237,3 @@ export async function multiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
   await runEffect(sim, fiber, j, primary, null, primary.lease.scope);
   for (const held of helds) await release(sim, fiber, held);
 }
-
-/**
- * Force release by an operator (§200–§206, §290, seed 002): only a lease whose holder process is
- * gone, after inspecting that holder's unobserved effect, and bound to the epoch observed.
- */
-export async function forceReleaseJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
-  const op = j.op;
-  const actor = fiber.node.proc;
-  const probe = await sim.call(fiber, { kind: 'Acquire', scope: op.scope, holder: actor, ttlMs: op.ttlMs });
-  if (probe === null) return;
-  if (probe.kind === 'Acquired') {
-    await sim.call(fiber, { kind: 'Release', scope: op.scope, holder: actor, token: probe.lease.token });
-    return;
-  }
-  if (probe.kind !== 'Busy') return;
-  const observed = probe.token;
-  const holderNode = sim.nodes.get(probe.holder.split('#')[0] ?? '');
-  const holderAlive = holderNode !== undefined && holderNode.proc === probe.holder && !holderNode.down;
-  if (holderAlive) return;
-  const pending = world(sim).unobserved.get(probe.holder);
-  if (pending !== undefined) await sim.inspect(fiber, pending.intentId);
-  // Manual proof takes time (§202); meanwhile the lease may expire and a new owner take over.
-  await sim.sleepLocal(fiber, Math.max(op.workMs, Math.floor(op.ttlMs / 2)));
-  let expectedToken = observed;
-  if (!sim.policy.forceReleaseWithObservedEpoch) {
-    // Key-only thinking: whatever lease is current now, not the one that was investigated.
-    const again = await sim.call(fiber, { kind: 'Acquire', scope: op.scope, holder: actor, ttlMs: op.ttlMs });
-    if (again?.kind === 'Acquired') {
-      await sim.call(fiber, { kind: 'Release', scope: op.scope, holder: actor, token: again.lease.token });
-      return;
-    }
-    if (again?.kind === 'Busy') expectedToken = again.token;
-  }
-  await sim.call(fiber, { kind: 'ForceRelease', scope: op.scope, expectedToken, actor, reason: `holder ${probe.holder} is gone; effects reconciled`, privileged: true });
-}

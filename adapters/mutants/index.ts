@@ -51,6 +51,8 @@ import { noCheckQuorum } from './no-check-quorum.ts';
 import { voterWithoutLearnerStage } from './voter-without-learner-stage.ts';
 import { minorityElection } from './minority-election.ts';
 import { roleEpochNotBumped } from './role-epoch-not-bumped.ts';
+import { forceWithoutObservedExpiry } from './force-without-observed-expiry.ts';
+import { orphanJudgedTooSoon } from './orphan-judged-too-soon.ts';
 
 export { mutantStoreFactory, type Mutant } from './mutant.ts';
 
@@ -95,6 +97,8 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   reopenWithoutInspection,
   noRecheckAfterWait,
   forceReleaseRereadToken,
+  forceWithoutObservedExpiry,
+  orphanJudgedTooSoon,
   noProviderFencing,
   tenantDroppedFromScope,
   retryWithoutInspection,

@@ -34,6 +34,7 @@ import type {
   Waiter,
 } from '../../model/outcomes.ts';
 import { isValidId, isValidPriority, isValidTtl } from '../../model/validation.ts';
+import { observedRevision } from '../../model/force-release.ts';
 import { endLease, liveLease, lockScope, nextToken, readScope, setLastToken, writeLease, type ScopeRows } from './scope-rows.ts';
 import { encodeText } from './text-codec.ts';
 import type { Tx } from './transaction.ts';
@@ -164,7 +165,7 @@ export async function forceRelease(tx: Tx, command: ForceReleaseCommand): Promis
   if (!lock.exists) return { kind: 'Stale', currentToken: null };
   const now = await tx.now();
   const live = liveLease(rows, now);
-  if (live === null || live.token !== command.expectedToken) return { kind: 'Stale', currentToken: live?.token ?? null };
+  if (live === null || live.token !== command.expectedToken || !observedRevision(live.expiresAt, command)) return { kind: 'Stale', currentToken: live?.token ?? null };
   const tombstone: Tombstone = {
     scope: live.scope,
     holder: live.holder,

@@ -1,20 +1,20 @@
 // force-release-audited (seed 000 §200–§206, §220–§222, §290): every ForceReleased outcome came
 // from a privileged command with a reason and the exact token of the lease it removed, left a
-// tombstone carrying actor and reason, and removed the lease the history shows as current; and
-// the holder it removed was gone (§202 "only after reconciliation/manual proof"): no process of
-// that holder's incarnation calls anything after the force release completed.
+// tombstone carrying actor and reason, and removed the lease the history shows as current — with
+// the expiry the command expected, when it named one (seed 002 022d1f8). Whether
+// the lease was fit to be forced at all is force-release-judged's question.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { leaseGrants } from './lease-grants.ts';
-import { endOf, indicesOf, pairOperations, storeOps } from './operations.ts';
+import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
+import { endOf, indicesOf, pairOperations, storeOps, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
-import { incarnationOfProcess } from '../node-incarnation.ts';
 
 const INVARIANT = 'force-release-audited';
 
 export function forceReleaseAudited(history: History): Verdict {
   const grants = leaseGrants(history, false);
+  const renewals = leaseGrants(history, true).filter((grant) => grant.what === 'Renewed');
   const violations: Violation[] = [];
   const operations = pairOperations(history);
   for (const { op, command, outcome } of storeOps(operations, 'ForceRelease')) {
@@ -42,14 +42,22 @@ export function forceReleaseAudited(history: History): Verdict {
       problems.push(`token ${newer.lease.token} was issued at #${newer.index}, so token ${tombstone.token} was not the current lease`);
       related.push(newer.index);
     }
-    const completion = op.completion;
-    const alive = completion === null ? undefined : operations.find((other) => other.invoke.index > completion.index && incarnationOfProcess(other.process) === incarnationOfProcess(tombstone.holder));
-    if (alive !== undefined) {
-      problems.push(`its holder ${tombstone.holder} was alive: ${alive.process} called ${alive.f} at #${alive.invoke.index}`);
-      related.push(alive.invoke.index);
+    const moved = movedExpiry(renewals, op, command.expectedExpiresAt, tombstone.scope, tombstone.token);
+    if (moved !== undefined) {
+      problems.push(`the lease had expiry ${moved.lease.expiresAt} from a renewal completed at #${moved.index} before the force was sent, not the expected ${command.expectedExpiresAt}`);
+      related.push(moved.index);
     }
     if (problems.length === 0) continue;
     violations.push(violation(INVARIANT, `scope ${command.scope}: ForceReleased by ${command.actor} (#${endOf(op)}) but ${problems.join('; ')}`, [...related, ...indicesOf(op)], command.scope));
   }
   return verdictOf(violations);
+}
+
+/**
+ * A renewal of the forced token that completed before the force was sent and moved the lease past
+ * the expiry the force expected: the lease at the force was no longer the one observed.
+ */
+function movedExpiry(renewals: ReadonlyArray<LeaseGrant>, force: Operation, expected: number | undefined, scope: string, token: number): LeaseGrant | undefined {
+  if (expected === undefined) return undefined;
+  return renewals.find((grant) => grant.lease.scope === scope && grant.lease.token === token && grant.index < force.invoke.index && grant.lease.expiresAt > expected);
 }

@@ -12,6 +12,7 @@ import { fencingMonotonic } from './fencing-monotonic.ts';
 import { learnerBeforeVoter } from './learner-before-voter.ts';
 import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
+import { forceReleaseJudged } from './force-release-judged.ts';
 import { liveness } from './liveness.ts';
 import { noBlindRetry } from './no-blind-retry.ts';
 import { noSplitPromotion } from './no-split-promotion.ts';
@@ -36,6 +37,7 @@ export const INVARIANT_NAMES = [
   'capacity',
   'release-after-reconcile',
   'force-release-audited',
+  'force-release-judged',
   'restore-invalidates',
   'liveness',
   'one-leader-per-term',
@@ -60,6 +62,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   capacity,
   'release-after-reconcile': releaseAfterReconcile,
   'force-release-audited': forceReleaseAudited,
+  'force-release-judged': forceReleaseJudged,
   'restore-invalidates': restoreInvalidates,
   liveness,
   'one-leader-per-term': oneLeaderPerTerm,

@@ -5,6 +5,7 @@ import type { Tombstone } from '../../../model/outcomes.ts';
 import { forceReleaseAudited } from '../../../model/checkers/force-release-audited.ts';
 import { HistoryBuilder, acquired } from './history-builder.ts';
 
+const TTL = 10_000;
 const command: ForceReleaseCommand = { kind: 'ForceRelease', scope: 'env', expectedToken: 7, actor: 'ops', reason: 'holder crashed, provider inspected', privileged: true };
 const tombstone: Tombstone = { scope: 'env', holder: 'A', token: 7, endedAt: 3, cause: 'force-released', actor: 'ops', reason: 'holder crashed, provider inspected' };
 
@@ -12,6 +13,7 @@ describe('force-release-audited', () => {
   it('passes a privileged, reasoned, exact-token force release with an audited tombstone', () => {
     const h = new HistoryBuilder();
     acquired(h, 'c1#1', 'env', 'A', 7);
+    h.at(TTL);
     h.op('ops#1', command, { kind: 'ForceReleased', tombstone, nextToken: 9 });
     h.op('ops#1', { ...command, privileged: false }, { kind: 'Denied', reason: 'not-privileged' });
     expect(forceReleaseAudited(h.build())).toEqual({ valid: true, violations: [] });
@@ -20,6 +22,7 @@ describe('force-release-audited', () => {
   it('fails a force release answered ForceReleased without privilege', () => {
     const h = new HistoryBuilder();
     acquired(h, 'c1#1', 'env', 'A', 7);
+    h.at(TTL);
     const [invoke, ok] = h.op('ops#1', { ...command, privileged: false }, { kind: 'ForceReleased', tombstone, nextToken: 9 });
     const verdict = forceReleaseAudited(h.build());
     expect(verdict.valid).toBe(false);
@@ -30,6 +33,7 @@ describe('force-release-audited', () => {
   it('fails a key-only force release that removed a newer lease than the expected token', () => {
     const h = new HistoryBuilder();
     acquired(h, 'c1#1', 'env', 'A', 7);
+    h.at(TTL);
     acquired(h, 'c2#1', 'env', 'B', 8);
     const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'B', token: 8, actor: undefined }, nextToken: 10 });
     const verdict = forceReleaseAudited(h.build());
@@ -41,9 +45,22 @@ describe('force-release-audited', () => {
   it('fails when the tombstone names a holder other than the one the token was issued to', () => {
     const h = new HistoryBuilder();
     const issued = acquired(h, 'c1#1', 'env', 'A', 7);
+    h.at(TTL);
     const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'Z' }, nextToken: 9 });
     const verdict = forceReleaseAudited(h.build());
     expect(verdict.valid).toBe(false);
     expect(verdict.violations[0]?.events).toEqual([issued, invoke, ok]);
+  });
+
+  it('fails a force that removed a lease renewed past the expiry it expected (seed 002 022d1f8)', () => {
+    const h = new HistoryBuilder();
+    acquired(h, 'c1#1', 'env', 'A', 7);
+    h.at(TTL);
+    const [, renewed] = h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: TTL }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 2 * TTL } });
+    h.op('ops#1', { ...command, expectedExpiresAt: TTL }, { kind: 'ForceReleased', tombstone, nextToken: 9 });
+    const verdict = forceReleaseAudited(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]?.message).toMatch(/expiry 20000 from a renewal completed at #\d+ before the force was sent, not the expected 10000/);
+    expect(verdict.violations[0]?.events).toContain(renewed);
   });
 });
