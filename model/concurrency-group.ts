@@ -11,6 +11,11 @@ export type ConcurrencyMode = 'AllowParallel' | 'Queue' | 'CancelPrevious' | 'Re
 export interface GroupRun {
   readonly runId: string;
   readonly supersedable: boolean;
+  /**
+   * When the run was triggered (its admission), not when it reached the group: a run delayed on
+   * its way (a busy or paused controller) can arrive after a newer one (seed 003 admission order).
+   */
+  readonly admittedAt: number;
 }
 
 export interface GroupState {
@@ -26,6 +31,8 @@ export type SubmitDecision =
   | { readonly kind: 'Queued'; readonly position: number }
   | { readonly kind: 'Rejected'; readonly activeRunIds: ReadonlyArray<string> }
   | { readonly kind: 'Superseding'; readonly cancelled: ReadonlyArray<string> }
+  /** CancelPrevious: a newer run is already in the group, so this older one is superseded on arrival. */
+  | { readonly kind: 'Superseded'; readonly by: string }
   | { readonly kind: 'CancelRefused'; readonly protectedRunIds: ReadonlyArray<string> };
 
 export function emptyGroup(mode: ConcurrencyMode): GroupState {
@@ -50,6 +57,10 @@ export function submit(group: GroupState, run: GroupRun): { readonly group: Grou
       if (!occupied(group)) return start;
       return { group, decision: { kind: 'Rejected', activeRunIds: [...group.active, ...group.cancelling].map((r) => r.runId) } };
     case 'CancelPrevious': {
+      // The newest admission wins, whatever the order of arrival (seed 003): an older run that
+      // arrives late never cancels a newer one.
+      const newer = [...group.active, ...group.cancelling, ...group.queued].find((other) => other.admittedAt > run.admittedAt);
+      if (newer !== undefined) return { group, decision: { kind: 'Superseded', by: newer.runId } };
       if (!occupied(group)) return start;
       const protectedRuns = group.active.filter((r) => !r.supersedable);
       if (protectedRuns.length > 0) return { group, decision: { kind: 'CancelRefused', protectedRunIds: protectedRuns.map((r) => r.runId) } };

@@ -34,6 +34,8 @@ export interface ControllerPolicy {
   readonly stepDownOnRemoval: boolean;
   /** Concurrency groups keep their mode: Queue and RejectNew never run two runs at once (§10–§17). */
   readonly enforceGroupModes: boolean;
+  /** CancelPrevious orders runs by admission, not by arrival at the group: a late old run never supersedes a newer one (seed 003). */
+  readonly supersedeByAdmission: boolean;
   /** After failover or restore, inspect every in-flight effect of a blocked scope before reopening it (§272–§276). */
   readonly inspectBeforeReopen: boolean;
   /** Scope ids are derived from the tenant-qualified reference (§242–§250). */
@@ -67,6 +69,7 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   roleGuard: true,
   stepDownOnRemoval: true,
   enforceGroupModes: true,
+  supersedeByAdmission: true,
   inspectBeforeReopen: true,
   scopeIdsCarryTenant: true,
   guardEndsWithRole: true,

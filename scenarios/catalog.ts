@@ -189,8 +189,8 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   },
   {
     name: 'cancel-previous-non-supersedable',
-    title: 'CancelPrevious supersedes only supersedable runs; a cancelled run releases after reconciling',
-    sources: ['000 §119–121', '000 §10–17', '000 §305'],
+    title: 'CancelPrevious supersedes only supersedable runs, the newest admission wins, and a cancelled run releases after reconciling',
+    sources: ['000 §119–121', '000 §10–17', '000 §305', '003 admission-order'],
     workload: { controllers: 4, scopes: 4, mix: { 'workflow-group': 1 }, horizonMs: 10_000, leaseTtlMs: 1_500 },
     faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 40 } },
     invariants: [...SAFETY, 'concurrency-group'],

@@ -107,14 +107,14 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     scenario: 'standard-mix',
     seed: 1,
     shows: 'a cancelled run reconciles its effect before it releases (000 §115–§117, §288–§289); pins the standard 200-operation workload',
-    traceHash: '7290d6699d7d44b0bdba995973a4939b87c4fe93851c8af785e91e8df22934e1',
+    traceHash: '8d5532ba2ce2452d14bbdffa59bfb1c1eccc4793cd092bedab5715e0d9a0d7f5',
     catches: { mutant: 'release-before-reconcile', invariant: 'release-after-reconcile' },
   },
   {
     scenario: 'cancel-previous-non-supersedable',
     seed: 1,
     shows: 'CancelPrevious never cancels a non-supersedable run (000 §17, §119–§121)',
-    traceHash: 'ea7df5b8e6d3c152e1fa8f5700da6e8cdf491c5e7b4445a346884cc02626783c',
+    traceHash: 'd8767db8ffd81aa5cd7495ade055c0b7c4e524a168f03435e2adc4ffbf332b55',
     catches: { mutant: 'cancel-non-supersedable', invariant: 'release-after-reconcile' },
   },
   {
@@ -154,7 +154,7 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     scenario: 'swarm-mix',
     seed: 1,
     shows: 'pins the swarm workload, where the seed picks the fault mix over every workload (000 §299–§302)',
-    traceHash: '666326d8d3270c9cbcfefe4a65ca922f26d85bdb01ec8642f7b811f9ad3154c7',
+    traceHash: '1fee3bf8f4c06d36ce7cff72ccac82b96ff3e04574d8b4611a0962e750a35e06',
   },
   {
     scenario: 'three-node-failover',

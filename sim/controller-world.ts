@@ -48,6 +48,8 @@ export class World {
   readonly trustedGrants = new WeakMap<Lease, number>();
   /** Scopes blocked by failover/restore that the recovery procedure has not reopened yet. */
   blockedPending: string[] = [];
+  /** When the plan admitted each operation, by operation id (built on first use). */
+  admissions: Map<string, number> | null = null;
 }
 
 export function world(sim: Sim): World {

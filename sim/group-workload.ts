@@ -18,13 +18,17 @@ export async function groupJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
   // A group service that ignores modes (a broken policy) runs Queue and RejectNew groups as AllowParallel.
   const mode = sim.policy.enforceGroupModes || (spec.mode !== 'Queue' && spec.mode !== 'RejectNew') ? spec.mode : 'AllowParallel';
   const state = w.groups.get(spec.group) ?? emptyGroup(mode);
-  const submitted = submit(state, { runId, supersedable: spec.supersedable });
+  // The run was triggered when the plan admitted it; its controller may reach the group later.
+  const admittedAt = admissionOf(sim, op);
+  // A group service that orders runs by arrival (a broken policy) lets a late old run win.
+  const ordered = sim.policy.supersedeByAdmission ? admittedAt : sim.now;
+  const submitted = submit(state, { runId, supersedable: spec.supersedable, admittedAt: ordered });
   w.groups.set(spec.group, submitted.group);
   const process = fiber.node.proc;
-  sim.history.op(sim.now, process, 'invoke', 'group-submit', { group: spec.group, runId, mode: spec.mode, supersedable: spec.supersedable });
+  sim.history.op(sim.now, process, 'invoke', 'group-submit', { group: spec.group, runId, mode: spec.mode, supersedable: spec.supersedable, admittedAt });
   sim.history.op(sim.now, process, 'ok', 'group-submit', submitted.decision);
   const decision = submitted.decision;
-  if (decision.kind === 'Rejected') return;
+  if (decision.kind === 'Rejected' || decision.kind === 'Superseded') return;
   if (decision.kind === 'CancelRefused') {
     if (!sim.policy.cancelNonSupersedable) return;
     for (const victim of decision.protectedRunIds) cancelRun(sim, process, fiber.node, spec, victim, false);
@@ -70,6 +74,18 @@ export async function groupJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
       groupDone(sim, spec.group, runId);
     }
   }
+}
+
+/** When the plan admitted the operation (its trigger); a retry keeps the admission of its operation. */
+function admissionOf(sim: Sim, op: OpSpec): number {
+  const w = world(sim);
+  if (w.admissions === null) {
+    w.admissions = new Map();
+    for (const step of sim.plan.steps) if (step.kind === 'op') w.admissions.set(step.op.id, step.at);
+  }
+  const at = w.admissions.get(op.id);
+  if (at === undefined) throw new Error(`operation ${op.id} is not in the plan`);
+  return at;
 }
 
 /** A retried run is a new submission: the group model sees each run id once. */

@@ -91,7 +91,8 @@ export class PostgresCluster {
   }): Promise<PostgresCluster> {
     // Guarded before it exists: a process killed between making the dir and guarding it would
     // leave the dir behind (seen under `npm run soak:kill`). mkdir fails on a name that exists.
-    const root = join(options.baseDir ?? (await defaultBaseDir()), `pg-cluster-${randomBytes(6).toString('hex')}`);
+    // Named by the process too, so a process can tell its own clusters from those of others.
+    const root = join(options.baseDir ?? (await defaultBaseDir()), `pg-cluster-${process.pid}-${randomBytes(6).toString('hex')}`);
     const dataDir = (name: ServerName): string => join(root, name);
     const reaper = guardServers(root, () => [dataDir('primary'), dataDir('replica')]);
     let replicationLink: Proxy | undefined;

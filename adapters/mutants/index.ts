@@ -53,6 +53,7 @@ import { minorityElection } from './minority-election.ts';
 import { roleEpochNotBumped } from './role-epoch-not-bumped.ts';
 import { forceWithoutObservedExpiry } from './force-without-observed-expiry.ts';
 import { orphanJudgedTooSoon } from './orphan-judged-too-soon.ts';
+import { arrivalOrderSupersedes } from './arrival-order-supersedes.ts';
 
 export { mutantStoreFactory, type Mutant } from './mutant.ts';
 
@@ -94,6 +95,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   effectWithoutLeaseConfirmation,
   removedLeaderKeepsRole,
   groupModesCollapsed,
+  arrivalOrderSupersedes,
   reopenWithoutInspection,
   noRecheckAfterWait,
   forceReleaseRereadToken,

@@ -17,7 +17,8 @@ async function runReal(name: string, seed: number) {
   }
 }
 
-const clusterDirs = () => [...readdirSync('/dev/shm'), ...readdirSync(tmpdir())].filter((name) => name.startsWith('pg-cluster-'));
+// This file's own clusters: other test files may run clusters of their own at the same time.
+const clusterDirs = () => [...readdirSync('/dev/shm'), ...readdirSync(tmpdir())].filter((name) => name.startsWith(`pg-cluster-${process.pid}-`));
 
 describe('real failover and restore', () => {
   const before = new Set(clusterDirs());

@@ -36,7 +36,8 @@ describe('retry policy', () => {
 });
 
 describe('workflow concurrency groups', () => {
-  const run = (runId: string, supersedable = true) => ({ runId, supersedable });
+  let admissions = 0;
+  const run = (runId: string, supersedable = true, admittedAt = ++admissions) => ({ runId, supersedable, admittedAt });
 
   test('AllowParallel starts everything; Queue serializes; RejectNew rejects while occupied', () => {
     let g: GroupState = emptyGroup('AllowParallel');
@@ -61,6 +62,14 @@ describe('workflow concurrency groups', () => {
     expect(g.active).toEqual([]);
     expect(g.cancelling.map((r) => r.runId)).toEqual(['preview-1']);
     expect(complete(g, 'preview-1').started.map((r) => r.runId)).toEqual(['preview-2']);
+  });
+
+  test('CancelPrevious: the newest admission wins, so an older run that arrives late is superseded on arrival (seed 003)', () => {
+    const g = submit(emptyGroup('CancelPrevious'), run('preview-new', true, 200)).group;
+    const late = submit(g, run('preview-old', true, 100));
+    expect(late.decision).toEqual({ kind: 'Superseded', by: 'preview-new' });
+    expect(late.group).toBe(g);
+    expect(submit(g, run('preview-newer', true, 300)).decision).toEqual({ kind: 'Superseding', cancelled: ['preview-new'] });
   });
 
   test('CancelPrevious never cancels a non-supersedable run (production deploy, release publish, migration)', () => {

@@ -1,0 +1,41 @@
+// seed 000 §10–§17, §119–§121 and seed 003 (admission order): a serial group never runs two runs at
+// once, and in CancelPrevious no run supersedes one admitted after it.
+import { describe, expect, it } from 'vitest';
+import { concurrencyGroup } from '../../../model/checkers/concurrency-group.ts';
+import { HistoryBuilder } from './history-builder.ts';
+
+const submit = (h: HistoryBuilder, process: string, runId: string, admittedAt: number, decision: unknown): [number, number] =>
+  h.call(process, 'group-submit', { group: 'g', runId, mode: 'CancelPrevious', supersedable: true, admittedAt }, 'ok', decision);
+
+describe('concurrency-group', () => {
+  it('passes runs one after another, and a newer run superseding an older one', () => {
+    const h = new HistoryBuilder();
+    submit(h, 'c1#1', 'old', 100, { kind: 'Started' });
+    h.call('c1#1:group', 'group-run', { group: 'g', runId: 'old', mode: 'CancelPrevious' }, 'ok', { group: 'g', runId: 'old' });
+    submit(h, 'c2#1', 'new', 200, { kind: 'Superseding', cancelled: ['old'] });
+    submit(h, 'c3#1', 'late', 150, { kind: 'Superseded', by: 'new' });
+    h.call('c2#1:group', 'group-run', { group: 'g', runId: 'new', mode: 'CancelPrevious' }, 'ok', { group: 'g', runId: 'new' });
+    expect(concurrencyGroup(h.build())).toEqual({ valid: true, violations: [] });
+  });
+
+  it('fails two runs of a serial group holding it at once', () => {
+    const h = new HistoryBuilder();
+    const a = h.invoke('c1#1:group', 'group-run', { group: 'g', runId: 'a', mode: 'Queue' });
+    h.invoke('c2#1:group', 'group-run', { group: 'g', runId: 'b', mode: 'Queue' });
+    h.event('c1#1:group', 'ok', 'group-run', { group: 'g', runId: 'a' });
+    const verdict = concurrencyGroup(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]?.message).toMatch(/run b started at #1 while run a \(started #0\) was still running/);
+    expect(verdict.violations[0]?.events).toContain(a);
+  });
+
+  it('fails an older run that arrived late and superseded a run admitted after it', () => {
+    const h = new HistoryBuilder();
+    const [newer] = submit(h, 'c2#1', 'new', 200, { kind: 'Started' });
+    const [late] = submit(h, 'c1#1', 'old', 100, { kind: 'Superseding', cancelled: ['new'] });
+    const verdict = concurrencyGroup(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]?.message).toBe('group g (CancelPrevious): run old admitted at t=100 superseded run new admitted later, at t=200: the older run won');
+    expect(verdict.violations[0]?.events).toEqual(expect.arrayContaining([newer, late]));
+  });
+});
