@@ -288,7 +288,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   {
     name: 'provider-fencing',
     title: 'An effect request delayed past its lease is refused by the provider on its token',
-    sources: ['000 §26–28', '000 §281'],
+    sources: ['000 §26–28', '000 §281', '002 unfenced-remote-holder'],
     // Messages may be held for much longer than a lease lives (a call and its reply still fit in
     // the RPC timeout) and holders pause: an effect request sent under a valid lease can reach the
     // provider after the next owner's.
