@@ -40,15 +40,14 @@ function freshRecord(command: IdempotencyBeginCommand, now: number): Idempotency
   };
 }
 
+/** The key's fields are ids and the retention is within bounds (every store checks this first). */
+export function isValidBegin(command: IdempotencyBeginCommand): boolean {
+  const ids = [command.tenant, command.operation, command.subject, command.key, command.digest];
+  return ids.every(isValidId) && isValidRetention(command.retentionMs);
+}
+
 export function idempotencyBegin(state: ModelState, command: IdempotencyBeginCommand, now: number): Transition<IdempotencyBeginResult> {
-  const valid =
-    isValidId(command.tenant) &&
-    isValidId(command.operation) &&
-    isValidId(command.subject) &&
-    isValidId(command.key) &&
-    isValidId(command.digest) &&
-    isValidRetention(command.retentionMs);
-  if (!valid) return { state, outcome: { kind: 'Rejected', reason: 'invalid-argument' } };
+  if (!isValidBegin(command)) return { state, outcome: { kind: 'Rejected', reason: 'invalid-argument' } };
 
   const record = findRecord(state, command, now);
   if (record === null) return { state: withRecord(state, freshRecord(command, now)), outcome: { kind: 'New' } };

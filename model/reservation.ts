@@ -26,15 +26,9 @@ function findReservation(state: ModelState, reservationId: string): Reservation 
   return scope === undefined ? undefined : state.reservations.get(scope)?.get(reservationId);
 }
 
-export function reserve(state: ModelState, command: ReserveCommand, now: number): Transition<ReserveResult> {
-  const idsValid = isValidId(command.reservationId) && isValidId(command.owner) && !state.reservationScopes.has(command.reservationId);
-  const problem = admissionProblem(state, command, idsValid);
-  if (problem !== null) return { state, outcome: { kind: 'Rejected', reason: problem } };
-  const capacity = state.capacities.get(command.scope);
-  assert(capacity !== undefined, 'admission checked the capacity');
-  const inUse = unitsInUse(state, command.scope, now);
-  if (inUse + command.units > capacity) return { state, outcome: { kind: 'Overbooked', inUse, capacity } };
-  const reservation: Reservation = {
+/** The reservation a granted Reserve creates: Pending until activated, expiring after its TTL. */
+export function pendingReservation(command: ReserveCommand, now: number): Reservation {
+  return {
     scope: command.scope,
     reservationId: command.reservationId,
     owner: command.owner,
@@ -43,6 +37,17 @@ export function reserve(state: ModelState, command: ReserveCommand, now: number)
     createdAt: now,
     expiresAt: now + command.ttlMs,
   };
+}
+
+export function reserve(state: ModelState, command: ReserveCommand, now: number): Transition<ReserveResult> {
+  const idsValid = isValidId(command.reservationId) && isValidId(command.owner) && !state.reservationScopes.has(command.reservationId);
+  const problem = admissionProblem(state, command, idsValid);
+  if (problem !== null) return { state, outcome: { kind: 'Rejected', reason: problem } };
+  const capacity = state.capacities.get(command.scope);
+  assert(capacity !== undefined, 'admission checked the capacity');
+  const inUse = unitsInUse(state, command.scope, now);
+  if (inUse + command.units > capacity) return { state, outcome: { kind: 'Overbooked', inUse, capacity } };
+  const reservation = pendingReservation(command, now);
   return { state: withReservation(state, reservation), outcome: { kind: 'Reserved', reservation } };
 }
 

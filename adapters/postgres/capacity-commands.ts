@@ -20,6 +20,7 @@ import type {
   ReservationTransitionResult,
   ReserveResult,
 } from '../../model/outcomes.ts';
+import { pendingReservation } from '../../model/reservation.ts';
 import { isValidCapacity, isValidId, isValidTtl, isValidUnits } from '../../model/validation.ts';
 import { lockScope } from './scope-rows.ts';
 import { decodeText, encodeText } from './text-codec.ts';
@@ -110,15 +111,7 @@ export async function reserve(tx: Tx, command: ReserveCommand): Promise<ReserveR
   if (typeof admission === 'string') return { kind: 'Rejected', reason: admission };
   const { capacity, inUse, now } = admission;
   if (inUse + command.units > capacity) return { kind: 'Overbooked', inUse, capacity };
-  const reservation: Reservation = {
-    scope: command.scope,
-    reservationId: command.reservationId,
-    owner: command.owner,
-    units: command.units,
-    state: 'Pending',
-    createdAt: now,
-    expiresAt: now + command.ttlMs,
-  };
+  const reservation = pendingReservation(command, now);
   await tx.query(
     `INSERT INTO reservation (reservation_id, scope, owner, units, state, created_at, expires_at)
      VALUES ($1, $2, $3, $4, 'Pending', $5, $6)`,

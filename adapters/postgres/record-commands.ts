@@ -25,7 +25,9 @@ import type {
   ReconcileScopeResult,
   TransitionIntentResult,
 } from '../../model/outcomes.ts';
-import { isValidId, isValidRetention } from '../../model/validation.ts';
+import { INTENT_TRANSITIONS } from '../../model/effect-intent.ts';
+import { isValidBegin } from '../../model/idempotency.ts';
+import { isValidId } from '../../model/validation.ts';
 import { decodeText, encodeText } from './text-codec.ts';
 import type { Tx } from './transaction.ts';
 
@@ -76,14 +78,7 @@ async function startRecord(tx: Tx, command: IdempotencyBeginCommand, now: number
 }
 
 export async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand): Promise<IdempotencyBeginResult> {
-  const valid =
-    isValidId(command.tenant) &&
-    isValidId(command.operation) &&
-    isValidId(command.subject) &&
-    isValidId(command.key) &&
-    isValidId(command.digest) &&
-    isValidRetention(command.retentionMs);
-  if (!valid) return { kind: 'Rejected', reason: 'invalid-argument' };
+  if (!isValidBegin(command)) return { kind: 'Rejected', reason: 'invalid-argument' };
   for (;;) {
     const row = await lockRecord(tx, command);
     const now = await tx.now();
@@ -148,15 +143,6 @@ export function intentOf(row: IntentRow): EffectIntent {
     state: row.state,
   };
 }
-
-const INTENT_TRANSITIONS: Readonly<Record<EffectState, ReadonlyArray<EffectState>>> = {
-  Planned: ['Started', 'Failed'],
-  Started: ['Succeeded', 'Failed', 'Unknown'],
-  Succeeded: ['Reconciled'],
-  Failed: ['Reconciled'],
-  Unknown: ['Reconciled'],
-  Reconciled: [],
-};
 
 export async function planIntent(tx: Tx, command: PlanIntentCommand): Promise<PlanIntentResult> {
   const id = encodeText(command.intentId);

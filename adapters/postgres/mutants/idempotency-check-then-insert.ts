@@ -14,21 +14,14 @@
 import type { IdempotencyBeginCommand } from '../../../model/commands.ts';
 import type { StoredOutcome } from '../../../model/idempotency-outcome.ts';
 import type { IdempotencyBeginResult } from '../../../model/outcomes.ts';
-import { isValidId, isValidRetention } from '../../../model/validation.ts';
+import { isValidBegin } from '../../../model/idempotency.ts';
 import { decodeText, encodeText } from '../text-codec.ts';
 import { keyParams, type IdempotencyRow } from '../record-commands.ts';
 import type { Tx } from '../transaction.ts';
 import type { PostgresMutant } from './mutant.ts';
 
 async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand): Promise<IdempotencyBeginResult> {
-  const valid =
-    isValidId(command.tenant) &&
-    isValidId(command.operation) &&
-    isValidId(command.subject) &&
-    isValidId(command.key) &&
-    isValidId(command.digest) &&
-    isValidRetention(command.retentionMs);
-  if (!valid) return { kind: 'Rejected', reason: 'invalid-argument' };
+  if (!isValidBegin(command)) return { kind: 'Rejected', reason: 'invalid-argument' };
   // THE BUG (1 of 2): the check is a plain read, no FOR UPDATE.
   const [row] = await tx.query<IdempotencyRow>(
     `SELECT digest, state, outcome_json, expires_at FROM idempotency
