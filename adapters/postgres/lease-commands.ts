@@ -91,37 +91,43 @@ export async function acquire(tx: Tx, command: AcquireCommand): Promise<AcquireR
   // Pipelined: the read is a statement of its own after the lock, so it sees every earlier commit.
   const [lock, rows] = await Promise.all([lockScope(tx, command.scope, true), readScope(tx, command.scope, true)]);
   const now = await tx.now();
+  const decision = decideAcquire(rows, command, now);
+  if (decision.kind !== 'Grant') return decision;
+  const lease: Lease = { scope: command.scope, holder: command.holder, token: nextToken(lock), acquiredAt: now, expiresAt: now + command.ttlMs };
+  writeLease(tx, lease, decision.dequeued);
+  return { kind: 'Acquired', lease };
+}
+
+/** What Acquire decides on the scope's rows: the answer, or a grant and the waiter it dequeues. */
+export function decideAcquire(rows: ScopeRows, command: AcquireCommand, now: number): AcquireResult | { readonly kind: 'Grant'; readonly dequeued: string | null } {
   const blocked = blockedReason(rows);
   if (blocked) return rejected(blocked);
   const live = liveLease(rows, now);
   if (live) return { kind: 'Busy', holder: live.holder, token: live.token, expiresAt: live.expiresAt };
-  let dequeued: string | null = null;
-  if (rows.waiters.length > 0) {
-    if (command.waiterId === undefined) return rejected('not-head-of-queue');
-    if (!rows.waiters.some((w) => w.waiterId === command.waiterId)) return rejected('unknown-waiter');
-    if (inHeadOrder(rows.waiters, now)[0]!.waiterId !== command.waiterId) return rejected('not-head-of-queue');
-    dequeued = command.waiterId;
-  } else if (command.waiterId !== undefined) {
-    return rejected('unknown-waiter');
-  }
-  const lease: Lease = { scope: command.scope, holder: command.holder, token: nextToken(lock), acquiredAt: now, expiresAt: now + command.ttlMs };
-  writeLease(tx, lease, dequeued);
-  return { kind: 'Acquired', lease };
+  if (rows.waiters.length === 0) return command.waiterId === undefined ? { kind: 'Grant', dequeued: null } : rejected('unknown-waiter');
+  if (command.waiterId === undefined) return rejected('not-head-of-queue');
+  if (!rows.waiters.some((w) => w.waiterId === command.waiterId)) return rejected('unknown-waiter');
+  if (inHeadOrder(rows.waiters, now)[0]!.waiterId !== command.waiterId) return rejected('not-head-of-queue');
+  return { kind: 'Grant', dequeued: command.waiterId };
 }
 
 export async function renew(tx: Tx, command: RenewCommand): Promise<RenewResult> {
   if (!isValidTtl(command.ttlMs)) return rejected('ttl-out-of-bounds');
   const [lock, rows] = await Promise.all([lockScope(tx, command.scope, false), readScope(tx, command.scope, false)]);
   if (!lock.exists) return { kind: 'Stale', currentToken: null };
-  const now = await tx.now();
+  const result = decideRenew(rows, command, await tx.now());
+  if (result.kind === 'Renewed') tx.defer('UPDATE lease SET expires_at = $2 WHERE scope = $1', [encodeText(command.scope), result.lease.expiresAt]);
+  return result;
+}
+
+/** What Renew decides on the scope's lease row: the renewed lease (to be written), or the answer. */
+export function decideRenew(rows: ScopeRows, command: RenewCommand, now: number): RenewResult {
   const row = rows.lease;
   if (row === null || row.token !== command.expectedToken || row.holder !== command.holder) {
     return { kind: 'Stale', currentToken: liveLease(rows, now)?.token ?? null };
   }
   if (now >= row.expiresAt) return { kind: 'Expired' };
-  const lease: Lease = { ...row, expiresAt: now + command.ttlMs };
-  tx.defer('UPDATE lease SET expires_at = $2 WHERE scope = $1', [encodeText(command.scope), lease.expiresAt]);
-  return { kind: 'Renewed', lease };
+  return { kind: 'Renewed', lease: { ...row, expiresAt: now + command.ttlMs } };
 }
 
 /** The live lease with exactly this holder and token, after locking the scope. */

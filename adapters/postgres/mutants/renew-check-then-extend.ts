@@ -10,9 +10,10 @@
 // the other holder owns the scope, and the update moves the other holder's expiry too.
 
 import type { RenewCommand } from '../../../model/commands.ts';
-import type { Lease, RenewResult } from '../../../model/outcomes.ts';
+import type { RenewResult } from '../../../model/outcomes.ts';
 import { isValidTtl } from '../../../model/validation.ts';
-import { liveLease, readScope } from '../scope-rows.ts';
+import { decideRenew } from '../lease-commands.ts';
+import { readScope } from '../scope-rows.ts';
 import { encodeText } from '../text-codec.ts';
 import type { Tx } from '../transaction.ts';
 import type { PostgresMutant } from './mutant.ts';
@@ -21,16 +22,10 @@ async function renew(tx: Tx, command: RenewCommand): Promise<RenewResult> {
   if (!isValidTtl(command.ttlMs)) return { kind: 'Rejected', reason: 'ttl-out-of-bounds' };
   // THE BUG: no scope lock; the check reads the lease row as it is now ...
   const rows = await readScope(tx, command.scope, false);
-  const now = await tx.now();
-  const row = rows.lease;
-  if (row === null || row.token !== command.expectedToken || row.holder !== command.holder) {
-    return { kind: 'Stale', currentToken: liveLease(rows, now)?.token ?? null };
-  }
-  if (now >= row.expiresAt) return { kind: 'Expired' };
-  const lease: Lease = { ...row, expiresAt: now + command.ttlMs };
+  const result = decideRenew(rows, command, await tx.now());
   // ... and the update, a statement of its own, extends whatever lease row the scope has by then.
-  tx.defer('UPDATE lease SET expires_at = $2 WHERE scope = $1', [encodeText(command.scope), lease.expiresAt]);
-  return { kind: 'Renewed', lease };
+  if (result.kind === 'Renewed') tx.defer('UPDATE lease SET expires_at = $2 WHERE scope = $1', [encodeText(command.scope), result.lease.expiresAt]);
+  return result;
 }
 
 export const renewCheckThenExtend: PostgresMutant = {

@@ -15,8 +15,8 @@
 import type { AcquireCommand } from '../../../model/commands.ts';
 import type { AcquireResult, Lease } from '../../../model/outcomes.ts';
 import { isValidId, isValidTtl } from '../../../model/validation.ts';
-import { blockedReason, checkGuard, inHeadOrder, rejected } from '../lease-commands.ts';
-import { liveLease, nextToken, readScope, writeLease } from '../scope-rows.ts';
+import { checkGuard, decideAcquire, rejected } from '../lease-commands.ts';
+import { nextToken, readScope, writeLease } from '../scope-rows.ts';
 import { encodeText } from '../text-codec.ts';
 import type { Tx } from '../transaction.ts';
 import type { PostgresMutant } from './mutant.ts';
@@ -39,25 +39,14 @@ async function acquire(tx: Tx, command: AcquireCommand): Promise<AcquireResult> 
     readScope(tx, command.scope, true),
   ]);
   const now = await tx.now();
-  const blocked = blockedReason(rows);
-  if (blocked) return rejected(blocked);
-  const live = liveLease(rows, now);
-  if (live) return { kind: 'Busy', holder: live.holder, token: live.token, expiresAt: live.expiresAt };
-  let dequeued: string | null = null;
-  if (rows.waiters.length > 0) {
-    if (command.waiterId === undefined) return rejected('not-head-of-queue');
-    if (!rows.waiters.some((w) => w.waiterId === command.waiterId)) return rejected('unknown-waiter');
-    if (inHeadOrder(rows.waiters, now)[0]!.waiterId !== command.waiterId) return rejected('not-head-of-queue');
-    dequeued = command.waiterId;
-  } else if (command.waiterId !== undefined) {
-    return rejected('unknown-waiter');
-  }
+  const decision = decideAcquire(rows, command, now);
+  if (decision.kind !== 'Grant') return decision;
   const token = nextToken({ scope: command.scope, exists: true, lastToken: counter!.last_token, recoveryEpoch: counter!.epoch });
   const lease: Lease = { scope: command.scope, holder: command.holder, token, acquiredAt: now, expiresAt: now + command.ttlMs };
   // The counter row is written (and so locked) only now, after the decision; first, so that the
   // writes take their locks in the real store's order and do not deadlock with it.
   await tx.query('UPDATE scope_counter SET last_token = $2 WHERE scope = $1', [scope, token]);
-  writeLease(tx, lease, dequeued);
+  writeLease(tx, lease, decision.dequeued);
   return { kind: 'Acquired', lease };
 }
 
