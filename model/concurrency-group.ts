@@ -24,6 +24,8 @@ export interface GroupState {
   /** Runs being cancelled: they still hold the group until they finish (§116). */
   readonly cancelling: ReadonlyArray<GroupRun>;
   readonly queued: ReadonlyArray<GroupRun>;
+  /** CancelPrevious: the newest admission the group has taken in, even after that run finished. */
+  readonly newest: GroupRun | null;
 }
 
 export type SubmitDecision =
@@ -36,7 +38,7 @@ export type SubmitDecision =
   | { readonly kind: 'CancelRefused'; readonly protectedRunIds: ReadonlyArray<string> };
 
 export function emptyGroup(mode: ConcurrencyMode): GroupState {
-  return { mode, active: [], cancelling: [], queued: [] };
+  return { mode, active: [], cancelling: [], queued: [], newest: null };
 }
 
 function occupied(group: GroupState): boolean {
@@ -58,15 +60,15 @@ export function submit(group: GroupState, run: GroupRun): { readonly group: Grou
       return { group, decision: { kind: 'Rejected', activeRunIds: [...group.active, ...group.cancelling].map((r) => r.runId) } };
     case 'CancelPrevious': {
       // The newest admission wins, whatever the order of arrival (seed 003): an older run that
-      // arrives late never cancels a newer one.
-      const newer = [...group.active, ...group.cancelling, ...group.queued].find((other) => other.admittedAt > run.admittedAt);
-      if (newer !== undefined) return { group, decision: { kind: 'Superseded', by: newer.runId } };
-      if (!occupied(group)) return start;
+      // arrives late never cancels a newer one, nor runs after it.
+      if (group.newest !== null && group.newest.admittedAt > run.admittedAt) return { group, decision: { kind: 'Superseded', by: group.newest.runId } };
+      const taken = { ...group, newest: run };
+      if (!occupied(group)) return { group: { ...taken, active: [run] }, decision: { kind: 'Started' } };
       const protectedRuns = group.active.filter((r) => !r.supersedable);
       if (protectedRuns.length > 0) return { group, decision: { kind: 'CancelRefused', protectedRunIds: protectedRuns.map((r) => r.runId) } };
       // Queued runs that never started are superseded too; only the newest intent survives.
       const cancelled = [...group.active, ...group.queued];
-      const next: GroupState = { ...group, active: [], cancelling: [...group.cancelling, ...group.active], queued: [run] };
+      const next: GroupState = { ...taken, active: [], cancelling: [...group.cancelling, ...group.active], queued: [run] };
       return { group: next, decision: { kind: 'Superseding', cancelled: cancelled.map((r) => r.runId) } };
     }
   }

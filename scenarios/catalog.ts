@@ -1,13 +1,13 @@
 // The built-in scenarios, as plain data (validated by schema.ts on load). Each cites the seed
 // sections it proves. Names are stable once published; `-unmitigated` ones demonstrate a violation.
-// The scenarios of seed 001 (coordination) are in catalog-001.ts and come last.
+// The scenarios of database crash, failover and restore are in catalog-recovery.ts; those of seed
+// 001 (coordination) are in catalog-001.ts and come last.
 
 import { COORDINATION_SCENARIOS } from './catalog-001.ts';
-import { NET } from './profiles.ts';
+import { RECOVERY_SCENARIOS } from './catalog-recovery.ts';
+import { DEPLOYS, NET, SAFETY } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
-const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'release-after-reconcile'] as const;
-const DEPLOYS = { 'env-deploy': 4, 'infra-apply': 2, 'alias-publish': 1 } as const;
 
 export const CATALOG: ReadonlyArray<ScenarioInput> = [
   {
@@ -116,7 +116,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §200–206', '000 §290', '002 key-only-force-release', '002 022d1f8', '002 ebe1ab8', '002 b1a49c3'],
     // Holders pause and crash, so some leases stall while their holders are alive; the operator's
     // judgement and its force request can be held in the network while a holder comes back and
-    // renews, or while a stalled lease expires and the next waiter takes the scope.
+    // renews, or while a stalled lease expires and another controller takes the scope.
     workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 4, 'force-release': 6 }, horizonMs: 40_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 6_000, waitPct: 0, rpcTimeoutMs: 4_000 },
     faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 40, holdProbabilityPct: 30, holdMsMax: 1_500, nemesisIntervalMs: 800, pauseProbabilityPct: 40, pauseMsMax: 3_600, crashProbabilityPct: 10, restartDelayMs: 2_000 } },
     invariants: [...SAFETY, 'force-release-audited', 'force-release-judged', 'no-blind-retry'],
@@ -170,7 +170,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   {
     name: 'tenant-isolation',
     title: "Tenant-qualified scopes: one tenant never acquires another tenant's scope",
-    sources: ['000 §295', '000 §242–250'],
+    sources: ['000 §295', '000 §242–250', '003 01a4da3'],
     workload: { controllers: 4, tenants: 3, scopes: 1, mix: { 'env-deploy': 2, 'cross-tenant': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000 },
     faults: { profile: { ...NET, nemesisIntervalMs: 500, pauseProbabilityPct: 20, pauseMsMax: 2_000 } },
     invariants: [...SAFETY, 'tenant-isolation'],
@@ -219,62 +219,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     expect: 'pass',
     operations: 40,
   },
-  {
-    name: 'db-crash',
-    title: 'Database crash: session loss does not break the durable ownership model',
-    sources: ['000 §286', '000 §74'],
-    workload: { controllers: 4, scopes: 2, mix: DEPLOYS, horizonMs: 12_000, leaseTtlMs: 1_500 },
-    faults: { profile: { ...NET, nemesisIntervalMs: 1_000, dbCrashProbabilityPct: 20, dbDownMs: 700 } },
-    invariants: [...SAFETY, 'no-blind-retry'],
-    expect: 'pass',
-    operations: 40,
-  },
-  {
-    name: 'db-failover',
-    title: 'Failover to a lagging replica: the recovery epoch fences every earlier token',
-    sources: ['000 §272–276', '000 §297', '000 §271'],
-    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'infra-apply': 1 }, horizonMs: 10_000, leaseTtlMs: 2_000, workMsMin: 50, workMsMax: 250 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'db-failover', at: 4_000, lagMs: 1_500 }] },
-    invariants: [...SAFETY, 'restore-invalidates'],
-    expect: 'pass',
-    operations: 60,
-  },
-  {
-    name: 'db-failover-unmitigated',
-    title: 'Failover without a recovery epoch: fencing regresses',
-    sources: ['000 §272–276', '000 §271'],
-    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'infra-apply': 1 }, horizonMs: 10_000, leaseTtlMs: 2_000, workMsMin: 50, workMsMax: 250 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'db-failover', at: 4_000, lagMs: 1_500 }] },
-    invariants: [...SAFETY, 'restore-invalidates'],
-    mitigations: { recoveryEpoch: false },
-    expect: 'violation',
-    operations: 60,
-  },
-  {
-    name: 'restore',
-    title: 'Restore from an older backup: pre-restore leases are invalid until reconciled',
-    sources: ['000 §272–276', '000 §297'],
-    // Jobs outlast the backup's age, so a lease in the restored image can belong to a holder still
-    // at work; provider timeouts leave effects in flight across the restore.
-    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
-    faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
-    invariants: [...SAFETY, 'restore-invalidates'],
-    expect: 'pass',
-    operations: 60,
-  },
-  {
-    name: 'restore-unmitigated',
-    title: 'Restore without a recovery epoch: a pre-restore lease is honoured',
-    sources: ['000 §272–276', '000 §297'],
-    // Jobs outlast the backup's age, so a lease in the restored image can belong to a holder still
-    // at work; provider timeouts leave effects in flight across the restore.
-    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
-    faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
-    invariants: [...SAFETY, 'restore-invalidates'],
-    mitigations: { recoveryEpoch: false },
-    expect: 'violation',
-    operations: 60,
-  },
+  ...RECOVERY_SCENARIOS,
   {
     name: 'lease-handoff',
     title: 'Handoff moves ownership atomically under a new token; the old holder is fenced',

@@ -7,7 +7,7 @@
 // in between keeps its lease (seed 002 022d1f8, ebe1ab8). A stalled holder that comes back is
 // stopped by fencing, not by the operator's belief.
 
-import type { Fiber, Journal, Sim } from './engine.ts';
+import type { Fiber, Journal, Node, Sim } from './engine.ts';
 import { world } from './controller-world.ts';
 import type { OpSpec } from './plan.ts';
 
@@ -17,9 +17,13 @@ interface Observed {
   readonly expiresAt: number;
 }
 
-/** Two renewal intervals and a margin for the operator's clock; the too-short window of the broken policy is half of one. */
+/**
+ * Two renewal intervals on a clock that may run up to 10% fast (the drift bound of
+ * scenarios/schema.ts), so that at least ⅔ of a TTL passes in true time; the too-short window of
+ * the broken policy is half of one interval.
+ */
 export function stallWindowMs(ttlMs: number, overRenewals: boolean): number {
-  return overRenewals ? Math.ceil(ttlMs * 0.7) : Math.ceil(ttlMs / 6);
+  return overRenewals ? Math.ceil((ttlMs * 2 * 1.1) / 3) : Math.ceil(ttlMs / 6);
 }
 
 /** How long one force-release operation watches a scope, and how often it looks. */
@@ -31,12 +35,13 @@ export async function forceReleaseJob(sim: Sim, fiber: Fiber, j: Journal): Promi
   const policy = sim.policy;
   const ttlMs = fleetTtlMs(sim);
   const window = stallWindowMs(ttlMs, policy.judgeStallOverRenewals);
-  const deadline = sim.local(fiber.node) + WATCH_TTLS * ttlMs;
-  // The lease being watched, and the local time its current expiry was first seen (after the reply).
+  const pollMs = Math.max(1, Math.floor(ttlMs / POLLS_PER_TTL));
+  let polls = WATCH_TTLS * POLLS_PER_TTL;
+  // The lease being watched, and when (on the operator's monotonic clock) it first saw that expiry.
   let watched: Observed | null = null;
   let since = 0;
-  while (sim.local(fiber.node) < deadline) {
-    const askedAt = sim.local(fiber.node);
+  while (polls-- > 0) {
+    const askedAt = monotonic(sim, fiber.node);
     const seen = await observe(sim, fiber, op);
     if (seen === 'free') return;
     if (seen === null) {
@@ -45,13 +50,21 @@ export async function forceReleaseJob(sim: Sim, fiber: Fiber, j: Journal): Promi
       // A renewal (the expiry moved) or a new holder: the judgement starts over. Key-only thinking
       // watches the scope, not the lease: a new holder's lease carries on the stall it was timing.
       watched = seen;
-      since = sim.local(fiber.node);
+      since = monotonic(sim, fiber.node);
     } else {
       watched = seen;
       if (askedAt - since >= window) return forceStalled(sim, fiber, op, watched);
     }
-    await sim.sleepLocal(fiber, Math.max(1, Math.floor(ttlMs / POLLS_PER_TTL)));
+    await sim.sleepLocal(fiber, pollMs);
   }
+}
+
+/**
+ * A duration clock (the way a process times its waits): it runs at the node's clock rate, drift
+ * included, but a step of the wall clock (a clock-skew offset) does not move it.
+ */
+function monotonic(sim: Sim, node: Node): number {
+  return sim.now + Math.trunc((sim.now * node.clock.driftPpm) / 1_000_000);
 }
 
 /**

@@ -9,7 +9,7 @@ export const forceReleaseRereadToken: Mutant = {
   name: 'force-release-reread-token',
   bug: 'the operator force-releases the token it re-reads after investigating, not the one it observed and reconciled',
   source: '002 PR #53; 003 preempt re-validation; 000 §200–§204, §290',
-  rule: 'force-release-judged: only a lease whose holder is gone is force-released (§202 only after reconciliation/manual proof)',
+  rule: 'force-release-judged: no lease granted or renewed within ⅔ of its TTL is forced (§202 only after reconciliation/manual proof)',
   invariants: ['force-release-judged'],
   scenarios: ['force-release-stalled-holders', 'force-release-observed-epoch'],
   policy: { forceReleaseWithObservedEpoch: false },

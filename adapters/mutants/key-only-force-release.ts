@@ -13,7 +13,7 @@ export const keyOnlyForceRelease: Mutant = {
   source: '002 PR #53 (key-only ForceReleaseLock); 000 §200–§204, §290',
   rule: 'Leases: ForceRelease (live lease with exactly expectedToken; a key-only release does not exist)',
   invariants: ['force-release-audited', 'force-release-judged'],
-  scenarios: ['force-release-stalled-holders', 'force-release-observed-epoch', 'standard-mix'],
+  scenarios: ['force-release-stalled-holders'],
   store: () =>
     modelMutantStore('key-only-force-release', ['ForceRelease'], (state, command, now, reference) => {
       const live = liveLease(state, command.scope, now);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Command, CommandKind } from '../../model/commands.ts';
 import { EFFECT_STATES, RETRY_SAFETIES } from '../../model/effect-state.ts';
 import {
-  BAD_TOKENS, BAD_TTLS, CAPACITY_SCOPE, HOLDERS, IDS, LEASE_SCOPES, LITERAL_TOKENS, LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION,
+  BAD_TOKENS, BAD_TTLS, CAPACITY_SCOPE, HOLDERS, IDS, LEASE_SCOPES, LITERAL_TOKENS, LIVE_EXPIRY, LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION, MOVED_EXPIRY,
   LIVE_DIGEST, LIVE_ID, LIVE_KEY, RETENTIONS, ROLES, TENANTS, TTLS,
 } from './world.ts';
 
@@ -68,7 +68,9 @@ const TABLE: Readonly<Record<CommandKind, Weighted>> = {
   Handoff: weighted(2, fc.record({ kind: fc.constant('Handoff' as const), scope, holder: tokenHolder, token, newHolder: holder, ttlMs: ttl })),
   ForceRelease: weighted(
     2,
-    fc.record({ kind: fc.constant('ForceRelease' as const), scope, expectedToken: token, actor: fc.constant('ops'), reason: fc.constantFrom('stuck', '', ' '), privileged: fc.boolean() }),
+    fc
+      .record({ kind: fc.constant('ForceRelease' as const), scope, expectedToken: token, expectedExpiresAt: sometimes(fc.constantFrom(LIVE_EXPIRY, LIVE_EXPIRY, MOVED_EXPIRY)), actor: fc.constant('ops'), reason: fc.constantFrom('stuck', '', ' '), privileged: fc.boolean() })
+      .map(present),
   ),
   Enqueue: weighted(4, fc.record({ kind: fc.constant('Enqueue' as const), scope, waiterId: id, holder, priority: fc.integer({ min: -2, max: 2 }) })),
   CancelWait: weighted(1, fc.record({ kind: fc.constant('CancelWait' as const), scope, waiterId: liveId })),

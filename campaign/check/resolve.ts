@@ -7,7 +7,7 @@ import type { Command } from '../../model/commands.ts';
 import { lastToken } from '../../model/fencing-token.ts';
 import { liveLease, type ModelState } from '../../model/state.ts';
 import { resolveIds } from './resolve-ids.ts';
-import { LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION } from './world.ts';
+import { LIVE_EXPIRY, LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION, MOVED_EXPIRY } from './world.ts';
 
 interface Owner {
   readonly token: number;
@@ -26,6 +26,11 @@ function fillToken(value: number, owner: Owner): number {
   return value === LIVE_TOKEN ? owner.token : value;
 }
 
+function fillExpiry(value: number | undefined, live: number): number | undefined {
+  if (value === LIVE_EXPIRY) return live;
+  return value === MOVED_EXPIRY ? live - 1 : value;
+}
+
 function fillHolder(value: string, owner: Owner): string {
   return value === LIVE_HOLDER ? (owner.holder ?? 'A') : value;
 }
@@ -42,8 +47,10 @@ export function resolveCommand(state: ModelState, template: Command, now: number
       const owner = ownerOf(state, command.scope, now);
       return { ...command, holder: fillHolder(command.holder, owner), token: fillToken(command.token, owner) };
     }
-    case 'ForceRelease':
-      return { ...command, expectedToken: fillToken(command.expectedToken, ownerOf(state, command.scope, now)) };
+    case 'ForceRelease': {
+      const expiresAt = fillExpiry(command.expectedExpiresAt, liveLease(state, command.scope, now)?.expiresAt ?? now);
+      return { ...command, expectedToken: fillToken(command.expectedToken, ownerOf(state, command.scope, now)), ...(expiresAt === undefined ? {} : { expectedExpiresAt: expiresAt }) };
+    }
     case 'PlanIntent':
       return { ...command, token: fillToken(command.token, ownerOf(state, command.scope, now)) };
     case 'Mutate': {

@@ -47,6 +47,9 @@ export const START_MS = 10_000;
 export const LIVE_TOKEN = -424_242;
 export const LIVE_HOLDER = '@live-holder';
 export const LIVE_VERSION = -434_343;
+/** The live lease's expiry, and one just off it (a renewal since it was observed). */
+export const LIVE_EXPIRY = -454_545;
+export const MOVED_EXPIRY = -464_646;
 /** A waiter, permit, reservation or intent id that exists in the reference state (see resolve.ts). */
 export const LIVE_ID = '@live-id';
 /** An idempotency key that has a record: its tenant, operation, subject and key are taken from it. */

@@ -4,12 +4,13 @@
 // active. The controllers record each run that holds its group as a `group-run` operation
 // `{ group, runId, mode }`, from its start to its end (a crash ends it as `info`); two runs of one
 // such group that were both holding it at once break the mode. AllowParallel groups are not judged.
-// And in CancelPrevious the newest admission wins (seed 003, admission order): a `group-submit`
-// `{ group, runId, admittedAt }` answered Superseding never cancels a run admitted after it.
+// And in CancelPrevious the newest admission wins (seed 003, admission order): no `group-submit`
+// `{ group, runId, admittedAt }` is taken in (Started, Superseding, Queued) after one admitted
+// later was — an older run that arrives late neither cancels the newer run nor runs after it.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { asFields, controllerOps, endOf, indicesOf, numberField, pairOperations, requireString, type Operation } from './operations.ts';
+import { controllerOps, endOf, indicesOf, numberField, pairOperations, requireString, stringField, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'concurrency-group';
@@ -40,26 +41,28 @@ export function concurrencyGroup(history: History): Verdict {
   return verdictOf(violations);
 }
 
-/** CancelPrevious submissions that cancelled a run admitted after them (an older run arrived late and won). */
+/** Decisions that take a run into its group (it runs, or will unless superseded). */
+const TAKEN_IN = new Set(['Started', 'Superseding', 'Queued']);
+
+/**
+ * CancelPrevious submissions taken into their group after a run admitted later had been taken in:
+ * an older run that arrived late and won (it superseded the newer one, or ran after it).
+ */
 function supersededNewer(operations: ReadonlyArray<Operation>): Violation[] {
-  const submits = controllerOps(operations, 'group-submit');
-  const admission = new Map<string, { readonly at: number; readonly op: Operation }>();
-  for (const op of submits) {
-    const at = numberField(op.invoke.value, 'admittedAt');
-    if (at !== undefined) admission.set(requireString(op.invoke.value, 'runId', op.invoke.index), { at, op });
-  }
+  const taken = controllerOps(operations, 'group-submit').flatMap((op) => {
+    const admittedAt = numberField(op.invoke.value, 'admittedAt');
+    const decision = op.completion?.type === 'ok' ? stringField(op.completion.value, 'kind') : undefined;
+    const mode = stringField(op.invoke.value, 'mode');
+    if (admittedAt === undefined || mode !== 'CancelPrevious' || decision === undefined || !TAKEN_IN.has(decision)) return [];
+    return [{ op, admittedAt, group: requireString(op.invoke.value, 'group', op.invoke.index), runId: requireString(op.invoke.value, 'runId', op.invoke.index) }];
+  });
   const violations: Violation[] = [];
-  for (const op of submits) {
-    const decision = op.completion?.type === 'ok' ? asFields(op.completion.value) : undefined;
-    const own = numberField(op.invoke.value, 'admittedAt');
-    if (decision?.kind !== 'Superseding' || own === undefined || !Array.isArray(decision.cancelled)) continue;
-    const runId = requireString(op.invoke.value, 'runId', op.invoke.index);
-    for (const victim of decision.cancelled) {
-      const newer = typeof victim === 'string' ? admission.get(victim) : undefined;
-      if (newer === undefined || newer.at <= own) continue;
-      const group = requireString(op.invoke.value, 'group', op.invoke.index);
-      violations.push(violation(INVARIANT, `group ${group} (CancelPrevious): run ${runId} admitted at t=${own} superseded run ${victim} admitted later, at t=${newer.at}: the older run won`, [...indicesOf(newer.op), ...indicesOf(op)]));
-    }
+  for (const late of taken) {
+    const newer = taken.find((other) => other.group === late.group && other.admittedAt > late.admittedAt && endOf(other.op) < late.op.invoke.index);
+    if (newer === undefined) continue;
+    violations.push(
+      violation(INVARIANT, `group ${late.group} (CancelPrevious): run ${late.runId} admitted at t=${late.admittedAt} was taken in (#${endOf(late.op)}) after run ${newer.runId}, admitted later at t=${newer.admittedAt}, had been (#${endOf(newer.op)}): the older run won`, [...indicesOf(newer.op), ...indicesOf(late.op)]),
+    );
   }
   return violations;
 }

@@ -7,14 +7,14 @@
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
-import { endOf, indicesOf, pairOperations, storeOps, type Operation } from './operations.ts';
+import { endOf, indicesOf, numberField, pairOperations, storeOps } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'force-release-audited';
 
 export function forceReleaseAudited(history: History): Verdict {
   const grants = leaseGrants(history, false);
-  const renewals = leaseGrants(history, true).filter((grant) => grant.what === 'Renewed');
+  const withRenewals = leaseGrants(history, true);
   const violations: Violation[] = [];
   const operations = pairOperations(history);
   for (const { op, command, outcome } of storeOps(operations, 'ForceRelease')) {
@@ -42,9 +42,9 @@ export function forceReleaseAudited(history: History): Verdict {
       problems.push(`token ${newer.lease.token} was issued at #${newer.index}, so token ${tombstone.token} was not the current lease`);
       related.push(newer.index);
     }
-    const moved = movedExpiry(renewals, op, command.expectedExpiresAt, tombstone.scope, tombstone.token);
+    const moved = movedExpiry(withRenewals, command.expectedExpiresAt, tombstone.scope, tombstone.token, tombstone.endedAt);
     if (moved !== undefined) {
-      problems.push(`the lease had expiry ${moved.lease.expiresAt} from a renewal completed at #${moved.index} before the force was sent, not the expected ${command.expectedExpiresAt}`);
+      problems.push(`a renewal (#${moved.index}) had moved the lease's expiry to ${moved.lease.expiresAt} before the force ended it, so it was not the lease with the expected expiry ${command.expectedExpiresAt}`);
       related.push(moved.index);
     }
     if (problems.length === 0) continue;
@@ -54,10 +54,21 @@ export function forceReleaseAudited(history: History): Verdict {
 }
 
 /**
- * A renewal of the forced token that completed before the force was sent and moved the lease past
- * the expiry the force expected: the lease at the force was no longer the one observed.
+ * A renewal the store applied (by its own clock: `expiresAt − ttlMs`) after the grant or renewal
+ * that produced the expiry the force expected, and before the force ended the lease: the lease it
+ * removed was no longer the one observed. Unknown when no answer the history shows produced that
+ * expiry (its reply was lost): then nothing is claimed.
  */
-function movedExpiry(renewals: ReadonlyArray<LeaseGrant>, force: Operation, expected: number | undefined, scope: string, token: number): LeaseGrant | undefined {
+function movedExpiry(grants: ReadonlyArray<LeaseGrant>, expected: number | undefined, scope: string, token: number, endedAt: number): LeaseGrant | undefined {
   if (expected === undefined) return undefined;
-  return renewals.find((grant) => grant.lease.scope === scope && grant.lease.token === token && grant.index < force.invoke.index && grant.lease.expiresAt > expected);
+  const ofLease = grants.filter((grant) => grant.lease.scope === scope && grant.lease.token === token);
+  const producer = ofLease.find((grant) => grant.lease.expiresAt === expected);
+  if (producer === undefined) return undefined;
+  const since = storeTime(producer);
+  return ofLease.find((grant) => grant.what === 'Renewed' && storeTime(grant) > since && storeTime(grant) < endedAt);
+}
+
+/** When the store applied a grant or renewal, on its own clock. */
+function storeTime(grant: LeaseGrant): number {
+  return grant.lease.expiresAt - (numberField(grant.op.invoke.value, 'ttlMs') ?? grant.lease.expiresAt - grant.lease.acquiredAt);
 }

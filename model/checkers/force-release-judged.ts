@@ -24,7 +24,8 @@ export function forceReleaseJudged(history: History): Verdict {
     const live = liveSign(grants, op, tombstone.scope, tombstone.token);
     if (live === undefined) continue;
     const ago = op.invoke.time - live.op.invoke.time;
-    const message = `scope ${command.scope}: ForceReleased by ${command.actor} (#${endOf(op)}) a live lease: ${live.what} of token ${tombstone.token} by ${live.op.process} was requested at t=${live.op.invoke.time}, ${ago} ms before the force (under ⅔ of its ${ttlOf(live)} ms TTL)`;
+    const when = ago >= 0 ? `${ago} ms before the force (under ⅔ of its ${ttlOf(live)} ms TTL)` : 'while the force was in flight';
+    const message = `scope ${command.scope}: ForceReleased by ${command.actor} (#${endOf(op)}) a live lease: ${live.what} of token ${tombstone.token} by ${live.op.process} was requested at t=${live.op.invoke.time}, ${when}`;
     violations.push(violation(INVARIANT, message, [live.op.invoke.index, ...indicesOf(op)], command.scope));
   }
   return verdictOf(violations);

@@ -59,7 +59,7 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('Renew' as const), scope: scopeArb, holder: holderArb, expectedToken: tokenArb, ttlMs: ttlArb }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('Release' as const), scope: scopeArb, holder: holderArb, token: tokenArb }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('Handoff' as const), scope: scopeArb, holder: holderArb, token: tokenArb, newHolder: holderArb, ttlMs: ttlArb }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('ForceRelease' as const), scope: scopeArb, expectedToken: tokenArb, actor: fc.constant('ops'), reason: fc.constantFrom('', 'verified'), privileged: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('ForceRelease' as const), scope: scopeArb, expectedToken: tokenArb, expectedExpiresAt: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined, freq: 2 }), actor: fc.constant('ops'), reason: fc.constantFrom('', 'verified'), privileged: fc.boolean() }).map(withOptional) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('Enqueue' as const), scope: scopeArb, waiterId: idArb, holder: holderArb, priority: fc.integer({ min: -2, max: 2 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('CancelWait' as const), scope: scopeArb, waiterId: idArb }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('Mutate' as const), scope: scopeArb, aggregate: fc.constantFrom('x', 'y'), holder: holderArb, token: tokenArb, expectedVersion: fc.oneof(fc.constant(LIVE_TOKEN), fc.integer({ min: 0, max: 3 })), guard: guardArb }).map(withOptional) },

@@ -70,6 +70,9 @@ describe('workflow concurrency groups', () => {
     expect(late.decision).toEqual({ kind: 'Superseded', by: 'preview-new' });
     expect(late.group).toBe(g);
     expect(submit(g, run('preview-newer', true, 300)).decision).toEqual({ kind: 'Superseding', cancelled: ['preview-new'] });
+    // Still after the newer run has finished: the old run would overwrite what the newer one did.
+    const finished = complete(g, 'preview-new').group;
+    expect(submit(finished, run('preview-old', true, 100)).decision).toEqual({ kind: 'Superseded', by: 'preview-new' });
   });
 
   test('CancelPrevious never cancels a non-supersedable run (production deploy, release publish, migration)', () => {

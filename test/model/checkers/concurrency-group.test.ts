@@ -1,5 +1,5 @@
 // seed 000 §10–§17, §119–§121 and seed 003 (admission order): a serial group never runs two runs at
-// once, and in CancelPrevious no run supersedes one admitted after it.
+// once, and in CancelPrevious no run is taken in after one admitted later was.
 import { describe, expect, it } from 'vitest';
 import { concurrencyGroup } from '../../../model/checkers/concurrency-group.ts';
 import { HistoryBuilder } from './history-builder.ts';
@@ -35,7 +35,15 @@ describe('concurrency-group', () => {
     const [late] = submit(h, 'c1#1', 'old', 100, { kind: 'Superseding', cancelled: ['new'] });
     const verdict = concurrencyGroup(h.build());
     expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.message).toBe('group g (CancelPrevious): run old admitted at t=100 superseded run new admitted later, at t=200: the older run won');
+    expect(verdict.violations[0]?.message).toBe('group g (CancelPrevious): run old admitted at t=100 was taken in (#3) after run new, admitted later at t=200, had been (#1): the older run won');
     expect(verdict.violations[0]?.events).toEqual(expect.arrayContaining([newer, late]));
+  });
+
+  it('fails an older run that arrived after the newer one finished and still ran', () => {
+    const h = new HistoryBuilder();
+    submit(h, 'c2#1', 'new', 200, { kind: 'Started' });
+    h.call('c2#1:group', 'group-run', { group: 'g', runId: 'new', mode: 'CancelPrevious' }, 'ok', { group: 'g', runId: 'new' });
+    submit(h, 'c1#1', 'old', 100, { kind: 'Started' });
+    expect(concurrencyGroup(h.build()).violations[0]?.message).toMatch(/run old admitted at t=100 was taken in .* after run new/);
   });
 });

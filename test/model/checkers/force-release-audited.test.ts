@@ -52,15 +52,25 @@ describe('force-release-audited', () => {
     expect(verdict.violations[0]?.events).toEqual([issued, invoke, ok]);
   });
 
-  it('fails a force that removed a lease renewed past the expiry it expected (seed 002 022d1f8)', () => {
+  it('fails a force that removed a lease renewed after the expiry it expected was set (seed 002 022d1f8)', () => {
     const h = new HistoryBuilder();
     acquired(h, 'c1#1', 'env', 'A', 7);
     h.at(TTL);
     const [, renewed] = h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: TTL }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 2 * TTL } });
-    h.op('ops#1', { ...command, expectedExpiresAt: TTL }, { kind: 'ForceReleased', tombstone, nextToken: 9 });
+    h.op('ops#1', { ...command, expectedExpiresAt: TTL }, { kind: 'ForceReleased', tombstone: { ...tombstone, endedAt: TTL + 5 }, nextToken: 9 });
     const verdict = forceReleaseAudited(h.build());
     expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.message).toMatch(/expiry 20000 from a renewal completed at #\d+ before the force was sent, not the expected 10000/);
+    expect(verdict.violations[0]?.message).toMatch(/a renewal \(#\d+\) had moved the lease's expiry to 20000 before the force ended it, so it was not the lease with the expected expiry 10000/);
     expect(verdict.violations[0]?.events).toContain(renewed);
+  });
+
+  it('passes a force of the expiry a later, shorter renewal set (store order, not the size of the expiry)', () => {
+    const h = new HistoryBuilder();
+    acquired(h, 'c1#1', 'env', 'A', 7);
+    h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: TTL }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 2_000 + TTL } });
+    h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: 2_000 }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 5_000 } });
+    h.at(TTL);
+    h.op('ops#1', { ...command, expectedExpiresAt: 5_000 }, { kind: 'ForceReleased', tombstone: { ...tombstone, endedAt: 4_000 }, nextToken: 9 });
+    expect(forceReleaseAudited(h.build())).toEqual({ valid: true, violations: [] });
   });
 });

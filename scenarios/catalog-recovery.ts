@@ -1,0 +1,64 @@
+// The built-in scenarios of database crash, failover and restore (seed 000 §271–§276, §286, §297),
+// as plain data like catalog.ts, which lists them in its order.
+
+import { DEPLOYS, NET, SAFETY } from './profiles.ts';
+import type { ScenarioInput } from './schema.ts';
+
+export const RECOVERY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+  {
+    name: 'db-crash',
+    title: 'Database crash: session loss does not break the durable ownership model',
+    sources: ['000 §286', '000 §74'],
+    workload: { controllers: 4, scopes: 2, mix: DEPLOYS, horizonMs: 12_000, leaseTtlMs: 1_500 },
+    faults: { profile: { ...NET, nemesisIntervalMs: 1_000, dbCrashProbabilityPct: 20, dbDownMs: 700 } },
+    invariants: [...SAFETY, 'no-blind-retry'],
+    expect: 'pass',
+    operations: 40,
+  },
+  {
+    name: 'db-failover',
+    title: 'Failover to a lagging replica: the recovery epoch fences every earlier token',
+    sources: ['000 §272–276', '000 §297', '000 §271'],
+    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'infra-apply': 1 }, horizonMs: 10_000, leaseTtlMs: 2_000, workMsMin: 50, workMsMax: 250 },
+    faults: { profile: { ...NET }, scripted: [{ f: 'db-failover', at: 4_000, lagMs: 1_500 }] },
+    invariants: [...SAFETY, 'restore-invalidates'],
+    expect: 'pass',
+    operations: 60,
+  },
+  {
+    name: 'db-failover-unmitigated',
+    title: 'Failover without a recovery epoch: fencing regresses',
+    sources: ['000 §272–276', '000 §271'],
+    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'infra-apply': 1 }, horizonMs: 10_000, leaseTtlMs: 2_000, workMsMin: 50, workMsMax: 250 },
+    faults: { profile: { ...NET }, scripted: [{ f: 'db-failover', at: 4_000, lagMs: 1_500 }] },
+    invariants: [...SAFETY, 'restore-invalidates'],
+    mitigations: { recoveryEpoch: false },
+    expect: 'violation',
+    operations: 60,
+  },
+  {
+    name: 'restore',
+    title: 'Restore from an older backup: pre-restore leases are invalid until reconciled',
+    sources: ['000 §272–276', '000 §297'],
+    // Jobs outlast the backup's age, so a lease in the restored image can belong to a holder still
+    // at work; provider timeouts leave effects in flight across the restore.
+    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
+    faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
+    invariants: [...SAFETY, 'restore-invalidates'],
+    expect: 'pass',
+    operations: 60,
+  },
+  {
+    name: 'restore-unmitigated',
+    title: 'Restore without a recovery epoch: a pre-restore lease is honoured',
+    sources: ['000 §272–276', '000 §297'],
+    // Jobs outlast the backup's age, so a lease in the restored image can belong to a holder still
+    // at work; provider timeouts leave effects in flight across the restore.
+    workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
+    faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
+    invariants: [...SAFETY, 'restore-invalidates'],
+    mitigations: { recoveryEpoch: false },
+    expect: 'violation',
+    operations: 60,
+  },
+];
