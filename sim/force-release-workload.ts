@@ -7,7 +7,7 @@
 // in between keeps its lease (seed 002 022d1f8, ebe1ab8). A stalled holder that comes back is
 // stopped by fencing, not by the operator's belief.
 
-import type { Fiber, Journal, Node, Sim } from './engine.ts';
+import type { Fiber, Journal, Sim } from './engine.ts';
 import { world } from './controller-world.ts';
 import type { OpSpec } from './plan.ts';
 
@@ -37,11 +37,12 @@ export async function forceReleaseJob(sim: Sim, fiber: Fiber, j: Journal): Promi
   const window = stallWindowMs(ttlMs, policy.judgeStallOverRenewals);
   const pollMs = Math.max(1, Math.floor(ttlMs / POLLS_PER_TTL));
   let polls = WATCH_TTLS * POLLS_PER_TTL;
-  // The lease being watched, and when (on the operator's monotonic clock) it first saw that expiry.
+  // The lease being watched, and when it first saw that expiry, on its monotonic clock (so a step
+  // of its wall clock does not shorten the judgement).
   let watched: Observed | null = null;
   let since = 0;
   while (polls-- > 0) {
-    const askedAt = monotonic(sim, fiber.node);
+    const askedAt = fiber.node.clock.monotonic(sim.now);
     const seen = await observe(sim, fiber, op);
     if (seen === 'free') return;
     if (seen === null) {
@@ -50,21 +51,13 @@ export async function forceReleaseJob(sim: Sim, fiber: Fiber, j: Journal): Promi
       // A renewal (the expiry moved) or a new holder: the judgement starts over. Key-only thinking
       // watches the scope, not the lease: a new holder's lease carries on the stall it was timing.
       watched = seen;
-      since = monotonic(sim, fiber.node);
+      since = fiber.node.clock.monotonic(sim.now);
     } else {
       watched = seen;
       if (askedAt - since >= window) return forceStalled(sim, fiber, op, watched);
     }
     await sim.sleepLocal(fiber, pollMs);
   }
-}
-
-/**
- * A duration clock (the way a process times its waits): it runs at the node's clock rate, drift
- * included, but a step of the wall clock (a clock-skew offset) does not move it.
- */
-function monotonic(sim: Sim, node: Node): number {
-  return sim.now + Math.trunc((sim.now * node.clock.driftPpm) / 1_000_000);
 }
 
 /**

@@ -59,8 +59,7 @@ export class Nemesis {
       case 'clock-skew': {
         const node = this.controllerNode(fault.node as string);
         if (node === undefined) return;
-        node.clock.offsetMs = fault.offsetMs as number;
-        node.clock.driftPpm = fault.driftPpm as number;
+        node.clock.skew(this.sim.now, fault.offsetMs as number, fault.driftPpm as number);
         await this.record('clock-skew', { node: node.name, offsetMs: node.clock.offsetMs, driftPpm: node.clock.driftPpm });
         return;
       }
