@@ -1,4 +1,4 @@
-// seed 000 §277–§302: every scenario the correct implementation must pass has no violation over 200 seeds (first half of the catalogue).
+// seed 000 §277–§302: every scenario the correct implementation must pass has no violation over 100 seeds (500: `npm run sweep:all`) (first half of the catalogue).
 import { describe, expect, it } from 'vitest';
 import { listScenarios } from '../../scenarios/index.ts';
 import { sweep, SWEEP_SEEDS } from './sweep.ts';

@@ -3,8 +3,8 @@ import createMemoryStore from '../../adapters/memory.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
 
-/** Seeds per scenario; SWEEP_SEEDS overrides it for a quicker local loop. */
-export const SWEEP_SEEDS = Number(process.env['SWEEP_SEEDS'] ?? 200);
+/** Seeds per scenario (`npm run sweep:all` runs 500); SWEEP_SEEDS overrides it. */
+export const SWEEP_SEEDS = Number(process.env['SWEEP_SEEDS'] ?? 100);
 
 export interface SweepOutcome {
   readonly violated: ReadonlyArray<number>;
