@@ -331,6 +331,10 @@ export class Sim {
   readonly realActions: Array<{ f: string; outcome: string }> = [];
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
+  afterRecoveryEpoch(scopes: ReadonlyArray<string>): void {
+    this.hooks.afterRecoveryEpoch(this, scopes);
+  }
+
   executeDirect<C extends Command>(command: C, process = 'database-host'): Promise<OutcomeOf<C>> {
     return this.db.executeDirect(command, process);
   }

@@ -7,14 +7,15 @@
 import type { StoreImage } from '../adapters/port.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { ModelState } from '../model/state.ts';
-import type { Node, Sim } from './engine.ts';
+import type { NemesisHost } from './nemesis-host.ts';
+import type { Node } from './sim-node.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
 
 export class Nemesis {
   /** Replica/backup images, taken at a fixed cadence when the plan has failover or restore. */
   private readonly images: Array<{ time: number; image: StoreImage; shadow: ModelState }> = [];
 
-  constructor(private readonly sim: Sim) {}
+  constructor(private readonly sim: NemesisHost) {}
 
   /** Records a fault in the history and, with real faults, applies it for real. */
   async record(f: FaultKind, value: Readonly<Record<string, unknown>>): Promise<void> {
@@ -172,7 +173,7 @@ export class Nemesis {
     this.sim.history.op(this.sim.now, process, 'invoke', command.kind, command);
     const outcome = await this.sim.executeDirect(command, process);
     this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
-    this.sim.hooks.afterRecoveryEpoch(this.sim, blocked);
+    this.sim.afterRecoveryEpoch(blocked);
   }
 
   async startLiveness(): Promise<void> {

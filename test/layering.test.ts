@@ -33,6 +33,39 @@ function upwardImports(sources: ReadonlyArray<Source>): string[] {
   return found;
 }
 
+/** Files of `sources` that import one another, directly or through others (type imports count). */
+function importCycles(sources: ReadonlyArray<Source>): string[][] {
+  const known = new Set(sources.map((s) => s.file));
+  const edges = new Map(
+    sources.map(({ file, text }) => [
+      file,
+      ts.preProcessFile(text, true, true).importedFiles.flatMap((ref) => {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), ref.fileName));
+        return ref.fileName.startsWith('.') && known.has(target) ? [target] : [];
+      }),
+    ]),
+  );
+  const reaches = (from: string, to: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [...(edges.get(from) ?? [])];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      if (next === to) return true;
+      if (!seen.has(next)) (seen.add(next), stack.push(...(edges.get(next) ?? [])));
+    }
+    return false;
+  };
+  const cycles: string[][] = [];
+  const placed = new Set<string>();
+  for (const { file } of sources) {
+    if (placed.has(file) || !reaches(file, file)) continue;
+    const cycle = sources.map((s) => s.file).filter((other) => other === file || (reaches(file, other) && reaches(other, file)));
+    for (const member of cycle) placed.add(member);
+    cycles.push(cycle);
+  }
+  return cycles;
+}
+
 function* tsFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir)) {
     const full = path.join(dir, entry);
@@ -49,6 +82,19 @@ describe('layering', () => {
     const all = sources();
     expect(all.length).toBeGreaterThan(200);
     expect(upwardImports(all)).toEqual([]);
+  });
+
+  test('the simulator has no import cycle (the nemesis sees an interface, not the engine)', () => {
+    const sim = sources().filter((s) => s.file.startsWith('sim/'));
+    expect(sim.length).toBeGreaterThan(40);
+    expect(importCycles(sim)).toEqual([]);
+    const planted = [
+      { file: 'sim/a.ts', text: "import type { B } from './b.ts';" },
+      { file: 'sim/b.ts', text: "import { C } from './c.ts';" },
+      { file: 'sim/c.ts', text: "export { A } from './a.ts';" },
+      { file: 'sim/d.ts', text: "import './a.ts';" },
+    ];
+    expect(importCycles(planted)).toEqual([['sim/a.ts', 'sim/b.ts', 'sim/c.ts']]);
   });
 
   test('a planted upward import is found, in each form an import can take', () => {
