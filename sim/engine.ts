@@ -319,7 +319,7 @@ export class Sim {
     this.history.fault(this.now, f, value);
   }
 
-  readonly nemesis: Nemesis = new Nemesis(this);
+  readonly nemesis: Nemesis = new Nemesis(this, (scopes) => this.hooks.afterRecoveryEpoch(this, scopes));
 
   /** A fault that lasts (partition, loss window, pause, database crash) ends at `time`. */
   scheduleFaultEnd(time: number, fault: Readonly<Record<string, unknown>>): void {
@@ -331,10 +331,6 @@ export class Sim {
   readonly realActions: Array<{ f: string; outcome: string }> = [];
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
-  afterRecoveryEpoch(scopes: ReadonlyArray<string>): void {
-    this.hooks.afterRecoveryEpoch(this, scopes);
-  }
-
   executeDirect<C extends Command>(command: C, process = 'database-host'): Promise<OutcomeOf<C>> {
     return this.db.executeDirect(command, process);
   }

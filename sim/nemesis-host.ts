@@ -38,6 +38,4 @@ export interface NemesisHost {
   retire(node: Node, why: string, downMs?: number): void;
   /** A command run at the database host, outside any client's session. */
   executeDirect<C extends Command>(command: C, process?: string): Promise<OutcomeOf<C>>;
-  /** The recovery epoch advanced: these scopes wait for the recovery procedure. */
-  afterRecoveryEpoch(scopes: ReadonlyArray<string>): void;
 }

@@ -15,7 +15,11 @@ export class Nemesis {
   /** Replica/backup images, taken at a fixed cadence when the plan has failover or restore. */
   private readonly images: Array<{ time: number; image: StoreImage; shadow: ModelState }> = [];
 
-  constructor(private readonly sim: NemesisHost) {}
+  constructor(
+    private readonly sim: NemesisHost,
+    /** The recovery epoch advanced: these scopes wait for the recovery procedure. */
+    private readonly afterRecoveryEpoch: (scopes: ReadonlyArray<string>) => void,
+  ) {}
 
   /** Records a fault in the history and, with real faults, applies it for real. */
   async record(f: FaultKind, value: Readonly<Record<string, unknown>>): Promise<void> {
@@ -173,7 +177,7 @@ export class Nemesis {
     this.sim.history.op(this.sim.now, process, 'invoke', command.kind, command);
     const outcome = await this.sim.executeDirect(command, process);
     this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
-    this.sim.afterRecoveryEpoch(blocked);
+    this.afterRecoveryEpoch(blocked);
   }
 
   async startLiveness(): Promise<void> {
