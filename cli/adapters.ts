@@ -12,6 +12,7 @@ import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
+import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
 import { awaiting, bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
@@ -27,6 +28,10 @@ export interface ResolvedAdapter {
    * (the concurrent sessions of `testbed stress`).
    */
   readonly sessions?: (options: StoreOptions, count: number) => Promise<Store[]>;
+  /** PostgreSQL stores only: controlled interleaving of a run's sessions (adapters/interleaving.ts). */
+  readonly interleaving?: (strategy: InterleaveStrategy) => Interleaving;
+  /** Set by `--interleave`: every run on this adapter is interleaved so. */
+  readonly interleave?: Interleaving;
   close(): Promise<void>;
 }
 
@@ -86,10 +91,13 @@ async function resolvePostgres(spec: string): Promise<ResolvedAdapter> {
     const open = () => createPostgresStore({ ...options, ...variant, connectionString: server.connectionString, schema, poolSize: 1 });
     return Promise.all(Array.from({ length: count }, open));
   };
+  const { postgresInterleaving } = await import('../adapters/postgres/interleave/index.ts');
+  const interleaving = (strategy: InterleaveStrategy): Interleaving => postgresInterleaving(strategy, server.connectionString, () => `${base}_${++runs}`, variant);
   return {
     name: spec,
     store: { name: spec, factory },
     sessions,
+    interleaving,
     close: () => server.stop(),
   };
 }

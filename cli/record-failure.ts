@@ -52,6 +52,11 @@ export function unwrittenLine(writeError: string): string {
 export async function recordFailure(result: SimRunResult, scenario: Scenario, adapter: ResolvedAdapter, shrink: boolean): Promise<RecordedFailure> {
   const file = failurePath(result.scenario, result.seed, adapter.name);
   const policy = adapter.policy === undefined ? {} : { policy: adapter.policy };
+  if (adapter.interleave !== undefined) {
+    // An interleaved run is not shrunk: its store is not an in-process one.
+    const writeError = await saveFailureFile(file, failureOf(result.plan, result, { ...policy, interleave: adapter.interleave.strategy }));
+    return { file, writeError, shrunk: false, counterexample: null };
+  }
   const shrinkable = shrink && adapter.deterministic === true;
   if (!shrinkable) {
     const writeError = await saveFailureFile(file, failureOf(result.plan, result, policy));

@@ -1,6 +1,7 @@
 // The `--scenario` argument: a built-in name or a path to a scenario file; any problem with it
 // is bad input (exit 2) with the loader's one-line message.
 
+import type { InterleaveStrategy } from '../adapters/interleaving.ts';
 import { loadScenario, ScenarioError, type Scenario } from '../scenarios/index.ts';
 import { generatePlan, replayLine, type Plan } from '../sim/run.ts';
 import { UsageError } from './errors.ts';
@@ -28,6 +29,6 @@ export function planOrFail(scenario: Scenario, seed: number): Plan {
 }
 
 /** The replay line names the scenario as the user gave it, so a scenario file replays too. */
-export function replayFor(scenarioArg: string, seed: number, adapter: string, faults: 'sim' | 'real'): string {
-  return replayLine(scenarioArg, seed, adapter, faults);
+export function replayFor(scenarioArg: string, seed: number, adapter: string, faults: 'sim' | 'real', interleave?: InterleaveStrategy): string {
+  return replayLine(scenarioArg, seed, adapter, faults, interleave);
 }

@@ -64,14 +64,16 @@ export interface FaultEvent {
 /**
  * Ground truth, recorded by the protected resource itself rather than by a client:
  * - provider `effect-applied`: `{ intentId, scope, token, holder, operation }` — an external effect actually happened;
- * - resource `mutation-accepted`: `{ scope, aggregate, token, holder, version }` — a protected write actually landed.
+ * - resource `mutation-accepted`: `{ scope, aggregate, token, holder, version }` — a protected write actually landed;
+ * - database `interleaving` (controlled interleaving only): `{ calls, schedule }` — the sessions whose
+ *   calls ran at once, and the session of each statement in the order the server got them.
  */
 export interface TruthEvent {
   readonly index: number;
   readonly time: number;
-  readonly process: 'provider' | 'resource';
+  readonly process: 'provider' | 'resource' | 'database';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

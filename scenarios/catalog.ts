@@ -4,6 +4,7 @@
 // 001 (coordination) are in catalog-001.ts and come last.
 
 import { COORDINATION_SCENARIOS } from './catalog-001.ts';
+import { CONCURRENCY_SCENARIOS } from './catalog-concurrency.ts';
 import { RECOVERY_SCENARIOS } from './catalog-recovery.ts';
 import { DEPLOYS, NET, SAFETY } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
@@ -220,6 +221,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     operations: 40,
   },
   ...RECOVERY_SCENARIOS,
+  ...CONCURRENCY_SCENARIOS,
   {
     name: 'lease-handoff',
     title: 'Handoff moves ownership atomically under a new token; the old holder is fenced',

@@ -97,6 +97,13 @@ const workload = z
     waitPct: pct.default(50),
     /** Longest a waiter waits before it gives up with CancelWait, in ms. */
     waitTimeoutMs: z.number().int().min(1).default(20_000),
+    /**
+     * Share (percent) of operations that repeat the one before on another controller at the same
+     * instant: the same workload, scope and request (an idempotent request keeps its key and
+     * digest, as a redelivered request does). Bursts of contending processes: a scheduled tick
+     * on every instance, a request delivered twice.
+     */
+    burstPct: pct.default(0),
   })
   .strict()
   .refine((w) => Object.keys(w.mix).length > 0, { message: 'workload.mix must name at least one workload kind' })

@@ -7,12 +7,15 @@
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../adapters/port.ts';
+import type { InterleavedStores, Interleaving } from '../adapters/interleaving.ts';
+import { chooserFor } from './interleave-strategy.ts';
+import type { Streams } from './prng.ts';
 import type { EventQueue } from './event-queue.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Network } from './network.ts';
 import { contractBreach, type PortContract } from './port-contract.ts';
 import type { ShadowModel } from './shadow-model.ts';
-import { EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_DB_REP, MSG_NOTIFY, type Fiber, type Message, type Node } from './sim-node.ts';
+import { EV_DB_FLUSH, EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_DB_REP, MSG_NOTIFY, type Fiber, type Message, type Node } from './sim-node.ts';
 
 export interface SyncStore {
   executeSync<C extends Command>(command: C): OutcomeOf<C>;
@@ -32,6 +35,9 @@ export interface DatabaseHost {
   readonly history: HistoryRecorder;
   readonly contract: PortContract;
   readonly shadow: ShadowModel;
+  readonly streams: Streams;
+  /** Set under controlled interleaving: calls run in batches, a session per node. */
+  readonly interleaved: { readonly stores: InterleavedStores; readonly interleaving: Interleaving } | null;
   /** The node whose request is executing: the store's `callerClock` reads its clock. */
   setCaller(node: Node | null): void;
   reply(m: Message, type: number, payload: unknown): void;
@@ -52,6 +58,10 @@ export class DatabaseNode {
   execute(m: Message): Promise<void> | null {
     if (this.host.dbDown || m.conn !== this.host.dbConn) return null;
     const command = m.payload as Command;
+    if (this.host.interleaved !== null) {
+      this.enqueue(m, this.host.interleaved.interleaving.windowMs);
+      return null;
+    }
     const sync = this.host.syncStore;
     if (sync === null) return this.executeAtDbAsync(m, command);
     this.host.setCaller(m.fiber.node);
@@ -82,7 +92,66 @@ export class DatabaseNode {
     this.committedAtDb(m, command, outcome);
   }
 
-  private committedAtDb(m: Message, command: Command, outcome: unknown): void {
+  // ---- controlled interleaving (adapters/interleaving.ts) -------------------------------------
+
+  /** Calls waiting for the next batch, in arrival order. */
+  private waiting: Message[] = [];
+  private flushPending = false;
+
+  private enqueue(m: Message, windowMs: number): void {
+    this.waiting.push(m);
+    if (this.flushPending) return;
+    this.flushPending = true;
+    this.host.queue.push(this.host.now + windowMs, EV_DB_FLUSH, 0, 0, null);
+  }
+
+  /**
+   * Runs the calls that arrived in the window at once, one per session (a session's second call
+   * goes to the next batch, at the same instant), statement by statement in the order the seeded
+   * chooser decides. The schedule is recorded in the history, so it is part of the trace hash.
+   */
+  async flush(): Promise<void> {
+    this.flushPending = false;
+    const batch: Message[] = [];
+    const later: Message[] = [];
+    const sessions = new Set<string>();
+    for (const m of this.waiting) {
+      // A request that arrived before a database crash or failover is lost with its connection.
+      if (this.host.dbDown || m.conn !== this.host.dbConn) continue;
+      if (sessions.has(m.fiber.node.name)) later.push(m);
+      else {
+        sessions.add(m.fiber.node.name);
+        batch.push(m);
+      }
+    }
+    this.waiting = later;
+    if (later.length > 0) {
+      this.flushPending = true;
+      this.host.queue.push(this.host.now, EV_DB_FLUSH, 0, 0, null);
+    }
+    if (batch.length === 0) return;
+    const { stores, interleaving } = this.host.interleaved!;
+    const calls = batch.map((m) => ({ session: m.fiber.node.name, command: m.payload as Command }));
+    const choose = chooserFor(interleaving.strategy, this.host.streams.get('interleave'), [...sessions]);
+    const result = await stores.runBatch(calls, choose);
+    this.host.history.truth(this.host.now, 'database', 'interleaving', { calls: [...sessions], schedule: [...result.schedule] });
+    const clean = result.settled.every(({ call, result: r }) => r.status === 'fulfilled' && contractBreach(calls[call]!.command, r.value) === null);
+    if (clean) {
+      const entries = result.settled.map(({ call, result: r }) => ({ command: calls[call]!.command, actual: (r as PromiseFulfilledResult<unknown>).value, process: batch[call]!.fiber.process }));
+      this.host.shadow.executedBatch(entries, this.host.now);
+    } else {
+      // Which order the batch ran in cannot be told without every outcome.
+      this.host.shadow.stop('a call of a concurrent batch has no outcome the port allows');
+    }
+    for (const { call, result: r } of result.settled) {
+      const m = batch[call]!;
+      if (r.status === 'fulfilled') this.committedAtDb(m, calls[call]!.command, r.value, false);
+      else this.failedAtDb(m, calls[call]!.command, r.reason);
+    }
+  }
+
+  /** `shadowed`: step the shadow model with this outcome (false when the batch was compared whole). */
+  private committedAtDb(m: Message, command: Command, outcome: unknown, shadowed = true): void {
     const breach = contractBreach(command, outcome);
     if (breach !== null) {
       // Not an answer the port allows: a finding about the store; the caller cannot know what happened.
@@ -91,7 +160,7 @@ export class DatabaseNode {
       this.host.reply(m, MSG_DB_REP, { error: 'unknown' });
       return;
     }
-    this.host.shadow.executed(command, this.host.now, outcome, m.fiber.process, null);
+    if (shadowed) this.host.shadow.executed(command, this.host.now, outcome, m.fiber.process, null);
     if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
       const o = outcome as { version: number; token: number };
       this.host.history.truth(this.host.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });

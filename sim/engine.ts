@@ -11,6 +11,7 @@ import type { OutcomeOf } from '../model/outcomes.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { Store, TimeSource } from '../adapters/port.ts';
+import type { InterleavedStores, Interleaving } from '../adapters/interleaving.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
@@ -29,6 +30,7 @@ import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type SyncStore } from './database-node.ts';
 import {
   EV_COORD,
+  EV_DB_FLUSH,
   EV_DELIVER,
   EV_END_FAULT,
   EV_EXPIRY,
@@ -79,6 +81,8 @@ export class Sim {
   readonly provider: Provider;
   /** Protocol-side state shared by the controllers (controller.ts owns its shape). */
   world: unknown = null;
+  /** Set under controlled interleaving (adapters/interleaving.ts): store calls run in batches, a session per node. */
+  interleaved: { readonly stores: InterleavedStores; readonly interleaving: Interleaving } | null = null;
   /** Set when the plan has `coordination`: the controllers are voters and a leader dispatches the operations. */
   coordination: SimCoordination | null = null;
 
@@ -278,6 +282,9 @@ export class Sim {
           break;
         case EV_EXPIRY:
           this.db.expiryDue(event.data as string, event.a);
+          break;
+        case EV_DB_FLUSH:
+          await this.db.flush();
           break;
       }
       if (this.fibers.failure !== null) throw this.fibers.failure;

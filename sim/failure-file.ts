@@ -11,6 +11,7 @@ import { z } from 'zod';
 import createMemoryStore, { MEMORY_ADAPTER } from '../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
+import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import { POLICY_FLAGS, type ControllerPolicy } from '../model/controller-policy.ts';
 import type { Plan } from './plan.ts';
 import { planSchema } from './plan-schema.ts';
@@ -36,6 +37,7 @@ export const failureFileSchema = z
     adapter: z.string().min(1),
     faults: z.enum(['sim', 'real']),
     mutant: z.string().min(1).optional(),
+    interleave: z.enum(['pct', 'random']).optional(),
     policy: z.partialRecord(z.enum(POLICY_FLAGS as [keyof ControllerPolicy, ...Array<keyof ControllerPolicy>]), z.boolean()).optional(),
     plan: planSchema,
     violations: z.array(violationSchema),
@@ -50,6 +52,8 @@ export interface FailureFile {
   readonly seed: number;
   readonly adapter: string;
   readonly faults: 'sim' | 'real';
+  /** The interleaving strategy of a run under `--interleave`. */
+  readonly interleave?: InterleaveStrategy;
   /** The mutant that ran, when the adapter is `mutant:<name>`. */
   readonly mutant?: string;
   /** Policy flags that differed from the correct protocol. */
@@ -75,7 +79,7 @@ export class FailureFileError extends Error {
 }
 
 /** The failure record of a failing run of `plan`. */
-export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutant?: string; readonly policy?: Partial<ControllerPolicy> } = {}): FailureFile {
+export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutant?: string; readonly policy?: Partial<ControllerPolicy>; readonly interleave?: InterleaveStrategy } = {}): FailureFile {
   return {
     version: FAILURE_FILE_VERSION,
     scenario: result.scenario,
@@ -83,6 +87,7 @@ export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutan
     adapter: result.adapter,
     faults: result.faults,
     ...(extra.mutant === undefined ? {} : { mutant: extra.mutant }),
+    ...(extra.interleave === undefined ? {} : { interleave: extra.interleave }),
     ...(extra.policy === undefined || Object.keys(extra.policy).length === 0 ? {} : { policy: extra.policy }),
     plan,
     violations: result.violations,
@@ -153,7 +158,7 @@ function storeOf(adapter: string): { readonly store: StoreChoice; readonly polic
  * Re-executes the stored plan exactly, on the adapter it failed on (the memory store or a mutant
  * unless `store` is given) with the stored policy; the result carries the same trace hash.
  */
-export async function replayFailure(failure: FailureFile, store?: StoreChoice, realFaults?: RealFaultDriver): Promise<RunResult> {
+export async function replayFailure(failure: FailureFile, store?: StoreChoice, realFaults?: RealFaultDriver, interleave?: Interleaving): Promise<RunResult> {
   const resolved = store === undefined ? storeOf(failure.adapter) : { store };
   const policy = failure.policy ?? resolved.policy;
   return executePlan(failure.plan, {
@@ -162,5 +167,6 @@ export async function replayFailure(failure: FailureFile, store?: StoreChoice, r
     replay: failure.replay,
     ...(realFaults === undefined ? {} : { realFaults }),
     ...(policy === undefined ? {} : { policy }),
+    ...(interleave === undefined ? {} : { interleave }),
   });
 }

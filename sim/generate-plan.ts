@@ -187,11 +187,15 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
   }
   // Operations start over the first 80% of the safety phase so most finish before faults heal.
   const spreadMs = Math.max(1, Math.floor((w.horizonMs * 4) / 5));
+  let previous: { readonly at: number; readonly op: OpSpec } | null = null;
   for (let n = 1; n <= scenario.operations; n++) {
-    const op = opFor(scenario, n, opsStream);
-    const at = opsStream.int(0, spreadMs);
+    // No draw at all without bursts: plans of scenarios without them stay as they were.
+    const burst: boolean = previous !== null && w.burstPct > 0 && previous.op.workload !== 'force-release' && opsStream.chance(w.burstPct);
+    const op: OpSpec = burst ? { ...previous!.op, id: `op${n}` } : opFor(scenario, n, opsStream);
+    const at: number = burst ? previous!.at : opsStream.int(0, spreadMs);
     const node = op.workload === 'force-release' ? 'operator' : `c${opsStream.int(1, w.controllers)}`;
     steps.push({ kind: 'op', at, node, op });
+    previous = { at, op };
   }
   steps.sort((a, b) => a.at - b.at);
   const protectedScopes = new Set<string>();

@@ -8,7 +8,7 @@
 
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import type { FaultKind, HistoryEvent, OpType } from '../model/history.ts';
+import type { FaultKind, HistoryEvent, OpType, TruthEvent } from '../model/history.ts';
 
 /** Serialized events are handed to the hash in chunks of about this many characters. */
 const CHUNK_CHARS = 32_768;
@@ -39,7 +39,7 @@ export class HistoryRecorder {
     this.record({ index: this.events.length, time, process: 'nemesis', type: 'fault', f, value });
   }
 
-  truth(time: number, process: 'provider' | 'resource', f: 'effect-applied' | 'mutation-accepted', value: Readonly<Record<string, unknown>>): void {
+  truth(time: number, process: TruthEvent['process'], f: TruthEvent['f'], value: Readonly<Record<string, unknown>>): void {
     this.record({ index: this.events.length, time, process, type: 'truth', f, value });
   }
 

@@ -3,6 +3,7 @@
 // scenario's checkers. Any sub-list of a plan's steps is itself a valid plan (for shrinking).
 
 import type { StoreFactory } from '../adapters/port.ts';
+import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import { checkAll } from '../model/checkers/index.ts';
 import type { Scenario } from '../scenarios/schema.ts';
@@ -40,6 +41,11 @@ export interface ExecuteOptions {
    * that declares `capabilities.referenceSemantics: false` is never compared).
    */
   readonly differential?: boolean;
+  /**
+   * Controlled interleaving (adapters/interleaving.ts): store calls arriving within the window
+   * run at once, a session per node, statement by statement in a seeded order. Replaces `store.factory`.
+   */
+  readonly interleave?: Interleaving;
 }
 
 export interface RunScenarioOptions extends ExecuteOptions {
@@ -62,8 +68,8 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-export function replayLine(scenario: string, seed: number, adapter: string, faults: 'sim' | 'real'): string {
-  return `npx testbed run --scenario ${shellWord(scenario)} --seed ${seed} --adapter ${shellWord(adapter)}${faults === 'real' ? ' --faults real' : ''}`;
+export function replayLine(scenario: string, seed: number, adapter: string, faults: 'sim' | 'real', interleave?: InterleaveStrategy): string {
+  return `npx testbed run --scenario ${shellWord(scenario)} --seed ${seed} --adapter ${shellWord(adapter)}${faults === 'real' ? ' --faults real' : ''}${interleave === undefined ? '' : ` --interleave ${interleave}`}`;
 }
 
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<SimRunResult> {
@@ -77,7 +83,10 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     coordination.start();
   }
   if (faults === 'real') sim.realFaults = options.realFaults ?? null;
-  const store = await options.store.factory({ time: sim.storeTime, callerClock: sim.callerClock });
+  const storeOptions = { time: sim.storeTime, callerClock: sim.callerClock };
+  const interleaved = options.interleave === undefined ? null : await options.interleave.open(storeOptions, [...sim.nodes.keys()]);
+  if (interleaved !== null) sim.interleaved = { stores: interleaved, interleaving: options.interleave! };
+  const store = interleaved?.main ?? (await options.store.factory(storeOptions));
   let lacking: Lacking;
   try {
     lacking = await lackingFor(plan, store.capabilities?.commands, options.policy);
@@ -87,7 +96,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     sim.schedule();
     await sim.run();
   } finally {
-    await store.close();
+    await (interleaved ?? store).close();
   }
   // The run took a path the reference run did not, and needed a command the store lacks.
   if (sim.unsent.size > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${[...sim.unsent].sort().join(', ')}`);
@@ -109,7 +118,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     operations: sim.history.completedOps,
     valid: verdict.valid,
     violations: verdict.violations,
-    replay: options.replay ?? replayLine(plan.scenario, plan.seed, options.store.name, faults),
+    replay: options.replay ?? replayLine(plan.scenario, plan.seed, options.store.name, faults, options.interleave?.strategy),
     simulatedMs: sim.now,
     history,
     plan,
@@ -138,7 +147,7 @@ function untestedRun(plan: Plan, options: ExecuteOptions, faults: 'sim' | 'real'
     valid: 'unknown',
     untested: reason,
     violations: [],
-    replay: options.replay ?? replayLine(plan.scenario, plan.seed, options.store.name, faults),
+    replay: options.replay ?? replayLine(plan.scenario, plan.seed, options.store.name, faults, options.interleave?.strategy),
     simulatedMs: 0,
     history: [],
     plan,

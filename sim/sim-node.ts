@@ -19,6 +19,8 @@ export const EV_COORD = 9;
 export const EV_EXPIRY = 11;
 /** A wake that carries a value (a reply held while its node was paused); EV_WAKE carries none. */
 export const EV_RESUME = 12;
+/** Controlled interleaving: the database runs the calls that arrived in the window as one batch. */
+export const EV_DB_FLUSH = 13;
 
 /** EV_WAKE's `b`: the fiber wakes because its call timed out. */
 export const WAKE_TIMEOUT = 1;

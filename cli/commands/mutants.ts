@@ -15,6 +15,7 @@ import { checkOutDir } from '../out-dir.ts';
 import { shardFrom } from '../seeds.ts';
 import { printShare, writeShard } from './shard-output.ts';
 import { printJson } from '../format.ts';
+import { POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
 import { startProgress } from '../progress.ts';
 import { saveFailureFile, unwrittenLine } from '../record-failure.ts';
 
@@ -90,9 +91,11 @@ export async function mutantsCommand(options: MutantsOptions): Promise<void> {
         check: stages[i]!.check,
         caughtBy: caughtBy(r, stages[i]!),
       })),
+      sqlRaceMutants: sqlRaceMutants(),
     });
   } else {
     printTable(options.out, reports, stages, unwritten);
+    printSqlRaceMutants();
   }
   process.exitCode = reports.every((r, i) => r.caught || stages[i]!.check?.caught === true) ? EXIT.ok : EXIT.violation;
 }
@@ -103,6 +106,32 @@ interface Stages {
   readonly checkMs: number;
   /** Time the simulator stage took (hunting and shrinking). */
   readonly simMs: number;
+}
+
+/**
+ * The SQL race mutants of the PostgreSQL store (adapters/postgres/mutants/): listed with the
+ * command that catches each, not run here (they need a server and real concurrency; their tests
+ * run those commands).
+ */
+function sqlRaceMutants() {
+  return POSTGRES_MUTANTS.map((m) => ({
+    name: `postgres-mutant:${m.name}`,
+    bug: m.bug,
+    caughtBy: m.caughtBy,
+    catch: m.caughtBy.map((mode) =>
+      mode === 'interleave'
+        ? `npx testbed sweep --scenario ${m.scenario ?? 'sql-contention'} --seeds 1..50 --adapter postgres-mutant:${m.name} --interleave`
+        : `npx testbed stress --adapter postgres-mutant:${m.name} --clients 32 --duration 4s`,
+    ),
+  }));
+}
+
+function printSqlRaceMutants(): void {
+  process.stdout.write(`\nSQL race mutants (real concurrency on PostgreSQL; not run by this command):\n`);
+  for (const m of sqlRaceMutants()) {
+    process.stdout.write(`  ${m.name}  caught by ${m.caughtBy.join(' and ')}\n`);
+    for (const line of m.catch) process.stdout.write(pc.dim(`        ${line}\n`));
+  }
 }
 
 /** The stages that caught the mutant, fastest first. */

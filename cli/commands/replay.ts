@@ -13,12 +13,13 @@ import { FailureFileError, readFailureFile, replayFailure, type FailureFile } fr
 import { replayLine } from '../../sim/run.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { startRealRun } from '../real-faults.ts';
+import { interleaved } from '../interleave-arg.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 
 /** `npx testbed run --scenario <s> --seed <n> --adapter <a> [--faults real]`, as `replayLine` writes it. */
 const WORD = `('(?:[^']|'\\\\'')*'|\\S+)`;
-const RUN_LINE = new RegExp(`^npx testbed run --scenario ${WORD} --seed (\\d+) --adapter ${WORD}( --faults real)?$`);
+const RUN_LINE = new RegExp(`^npx testbed run --scenario ${WORD} --seed (\\d+) --adapter ${WORD}( --faults real)?(?: --interleave (pct|random))?$`);
 
 /** A word of the replay line as the shell reads it (sim/run.ts `shellWord` quotes what it must). */
 function unquoted(word: string): string {
@@ -37,7 +38,7 @@ function checkConsistent(file: string, failure: FailureFile): void {
     if (!builtIn) throw bad(`unknown scenario '${failure.scenario}' (see: npx testbed scenarios)`);
     return;
   }
-  const [, quotedScenario, seed, quotedAdapter, real] = line;
+  const [, quotedScenario, seed, quotedAdapter, real, interleave] = line;
   const scenarioArg = unquoted(quotedScenario!);
   const adapter = unquoted(quotedAdapter!);
   // A scenario file is named by its path on the replay line; a built-in scenario by its name.
@@ -49,6 +50,7 @@ function checkConsistent(file: string, failure: FailureFile): void {
   if (adapter !== failure.adapter) throw bad(`the replay line names adapter ${adapter}, the file ${failure.adapter}`);
   if ((real === undefined ? 'sim' : 'real') !== failure.faults) throw bad(`the replay line's faults differ from the file's (${failure.faults})`);
   if (failure.mutant !== undefined && failure.adapter !== `mutant:${failure.mutant}`) throw bad(`mutant ${failure.mutant} ran on adapter ${failure.adapter}`);
+  if (interleave !== failure.interleave) throw bad(`the replay line's --interleave differs from the file's (${failure.interleave ?? 'none'})`);
 }
 
 export async function replayCommand(file: string, options: { readonly json?: boolean }): Promise<void> {
@@ -63,10 +65,10 @@ export async function replayCommand(file: string, options: { readonly json?: boo
   if (failure.faults === 'real' && failure.adapter !== 'postgres') throw new UsageError(`${file}: not a failure file: real faults ran on ${failure.adapter}, they need postgres`);
   // A real-fault failure replays on a fresh primary/replica pair with the same real actions.
   const real = failure.faults === 'real' ? await startRealRun(failure.seed) : undefined;
-  const adapter: ResolvedAdapter = real === undefined ? await resolveAdapter(failure.adapter) : { name: 'postgres', store: real.store, close: () => real.close() };
+  const adapter: ResolvedAdapter = real === undefined ? interleaved(await resolveAdapter(failure.adapter), failure.interleave) : { name: 'postgres', store: real.store, close: () => real.close() };
   let result;
   try {
-    result = await during(`replay of ${file} (${failure.scenario} seed ${failure.seed} on ${adapter.name})`, () => replayFailure(failure, adapter.store, real?.driver));
+    result = await during(`replay of ${file} (${failure.scenario} seed ${failure.seed} on ${adapter.name})`, () => replayFailure(failure, adapter.store, real?.driver, adapter.interleave));
   } finally {
     await adapter.close();
   }

@@ -8,6 +8,7 @@ import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { startRealRun } from '../real-faults.ts';
+import { interleaved, interleaveStrategy } from '../interleave-arg.ts';
 import { recordFailure, unwrittenLine } from '../record-failure.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeed } from '../seeds.ts';
@@ -19,6 +20,7 @@ export interface RunOptions {
   readonly faults: 'sim' | 'real';
   readonly json?: boolean;
   readonly shrink: boolean;
+  readonly interleave?: string | boolean;
 }
 
 export async function runCommand(options: RunOptions): Promise<void> {
@@ -27,13 +29,14 @@ export async function runCommand(options: RunOptions): Promise<void> {
   if (options.faults === 'real' && options.adapter !== 'postgres') {
     throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
   }
+  const strategy = interleaveStrategy(options.interleave, options.adapter, options.faults);
   // The plan first: a scenario that cannot make one is bad input, found before any server starts.
   const plan = planOrFail(scenario, seed);
   const real = options.faults === 'real' ? await startRealRun(seed) : undefined;
   const adapter: ResolvedAdapter =
-    real === undefined ? await resolveAdapter(options.adapter) : { name: 'postgres', store: real.store, close: () => real.close() };
+    real === undefined ? interleaved(await resolveAdapter(options.adapter), strategy) : { name: 'postgres', store: real.store, close: () => real.close() };
   try {
-    const replay = replayFor(options.scenario, seed, adapter.name, options.faults);
+    const replay = replayFor(options.scenario, seed, adapter.name, options.faults, strategy);
     if (!options.json) process.stderr.write(pc.dim(`${replay}\n${derivedOptions(plan)}\n`));
     const result = await during(`${scenario.name} seed ${seed} on ${adapter.name}`, () =>
       runScenario({
@@ -45,6 +48,7 @@ export async function runCommand(options: RunOptions): Promise<void> {
         replay,
         ...(real === undefined ? {} : { realFaults: real.driver }),
         ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
+        ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }),
       }),
     );
     await report(result, adapter, options, scenario);

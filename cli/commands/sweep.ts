@@ -14,6 +14,7 @@ import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { coverageOf, summarizeCoverage, type CoverageSummary, type RunCoverage } from '../../sim/coverage.ts';
 import { autoWorkers, sweepPool } from '../../sim/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { interleaved, interleaveStrategy } from '../interleave-arg.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
@@ -35,6 +36,8 @@ export interface SweepOptions {
   /** False with `--no-shrink`: the first failure's file holds the plan as it ran. */
   readonly shrink?: boolean;
   readonly json?: boolean;
+  /** `--interleave [strategy]`: controlled interleaving on a PostgreSQL store. */
+  readonly interleave?: string | boolean;
 }
 
 const MAX_WORKERS = 64;
@@ -87,7 +90,8 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
     throw new UsageError('--stop-at-first runs on one thread: leave out --workers or give --workers 1');
   }
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length);
-  const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter);
+  const strategy = interleaveStrategy(options.interleave, options.adapter, options.faults);
+  const adapter = options.faults === 'real' ? REAL_POSTGRES : interleaved(await resolveAdapter(options.adapter), strategy);
   if (workers > 1) {
     try {
       await pooledSweep(options, scenarios, seeds, adapter, workers);
@@ -156,7 +160,7 @@ function* runOrder(scenarioCount: number, seeds: ReadonlyArray<number>, seedMajo
 
 async function runOne(options: SweepOptions, scenario: Scenario, seed: number, adapter: ResolvedAdapter, ordinal: number): Promise<SimRunResult> {
   const scenarioArg = options.scenario === 'all' ? scenario.name : options.scenario;
-  const replay = replayFor(scenarioArg, seed, adapter.name, options.faults);
+  const replay = replayFor(scenarioArg, seed, adapter.name, options.faults, adapter.interleave?.strategy);
   // With real faults every run gets its own primary/replica pair: a failover uses one up.
   const real = options.faults === 'real' ? await startRealRun(ordinal) : undefined;
   try {
@@ -169,6 +173,7 @@ async function runOne(options: SweepOptions, scenario: Scenario, seed: number, a
         replay,
         ...(real === undefined ? {} : { realFaults: real.driver }),
         ...(adapter.policy === undefined ? {} : { policy: adapter.policy }),
+        ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }),
       }),
     );
   } finally {

@@ -54,5 +54,7 @@ export const capacityCountThenInsert: PostgresMutant = {
   bug: 'AcquirePermit sums the units in use and inserts the permit without locking the scope, so two concurrent admissions both take the same free units',
   breaks: '000 §72, §93–§97, §293',
   source: 'issue "Real concurrency on PostgreSQL" (a capacity count read then inserted without a lock)',
+  caughtBy: ['interleave', 'stress'],
+  scenario: 'sql-contention',
   commands: { AcquirePermit: acquirePermit },
 };

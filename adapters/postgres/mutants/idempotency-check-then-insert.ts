@@ -63,5 +63,7 @@ export const idempotencyCheckThenInsert: PostgresMutant = {
   bug: 'IdempotencyBegin reads the key without a lock and starts a record with an upsert that overwrites, so two concurrent first requests are both told New',
   breaks: '000 §43–§49, §72, §283',
   source: 'issue "Real concurrency on PostgreSQL" (an idempotency record checked then inserted without the unique constraint doing the work)',
+  caughtBy: ['interleave', 'stress'],
+  scenario: 'sql-contention',
   commands: { IdempotencyBegin: idempotencyBegin },
 };

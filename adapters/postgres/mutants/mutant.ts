@@ -1,9 +1,10 @@
 // What a SQL race mutant is: the real PostgreSQL store (adapters/postgres/store.ts) with the body
 // of one or two commands replaced by a variant that has one real concurrency bug in its SQL: a
 // read that should hold a lock and does not, or a check and a write that should be one statement
-// and are two. Run one command at a time (every simulated run: the simulator awaits each store
-// call) a mutant decides exactly as the real store does, so serial sweeps pass on it; only
-// commands that run at once, in sessions of their own (`testbed stress`), can show its bug.
+// and are two. Run one command at a time (every serial simulated run: the simulator awaits each
+// store call) a mutant decides exactly as the real store does, so serial sweeps pass on it; only
+// commands that run at once, in sessions of their own, can show its bug: under controlled
+// interleaving (`--interleave`, replayable) or free-running (`testbed stress`).
 
 import type { CommandBodies } from '../store.ts';
 
@@ -16,6 +17,15 @@ export interface PostgresMutant {
   readonly breaks: string;
   /** Where the bug comes from. */
   readonly source: string;
+  /**
+   * The modes that catch it: `interleave` (a sweep of `scenario` with `--interleave`) and
+   * `stress`. A race between a check and its own lease's expiry needs store time to pass between
+   * two statements of one call; under interleaving a batch runs at one store time, so only
+   * stress, on the database clock, catches those.
+   */
+  readonly caughtBy: ReadonlyArray<'interleave' | 'stress'>;
+  /** The scenario whose interleaved sweep catches it (with `interleave` in `caughtBy`). */
+  readonly scenario?: string;
   /** The command bodies that replace the real store's (everything else is the real store). */
   readonly commands: CommandBodies;
 }

@@ -55,5 +55,7 @@ export const tokenFromUnlockedRead: PostgresMutant = {
   bug: 'Acquire reads the scope token counter and the lease without locking the counter row, so two concurrent acquires issue the same token to two owners',
   breaks: '000 §24, §77–§78, §203–§204',
   source: 'issue "Real concurrency on PostgreSQL" (acquire reading the token counter without a row lock); 003 (lock tokens not unique per acquisition)',
+  caughtBy: ['interleave', 'stress'],
+  scenario: 'sql-contention',
   commands: { Acquire: acquire },
 };

@@ -1,0 +1,166 @@
+// The statement gate of controlled interleaving: it runs a batch of store calls of different
+// sessions at once and decides, one unit at a time, which session's held statement reaches the
+// server next (docs/ARCHITECTURE.md "Controlled interleaving").
+//
+// After each release the gate waits until the batch is quiet: every released unit has been
+// answered or is blocked on a lock, and every call still running has its next unit held at the
+// wire. Blocked means waiting for a heavyweight lock (row, transaction id, advisory, relation),
+// read from the server's own pg_locks on a side connection: a lock is marked granted by the
+// backend that releases it, before that backend answers, so a waiter woken by a COMMIT is never
+// mistaken for a blocked one. Only then is the next choice made, among the sessions with a held
+// unit, so the choices, the server's answers and the order in which calls finish depend on the
+// seed alone. Calls are reported in the order they finished, ties (calls finishing after the same
+// release) broken by session order.
+//
+// When every unit left is blocked, the server's deadlock detector ends the cycle (after its
+// deadlock_timeout) and the gate goes on with what that leaves.
+
+import pg from 'pg';
+import type { Chooser } from '../../interleaving.ts';
+import type { Lane, SessionProxy } from './wire-proxy.ts';
+
+export interface GateCall<T> {
+  readonly session: string;
+  run(): Promise<T>;
+}
+
+export interface GateResult<T> {
+  /** Every call's result, in the order the calls finished. */
+  readonly settled: ReadonlyArray<{ readonly call: number; readonly result: PromiseSettledResult<T> }>;
+  /** The session of each released unit, in release order. */
+  readonly schedule: ReadonlyArray<string>;
+}
+
+
+/** The batch made no progress for this long: something outside the gate holds the server. */
+const STALL_MS = 15_000;
+/** How often a running unit is looked up in pg_locks while the batch is not quiet. */
+const PROBE_MS = 2;
+
+export class InterleavingStalledError extends Error {
+  override readonly name = 'InterleavingStalledError';
+}
+
+export class StatementGate {
+  private wake: (() => void) | null = null;
+  private order = new Map<string, number>();
+  private proxies: ReadonlyMap<string, SessionProxy> = new Map();
+  /** Outside a batch every unit passes at once (connecting, warming up, closing). */
+  private inBatch = false;
+
+  constructor(private readonly probe: pg.Client) {}
+
+  /** The sessions' proxies, in session order (the order ties are broken in). */
+  attach(proxies: ReadonlyMap<string, SessionProxy>): void {
+    this.proxies = proxies;
+    this.order = new Map([...proxies.keys()].map((session, i) => [session, i]));
+  }
+
+  /** Any lane changed: a unit arrived or was answered, a connection closed. */
+  readonly changed = (): void => {
+    if (!this.inBatch) {
+      for (const proxy of this.proxies.values()) for (const lane of proxy.lanes) if (!lane.closed && !lane.running && lane.held.length > 0) lane.release();
+    }
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  };
+
+  async runBatch<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser): Promise<GateResult<T>> {
+    if (this.inBatch) throw new Error('one batch at a time');
+    this.inBatch = true;
+    try {
+      return await this.interleave(calls, choose);
+    } finally {
+      this.inBatch = false;
+      this.changed();
+    }
+  }
+
+  private async interleave<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser): Promise<GateResult<T>> {
+    const finished: Array<{ call: number; step: number; result: PromiseSettledResult<T> }> = [];
+    const schedule: string[] = [];
+    const active = new Set(calls.map((call) => call.session));
+    if (active.size !== calls.length) throw new Error('a batch holds at most one call per session');
+    calls.forEach((call, i) => {
+      call.run().then(
+        (value) => this.finish(finished, active, call.session, { call: i, step: schedule.length, result: { status: 'fulfilled', value } }),
+        (reason: unknown) => this.finish(finished, active, call.session, { call: i, step: schedule.length, result: { status: 'rejected', reason } }),
+      );
+    });
+    for (;;) {
+      await this.quiet(active);
+      if (active.size === 0) break;
+      const candidates = this.heldLanes(active);
+      if (candidates.length === 0) {
+        // Every unit left is blocked: wait for the server's deadlock detector.
+        await this.nextChange(STALL_MS, 'every statement of the batch is blocked on a lock and none was released');
+        continue;
+      }
+      const lane = candidates[choose(candidates.map((l) => l.session))]!;
+      schedule.push(lane.session);
+      lane.release();
+    }
+    finished.sort((x, y) => x.step - y.step || this.order.get(calls[x.call]!.session)! - this.order.get(calls[y.call]!.session)!);
+    return { settled: finished.map(({ call, result }) => ({ call, result })), schedule };
+  }
+
+  private finish<T>(finished: Array<{ call: number; step: number; result: PromiseSettledResult<T> }>, active: Set<string>, session: string, entry: { call: number; step: number; result: PromiseSettledResult<T> }): void {
+    finished.push(entry);
+    active.delete(session);
+    this.changed();
+  }
+
+  /** The first lane with a held unit of each active session, in session order. */
+  private heldLanes(active: ReadonlySet<string>): Lane[] {
+    const lanes: Lane[] = [];
+    for (const [session, proxy] of this.proxies) {
+      if (!active.has(session)) continue;
+      const lane = proxy.lanes.find((l) => !l.closed && l.held.length > 0 && !l.running);
+      if (lane !== undefined) lanes.push(lane);
+    }
+    return lanes;
+  }
+
+  /** Waits until no released unit is running unblocked and every active call has a unit held or blocked. */
+  private async quiet(active: ReadonlySet<string>): Promise<void> {
+    const started = Date.now();
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const running: Lane[] = [];
+      let thinking = false;
+      for (const [session, proxy] of this.proxies) {
+        const open = proxy.lanes.filter((l) => !l.closed);
+        running.push(...open.filter((l) => l.running));
+        if (active.has(session) && !open.some((l) => l.running || l.held.length > 0)) thinking = true;
+      }
+      if (running.length === 0 && !thinking) return;
+      if (!thinking && (await this.allBlocked(running))) return;
+      if (Date.now() - started > STALL_MS) throw new InterleavingStalledError(`a statement ran for more than ${STALL_MS / 1000} s without finishing or waiting on a lock`);
+      await this.nextChange(PROBE_MS, '');
+    }
+  }
+
+  private async allBlocked(running: ReadonlyArray<Lane>): Promise<boolean> {
+    const pids = running.map((l) => l.pid);
+    const result = await this.probe.query<{ pid: number }>('SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pid = ANY($1::int[])', [pids]);
+    const waiting = new Set(result.rows.map((r) => r.pid));
+    // A unit answered while the probe ran is no longer running: look again.
+    return running.every((l) => l.running && waiting.has(l.pid));
+  }
+
+  /** Resolves on the next lane change, or after `ms` (then fails with `stalled` when it is not empty). */
+  private nextChange(ms: number, stalled: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        if (stalled === '') resolve();
+        else reject(new InterleavingStalledError(stalled));
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,169 @@
+// A PostgreSQL wire-protocol proxy that holds statements at the wire (controlled interleaving,
+// docs/ARCHITECTURE.md "Controlled interleaving"). One proxy serves one session of the run: the
+// session's store connects to the proxy's port instead of the server, and every connection it
+// opens becomes a lane. The start-up exchange (authentication, parameters, the backend's pid)
+// passes straight through; after the server's first ReadyForQuery, the client's messages are cut
+// into units, each ending with a simple Query ('Q') or a Sync ('S') message, and every unit is
+// held until the gate releases it. A unit is finished when the server answers it with
+// ReadyForQuery ('Z'), one per Query and one per Sync, errors included. Server bytes are never
+// held. Terminate ('X') passes at once. Nothing here parses SQL: a store written in any language
+// that speaks the protocol without SSL is held the same way.
+
+import net from 'node:net';
+
+/** One connection of a session through the proxy. */
+export class Lane {
+  /** Units waiting for the gate, oldest first. */
+  readonly held: Buffer[] = [];
+  /** A released unit that the server has not answered yet. */
+  running = false;
+  /** The server process serving this connection (BackendKeyData), once known. */
+  pid = 0;
+  closed = false;
+  private ready = false;
+  private fromClient = Buffer.alloc(0);
+  private fromServer = Buffer.alloc(0);
+  private startupSeen = false;
+
+  constructor(
+    readonly session: string,
+    readonly ordinal: number,
+    private readonly client: net.Socket,
+    private readonly server: net.Socket,
+    private readonly changed: () => void,
+  ) {}
+
+  /** Sends the oldest held unit to the server. */
+  release(): void {
+    const unit = this.held.shift();
+    if (unit === undefined) throw new Error(`lane ${this.session}/${this.ordinal} has nothing to release`);
+    this.running = true;
+    this.server.write(unit);
+  }
+
+  clientData(chunk: Buffer): void {
+    this.fromClient = Buffer.concat([this.fromClient, chunk]);
+    if (!this.startupSeen) {
+      // The start-up message has no type byte: a length and a protocol number.
+      if (this.fromClient.length < 8) return;
+      const length = this.fromClient.readInt32BE(0);
+      if (this.fromClient.readInt32BE(4) === 80877103) throw new Error('SSL is not supported through the interleaving proxy: connect without SSL');
+      if (this.fromClient.length < length) return;
+      this.startupSeen = true;
+      this.server.write(this.fromClient.subarray(0, length));
+      this.fromClient = this.fromClient.subarray(length);
+    }
+    if (!this.ready) {
+      // Authentication: passes as it comes.
+      if (this.fromClient.length > 0) this.server.write(this.fromClient);
+      this.fromClient = Buffer.alloc(0);
+      return;
+    }
+    this.cutUnits();
+  }
+
+  private cutUnits(): void {
+    let offset = 0;
+    let unitStart = 0;
+    while (this.fromClient.length - offset >= 5) {
+      const type = String.fromCharCode(this.fromClient[offset]!);
+      const end = offset + 1 + this.fromClient.readInt32BE(offset + 1);
+      if (end > this.fromClient.length) break;
+      offset = end;
+      if (type === 'X') {
+        this.server.write(this.fromClient.subarray(unitStart, end));
+        unitStart = end;
+      } else if (type === 'Q' || type === 'S') {
+        this.held.push(Buffer.from(this.fromClient.subarray(unitStart, end)));
+        unitStart = end;
+        this.changed();
+      }
+    }
+    this.fromClient = this.fromClient.subarray(unitStart);
+  }
+
+  serverData(chunk: Buffer): void {
+    this.client.write(chunk);
+    this.fromServer = Buffer.concat([this.fromServer, chunk]);
+    let offset = 0;
+    while (this.fromServer.length - offset >= 5) {
+      const type = String.fromCharCode(this.fromServer[offset]!);
+      const end = offset + 1 + this.fromServer.readInt32BE(offset + 1);
+      if (end > this.fromServer.length) break;
+      if (type === 'K') this.pid = this.fromServer.readInt32BE(offset + 5);
+      if (type === 'Z') this.readyForQuery();
+      offset = end;
+    }
+    this.fromServer = this.fromServer.subarray(offset);
+  }
+
+  private readyForQuery(): void {
+    if (!this.ready) {
+      this.ready = true;
+      // Anything the client sent after start-up and before this first ReadyForQuery is a unit.
+      this.cutUnits();
+      return;
+    }
+    this.running = false;
+    this.changed();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.running = false;
+    this.held.length = 0;
+    this.client.destroy();
+    this.server.destroy();
+    this.changed();
+  }
+}
+
+/** The proxy of one session: a local port whose connections become lanes to the server. */
+export class SessionProxy {
+  readonly lanes: Lane[] = [];
+  private readonly listener: net.Server;
+  private port = 0;
+
+  constructor(
+    readonly session: string,
+    private readonly upstream: { readonly host: string; readonly port: number },
+    private readonly changed: () => void,
+  ) {
+    this.listener = net.createServer((socket) => this.accept(socket));
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.listener.once('error', reject);
+      this.listener.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.listener.address() as net.AddressInfo).port;
+    return this.port;
+  }
+
+  private accept(client: net.Socket): void {
+    client.setNoDelay(true);
+    const server = net.connect(this.upstream.port, this.upstream.host);
+    server.setNoDelay(true);
+    const lane = new Lane(this.session, this.lanes.length, client, server, this.changed);
+    this.lanes.push(lane);
+    client.on('data', (chunk: Buffer) => {
+      try {
+        lane.clientData(chunk);
+      } catch {
+        lane.close();
+      }
+    });
+    server.on('data', (chunk: Buffer) => lane.serverData(chunk));
+    for (const socket of [client, server]) {
+      socket.on('error', () => lane.close());
+      socket.on('close', () => lane.close());
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const lane of this.lanes) lane.close();
+    await new Promise<void>((resolve) => this.listener.close(() => resolve()));
+  }
+}

@@ -1,0 +1,23 @@
+// The built-in scenario of contention at the database (seed 000 §72, §77–§78, §43–§47, §93–§96),
+// as plain data like catalog.ts, which lists it in its order. It is written for controlled
+// interleaving (`--interleave`): bursts of controllers reach the store with calls on one scope,
+// one idempotency key and one capacity at the same moments, so that their transactions run at
+// once. Run serially it is an ordinary, busy lease workload.
+
+import { SAFETY } from './profiles.ts';
+import type { ScenarioInput } from './schema.ts';
+
+export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+  {
+    name: 'sql-contention',
+    title: 'Bursts of controllers on one scope, one key and one slot at once: one owner, unique tokens, one first request per key, capacity kept',
+    sources: ['000 §72', '000 §77–78', '000 §24', '000 §43–47', '000 §93–96'],
+    // Short leases and short work, no waiting (every acquire tries once, so contenders meet on a
+    // free scope), and three operations in ten repeating the one before at the same instant.
+    workload: { controllers: 8, scopes: 2, mix: { 'env-deploy': 2, 'api-request': 1, 'api-conflict': 1, 'signing-slot': 1 }, horizonMs: 3_000, leaseTtlMs: 300, workMsMin: 20, workMsMax: 200, waitPct: 0, burstPct: 30 },
+    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 5 } },
+    invariants: [...SAFETY, 'capacity', 'digest-conflict', 'unknown-not-new'],
+    expect: 'pass',
+    operations: 120,
+  },
+];

@@ -1,0 +1,43 @@
+// The seeded choice of which session's held statement goes next (controlled interleaving,
+// docs/ARCHITECTURE.md "Controlled interleaving"), one chooser per batch of concurrent calls:
+// - random: a random walk, every held session equally likely at every step;
+// - pct: a PCT schedule (Burckhardt et al., "A Randomized Scheduler with Probabilistic Guarantees
+//   of Finding Bugs", 2010): the sessions get distinct random priorities, the highest-priority
+//   held session always goes next, and at `depth - 1` random steps the session about to go is
+//   dropped below every other. A bug that needs d ordering constraints is found with probability
+//   at least 1/(n·k^(d-1)) per batch (n sessions, k steps).
+
+import type { Chooser, InterleaveStrategy } from '../adapters/interleaving.ts';
+import type { Stream } from './prng.ts';
+
+/** PCT's bug depth: two change points, enough for the check-then-act races of two sessions. */
+export const PCT_DEPTH = 3;
+/** Statements a call is expected to take, to place PCT's change points over the batch. */
+const STEPS_PER_CALL = 4;
+
+export function chooserFor(strategy: InterleaveStrategy, stream: Stream, sessions: ReadonlyArray<string>): Chooser {
+  if (strategy === 'random') return (candidates) => stream.int(0, candidates.length - 1);
+  const priority = new Map<string, number>();
+  const order = [...sessions];
+  // A Fisher-Yates shuffle: distinct priorities n..1.
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = stream.int(0, i);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  order.forEach((session, i) => priority.set(session, order.length - i));
+  const steps = Math.max(1, sessions.length * STEPS_PER_CALL);
+  const changeAt = new Map<number, number>();
+  for (let c = 1; c < PCT_DEPTH; c++) changeAt.set(stream.int(1, steps), -c);
+  let step = 0;
+  const best = (candidates: ReadonlyArray<string>): number => {
+    let index = 0;
+    for (let i = 1; i < candidates.length; i++) if (priority.get(candidates[i]!)! > priority.get(candidates[index]!)!) index = i;
+    return index;
+  };
+  return (candidates) => {
+    step++;
+    const low = changeAt.get(step);
+    if (low !== undefined) priority.set(candidates[best(candidates)]!, low);
+    return best(candidates);
+  };
+}
