@@ -1,7 +1,10 @@
 // Lockstep replay: the simulator driving a real PostgreSQL (embedded, or DATABASE_URL). Simulated
 // time stands still while each real transaction runs, so the figure is completed client
-// operations per wall second of a whole run, database round trips included.
+// operations per wall second of a whole run, database round trips included. With `interleave`
+// the same runs go through controlled interleaving (docs/ARCHITECTURE.md "Controlled
+// interleaving"): a session per node, statements released one at a time by the gate.
 
+import type { InterleaveStrategy } from '../adapters/interleaving.ts';
 import { resolveAdapter } from '../cli/adapters.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import { runScenario } from '../sim/run.ts';
@@ -11,6 +14,8 @@ export interface LockstepReplayOptions {
   readonly scenario: string;
   /** Seeds 1..seeds, one run each. */
   readonly seeds: number;
+  /** Run interleaved with this strategy instead of in lockstep. */
+  readonly interleave?: InterleaveStrategy;
 }
 
 export interface LockstepReplayResult {
@@ -26,7 +31,8 @@ export async function measureLockstepReplay(options: LockstepReplayOptions): Pro
   try {
     for (let seed = 1; seed <= options.seeds; seed++) {
       const start = performance.now();
-      const result = await runScenario({ scenario, seed, store: adapter.store });
+      const interleave = options.interleave === undefined ? undefined : adapter.interleaving!(options.interleave);
+      const result = await runScenario({ scenario, seed, store: adapter.store, ...(interleave === undefined ? {} : { interleave }) });
       runs.push({ seed, operations: result.operations, wallMs: performance.now() - start, valid: result.valid });
     }
   } finally {

@@ -74,6 +74,8 @@ export interface BenchReport {
   readonly mutants: MutantFigure;
   readonly postgres: ReadonlyArray<PostgresFigure> | null;
   readonly lockstepReplay: LockstepReplayResult | null;
+  /** The same runs under controlled interleaving (random walk). */
+  readonly interleavedReplay: LockstepReplayResult | null;
   readonly sweepMemory: SweepMemoryResult;
   /** Per store mutant, time to the first failure of the command-level check and of a sweep. */
   readonly stageRace: ReadonlyArray<StageRace>;
@@ -117,6 +119,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const stageRace = await measureStageRace({ sweepSeeds: size.raceSeeds, checkRuns: size.raceRuns, mutants: size.mutants });
   let postgres: PostgresFigure[] | null = null;
   let lockstepReplay: LockstepReplayResult | null = null;
+  let interleavedReplay: LockstepReplayResult | null = null;
   if (options.postgres) {
     postgres = [];
     for (const connections of [1, 16]) {
@@ -125,6 +128,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     }
     step('lockstep replay on PostgreSQL');
     lockstepReplay = await measureLockstepReplay({ scenario: STANDARD_SCENARIO, seeds: size.lockstepSeeds });
+    step('interleaved replay on PostgreSQL');
+    interleavedReplay = await measureLockstepReplay({ scenario: STANDARD_SCENARIO, seeds: size.lockstepSeeds, interleave: 'random' });
   }
   step(`memory over a ${size.sweepSeeds}-seed sweep`);
   const sweepMemory = await measureSweepMemory({ scenario: STANDARD_SCENARIO, seeds: size.sweepSeeds, sampleEvery: size.sampleEvery });
@@ -132,9 +137,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   step(`one shard's seed-runs per second; merging ${size.shards} shard files`);
   const shards = await measureShardMerge({ shards: size.shards, seedsPerShard: 10_000, runSeeds: size.shardRunSeeds });
 
-  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace, shards });
+  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, sweepMemory, stageRace, shards });
   const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', startedAt };
-  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, sweepMemory, stageRace, shards, rows };
+  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, sweepMemory, stageRace, shards, rows };
 }
 
 function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'>): BenchRow[] {
@@ -205,6 +210,14 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
       figure: 'lockstep replay on PostgreSQL (ops/s)',
       measured: fmt(r.lockstepReplay.operationsPerSecond),
       against: `memory store ${fmt(memoryOps)} ops/s`,
+      meets: null,
+    });
+  }
+  if (r.interleavedReplay !== null && r.lockstepReplay !== null) {
+    rows.push({
+      figure: 'interleaved replay on PostgreSQL (ops/s)',
+      measured: fmt(r.interleavedReplay.operationsPerSecond),
+      against: `lockstep replay ${fmt(r.lockstepReplay.operationsPerSecond)} ops/s`,
       meets: null,
     });
   }

@@ -56,7 +56,7 @@ function buildProgram(): Command {
     .addOption(adapterOption())
     .addOption(faultsOption())
     .addOption(shardOption())
-    .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up)', 'auto')
+    .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up); on PostgreSQL, runs in flight at once', 'auto')
     .option('--stop-at-first', 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)')
     .option('--no-shrink', 'do not shrink the first failing run')
     .option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct)')

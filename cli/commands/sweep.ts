@@ -5,6 +5,8 @@
 // over worker threads (sim/sweep-pool.ts); the tallies are those of a single-threaded sweep, and
 // the first failure (in scenario, seed order) is run again here, where its history is needed
 // for the failure file and shrinking; the same seed gives the same trace hash, which is checked.
+// On a PostgreSQL store `--workers n` keeps n runs in flight at once in this process, each in a
+// schema of its own, taken in order: the tallies and first failure are again those of one at a time.
 
 import { strict as assert } from 'node:assert';
 import pc from 'picocolors';
@@ -43,12 +45,17 @@ export interface SweepOptions {
 const MAX_WORKERS = 64;
 
 /** How many worker threads the sweep uses: 1 runs everything on this thread. */
-export function sweepWorkers(spec: string | undefined, poolable: boolean, runs: number): number {
+/**
+ * Worker threads for an in-process store (`poolable`); for a PostgreSQL store (`concurrent`),
+ * runs in flight at once in this process, each in a schema of its own, so that the server and
+ * the simulator use a core each.
+ */
+export function sweepWorkers(spec: string | undefined, poolable: boolean, runs: number, concurrent = false): number {
   const value = spec ?? 'auto';
   if (value === 'auto') return poolable ? autoWorkers(runs) : 1;
   if (!/^[1-9][0-9]*$/.test(value) || Number(value) > MAX_WORKERS) throw new UsageError(`--workers must be 'auto' or an integer from 1 to ${MAX_WORKERS}, got '${value}'`);
   const workers = Number(value);
-  if (workers > 1 && !poolable) throw new UsageError('--workers above 1 needs an in-process adapter (memory or mutant:<name>) and --faults sim');
+  if (workers > 1 && !poolable && !concurrent) throw new UsageError('--workers above 1 needs an in-process adapter (memory or mutant:<name>) or a PostgreSQL one (postgres, postgres-mutant:<name>), and --faults sim');
   return workers;
 }
 
@@ -89,10 +96,11 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   if (options.stopAtFirst === true && options.workers !== undefined && options.workers !== 'auto' && options.workers !== '1') {
     throw new UsageError('--stop-at-first runs on one thread: leave out --workers or give --workers 1');
   }
-  const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length);
+  const concurrent = options.faults === 'sim' && (options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:')) && options.stopAtFirst !== true;
+  const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length, concurrent);
   const strategy = interleaveStrategy(options.interleave, options.adapter, options.faults);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : interleaved(await resolveAdapter(options.adapter), strategy);
-  if (workers > 1) {
+  if (workers > 1 && poolable) {
     try {
       await pooledSweep(options, scenarios, seeds, adapter, workers);
     } finally {
@@ -105,13 +113,25 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   // What each scenario's runs reached together (kept per scenario, not per run: sweeps can be long).
   const reached = new Map<string, { commands: Set<string>; outcomes: Set<string> }>();
   let firstFailure: FirstFailure | null = null;
-  let runs = 0;
   const started = performance.now();
+  // Runs start up to `workers` ahead (PostgreSQL: each in its own schema) and are taken in order,
+  // so tallies and the first failure are those of a sweep run one at a time.
+  const order = [...runOrder(scenarios.length, seeds, options.stopAtFirst === true)];
+  const inFlight: Array<Promise<SimRunResult>> = [];
+  const startUpTo = (last: number): void => {
+    while (inFlight.length <= Math.min(last, order.length - 1)) {
+      const [index, seed] = order[inFlight.length]!;
+      const run = runOne(options, scenarios[index]!, seed, adapter, inFlight.length + 1);
+      run.catch(() => undefined);
+      inFlight.push(run);
+    }
+  };
   try {
-    for (const [index, seed] of runOrder(scenarios.length, seeds, options.stopAtFirst === true)) {
+    for (const [position, [index, seed]] of order.entries()) {
       const scenario = scenarios[index]!;
       const tally = perScenario[index]!;
-      const result = await runOne(options, scenario, seed, adapter, ++runs);
+      startUpTo(position + workers - 1);
+      const result = await inFlight[position]!;
       tally.runs++;
       if (result.untested === undefined) addCoverage(reached, scenario.name, coverageOf(result.history));
       countUnknown(tally, result);

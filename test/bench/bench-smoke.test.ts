@@ -19,6 +19,7 @@ describe('bench --quick (without PostgreSQL)', () => {
       mutants: { seedBudget: positive, total: positive, caught: expect.any(Number) },
       postgres: null,
       lockstepReplay: null,
+      interleavedReplay: null,
       sweepMemory: { peakRssMb: positive, peakHeapUsedMb: positive, heapGrowth: positive, failures: 0 },
     });
     expect(json.eventRate.samples.length).toBeGreaterThan(0);
