@@ -65,6 +65,15 @@ export interface StoreOptions {
    * so that a mutant can demonstrate what goes wrong when a store does.
    */
   readonly callerClock?: TimeSource;
+  /**
+   * A PostgreSQL server the testbed provides, given when it runs the store interleaved
+   * (`--interleave`): the store keeps its data there, and connects only through this string
+   * (`postgresql://…`, with the schema to use as `search_path`). Each simulated process gets a
+   * store of its own with its own string, leading to the same database through the testbed's
+   * wire proxy, so that the testbed can choose the order in which the statements of concurrent
+   * calls reach the server.
+   */
+  readonly connectionString?: string;
 }
 
 /** The default export of a `--adapter <module>`: an async factory returning the store. */

@@ -26,13 +26,12 @@ export interface LockstepReplayResult {
 
 export async function measureLockstepReplay(options: LockstepReplayOptions): Promise<LockstepReplayResult> {
   const scenario = loadScenario(options.scenario);
-  const adapter = await resolveAdapter('postgres');
+  const adapter = await resolveAdapter('postgres', options.interleave === undefined ? {} : { interleave: options.interleave });
   const runs: Array<LockstepReplayResult['runs'][number]> = [];
   try {
     for (let seed = 1; seed <= options.seeds; seed++) {
       const start = performance.now();
-      const interleave = options.interleave === undefined ? undefined : adapter.interleaving!(options.interleave);
-      const result = await runScenario({ scenario, seed, store: adapter.store, ...(interleave === undefined ? {} : { interleave }) });
+      const result = await runScenario({ scenario, seed, store: adapter.store, ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }) });
       runs.push({ seed, operations: result.operations, wallMs: performance.now() - start, valid: result.valid });
     }
   } finally {

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
+import type { PostgresServer } from '../adapters/postgres/harness.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
 import { awaiting, bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
@@ -28,9 +29,7 @@ export interface ResolvedAdapter {
    * (the concurrent sessions of `testbed stress`).
    */
   readonly sessions?: (options: StoreOptions, count: number) => Promise<Store[]>;
-  /** PostgreSQL stores only: controlled interleaving of a run's sessions (adapters/interleaving.ts). */
-  readonly interleaving?: (strategy: InterleaveStrategy) => Interleaving;
-  /** Set by `--interleave`: every run on this adapter is interleaved so. */
+  /** Set by `--interleave`: every run on this adapter is interleaved so (adapters/interleaving.ts). */
   readonly interleave?: Interleaving;
   close(): Promise<void>;
 }
@@ -41,11 +40,20 @@ function isModulePath(spec: string): boolean {
   return spec.startsWith('.') || spec.startsWith('/') || /\.(ts|mts|js|mjs)$/.test(spec);
 }
 
-export async function resolveAdapter(spec: string): Promise<ResolvedAdapter> {
+export interface ResolveOptions {
+  /** Run every store call interleaved with this strategy (PostgreSQL stores and store modules that connect where told). */
+  readonly interleave?: InterleaveStrategy;
+}
+
+export async function resolveAdapter(spec: string, options: ResolveOptions = {}): Promise<ResolvedAdapter> {
+  const interleave = options.interleave;
+  if (interleave !== undefined && (spec === 'memory' || spec.startsWith('mutant:') || spec.startsWith('exec:'))) {
+    throw new UsageError(`--interleave needs a store on PostgreSQL (postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString), not ${spec}`);
+  }
   if (spec === 'memory' || spec.startsWith('mutant:')) return resolveInProcess(spec);
-  if (spec === 'postgres' || spec.startsWith('postgres-mutant:')) return resolvePostgres(spec);
+  if (spec === 'postgres' || spec.startsWith('postgres-mutant:')) return resolvePostgres(spec, interleave);
   if (spec.startsWith('exec:')) return resolveExec(spec);
-  if (isModulePath(spec)) return resolveModule(spec);
+  if (isModulePath(spec)) return resolveModule(spec, interleave);
   throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name>, postgres-mutant:<name>, exec:<command> or a path to a store module`);
 }
 
@@ -59,27 +67,15 @@ function resolveInProcess(spec: string): ResolvedAdapter {
 }
 
 /** The PostgreSQL store, or one of its SQL race mutants (`postgres-mutant:<name>`, adapters/postgres/mutants/). */
-async function resolvePostgres(spec: string): Promise<ResolvedAdapter> {
+async function resolvePostgres(spec: string, interleave: InterleaveStrategy | undefined): Promise<ResolvedAdapter> {
   const { findPostgresMutant, POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } = await import('../adapters/postgres/mutants/index.ts');
   const mutant = spec === 'postgres' ? undefined : findPostgresMutant(spec);
   if (spec !== 'postgres' && mutant === undefined) {
     throw new UsageError(`unknown PostgreSQL mutant '${spec.slice(POSTGRES_MUTANT_PREFIX.length)}'; known: ${POSTGRES_MUTANTS.map((m) => m.name).join(', ')}`);
   }
   const variant = { name: spec, ...(mutant === undefined ? {} : { commands: mutant.commands }) };
-  const { ServerUrlError, startPostgres } = await import('../adapters/postgres/harness.ts');
-  const { ServerEnvironmentError } = await import('../adapters/postgres/local-server.ts');
   const { createPostgresStore } = await import('../adapters/postgres/store.ts');
-  let server;
-  try {
-    server = await startPostgres();
-  } catch (error) {
-    if (error instanceof ServerUrlError) throw new UsageError(error.message);
-    const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-    if (process.env.DATABASE_URL) throw new UndecidedError(`cannot reach the server at DATABASE_URL: ${cause}; check that it runs and accepts connections`);
-    // An environment error says what to do itself; anything else gets the way around it.
-    const todo = error instanceof ServerEnvironmentError ? '' : '; set DATABASE_URL to a server of your own to use it instead';
-    throw new UndecidedError(`cannot start an embedded PostgreSQL server: ${cause}${todo}`);
-  }
+  const server = await serverOrFail();
   // Every run gets a fresh schema on the same server, so runs never see each other's rows; on a
   // shared server they are named after the server's own schema, and server.stop() drops them all.
   let runs = 0;
@@ -92,20 +88,38 @@ async function resolvePostgres(spec: string): Promise<ResolvedAdapter> {
     return Promise.all(Array.from({ length: count }, open));
   };
   const { postgresInterleaving } = await import('../adapters/postgres/interleave/index.ts');
-  const interleaving = (strategy: InterleaveStrategy): Interleaving => postgresInterleaving(strategy, server.connectionString, () => `${base}_${++runs}`, variant);
   return {
     name: spec,
     store: { name: spec, factory },
     sessions,
-    interleaving,
+    ...(interleave === undefined ? {} : { interleave: postgresInterleaving(interleave, server.connectionString, () => `${base}_${++runs}`, variant) }),
     close: () => server.stop(),
   };
+}
+
+/**
+ * A PostgreSQL server for the testbed's own use: DATABASE_URL, else an embedded one. A bad URL is
+ * bad input (exit 2); a server that cannot be started or reached is this machine's problem (exit 3).
+ */
+async function serverOrFail(): Promise<PostgresServer> {
+  const { ServerUrlError, startPostgres } = await import('../adapters/postgres/harness.ts');
+  const { ServerEnvironmentError } = await import('../adapters/postgres/local-server.ts');
+  try {
+    return await startPostgres();
+  } catch (error) {
+    if (error instanceof ServerUrlError) throw new UsageError(error.message);
+    const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    if (process.env.DATABASE_URL) throw new UndecidedError(`cannot reach the server at DATABASE_URL: ${cause}; check that it runs and accepts connections`);
+    // An environment error says what to do itself; anything else gets the way around it.
+    const todo = error instanceof ServerEnvironmentError ? '' : '; set DATABASE_URL to a server of your own to use it instead';
+    throw new UndecidedError(`cannot start an embedded PostgreSQL server: ${cause}${todo}`);
+  }
 }
 
 /** How long a user's store factory may take to open a store (the check allows a store call as long). */
 export const FACTORY_TIMEOUT_MS = 10_000;
 
-async function resolveModule(spec: string): Promise<ResolvedAdapter> {
+async function resolveModule(spec: string, interleave: InterleaveStrategy | undefined): Promise<ResolvedAdapter> {
   const file = path.resolve(spec);
   if (!existsSync(file)) throw new UsageError(`adapter module not found: ${spec}`);
   let loaded: { default?: unknown };
@@ -117,7 +131,34 @@ async function resolveModule(spec: string): Promise<ResolvedAdapter> {
   if (typeof loaded.default !== 'function') {
     throw new UsageError(`adapter module ${spec} has no default export that is a store factory (an async function returning a store)`);
   }
-  return userStore(spec, loaded.default as StoreFactory);
+  if (interleave === undefined) return userStore(spec, loaded.default as StoreFactory);
+  return interleavedModule(spec, loaded.default as StoreFactory, interleave);
+}
+
+/**
+ * A store module run interleaved: it keeps its data where it is told (`StoreOptions.connectionString`).
+ * The server is started first, the probe gets a schema of its own on it, and each run a fresh one.
+ */
+async function interleavedModule(spec: string, userFactory: StoreFactory, strategy: InterleaveStrategy): Promise<ResolvedAdapter> {
+  const server = await serverOrFail();
+  try {
+    const { connectingInterleaving, freshSchemaUrl } = await import('../adapters/postgres/interleave/index.ts');
+    let runs = 0;
+    const fresh = () => `${server.schema === 'public' ? 'run' : `${server.schema}_run`}_${++runs}`;
+    const probeUrl = await freshSchemaUrl(server.connectionString, fresh());
+    const adapter = await userStore(spec, userFactory, probeUrl);
+    return {
+      ...adapter,
+      interleave: connectingInterleaving(strategy, server.connectionString, fresh, adapter.store.factory),
+      close: async () => {
+        await adapter.close();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }
 
 /** A store in another language: a command speaking JSON lines (adapters/exec-store.ts). */
@@ -133,7 +174,7 @@ async function resolveExec(spec: string): Promise<ResolvedAdapter> {
  * port is bad input before any run starts, and a factory that fails or never answers is said to
  * before any work; each call then goes through `checkedStore`.
  */
-async function userStore(spec: string, userFactory: StoreFactory): Promise<ResolvedAdapter> {
+async function userStore(spec: string, userFactory: StoreFactory, probeConnection?: string): Promise<ResolvedAdapter> {
   const factory: StoreFactory = async (options) => {
     let store: unknown;
     try {
@@ -143,7 +184,7 @@ async function userStore(spec: string, userFactory: StoreFactory): Promise<Resol
     }
     return checkedStore(spec, checkStore(spec, store));
   };
-  const probe = await bounded(`the store factory of ${spec}`, factory({ time: { now: () => 0 } }), FACTORY_TIMEOUT_MS);
+  const probe = await bounded(`the store factory of ${spec}`, factory({ time: { now: () => 0 }, ...(probeConnection === undefined ? {} : { connectionString: probeConnection }) }), FACTORY_TIMEOUT_MS);
   try {
     await probe.close();
   } catch (error) {

@@ -13,7 +13,6 @@ import { FailureFileError, readFailureFile, replayFailure, type FailureFile } fr
 import { replayLine } from '../../sim/run.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { startRealRun } from '../real-faults.ts';
-import { interleaved } from '../interleave-arg.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 
@@ -65,7 +64,7 @@ export async function replayCommand(file: string, options: { readonly json?: boo
   if (failure.faults === 'real' && failure.adapter !== 'postgres') throw new UsageError(`${file}: not a failure file: real faults ran on ${failure.adapter}, they need postgres`);
   // A real-fault failure replays on a fresh primary/replica pair with the same real actions.
   const real = failure.faults === 'real' ? await startRealRun(failure.seed) : undefined;
-  const adapter: ResolvedAdapter = real === undefined ? interleaved(await resolveAdapter(failure.adapter), failure.interleave) : { name: 'postgres', store: real.store, close: () => real.close() };
+  const adapter: ResolvedAdapter = real === undefined ? await resolveAdapter(failure.adapter, failure.interleave === undefined ? {} : { interleave: failure.interleave }) : { name: 'postgres', store: real.store, close: () => real.close() };
   let result;
   try {
     result = await during(`replay of ${file} (${failure.scenario} seed ${failure.seed} on ${adapter.name})`, () => replayFailure(failure, adapter.store, real?.driver, adapter.interleave));

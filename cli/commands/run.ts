@@ -8,7 +8,7 @@ import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { startRealRun } from '../real-faults.ts';
-import { interleaved, interleaveStrategy } from '../interleave-arg.ts';
+import { interleaveStrategy } from '../interleave-arg.ts';
 import { recordFailure, unwrittenLine } from '../record-failure.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeed } from '../seeds.ts';
@@ -29,12 +29,12 @@ export async function runCommand(options: RunOptions): Promise<void> {
   if (options.faults === 'real' && options.adapter !== 'postgres') {
     throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
   }
-  const strategy = interleaveStrategy(options.interleave, options.adapter, options.faults);
+  const strategy = interleaveStrategy(options.interleave, options.faults);
   // The plan first: a scenario that cannot make one is bad input, found before any server starts.
   const plan = planOrFail(scenario, seed);
   const real = options.faults === 'real' ? await startRealRun(seed) : undefined;
   const adapter: ResolvedAdapter =
-    real === undefined ? interleaved(await resolveAdapter(options.adapter), strategy) : { name: 'postgres', store: real.store, close: () => real.close() };
+    real === undefined ? await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy }) : { name: 'postgres', store: real.store, close: () => real.close() };
   try {
     const replay = replayFor(options.scenario, seed, adapter.name, options.faults, strategy);
     if (!options.json) process.stderr.write(pc.dim(`${replay}\n${derivedOptions(plan)}\n`));

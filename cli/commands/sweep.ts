@@ -16,7 +16,7 @@ import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { coverageOf, summarizeCoverage, type CoverageSummary, type RunCoverage } from '../../sim/coverage.ts';
 import { autoWorkers, sweepPool } from '../../sim/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
-import { interleaved, interleaveStrategy } from '../interleave-arg.ts';
+import { interleaveStrategy } from '../interleave-arg.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
@@ -98,8 +98,8 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   }
   const concurrent = options.faults === 'sim' && (options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:')) && options.stopAtFirst !== true;
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length, concurrent);
-  const strategy = interleaveStrategy(options.interleave, options.adapter, options.faults);
-  const adapter = options.faults === 'real' ? REAL_POSTGRES : interleaved(await resolveAdapter(options.adapter), strategy);
+  const strategy = interleaveStrategy(options.interleave, options.faults);
+  const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy });
   if (workers > 1 && poolable) {
     try {
       await pooledSweep(options, scenarios, seeds, adapter, workers);

@@ -4,7 +4,7 @@
 
 import pg from 'pg';
 import { INTERLEAVE_WINDOW_MS, type Chooser, type InterleavedStores, type InterleaveStrategy, type Interleaving, type SessionCall } from '../../interleaving.ts';
-import type { Store } from '../../port.ts';
+import type { Store, StoreFactory } from '../../port.ts';
 import { createPostgresStore, type PostgresStoreOptions } from '../store.ts';
 import { StatementGate } from './statement-gate.ts';
 import { SessionProxy } from './wire-proxy.ts';
@@ -21,7 +21,16 @@ function upstreamOf(connectionString: string): { host: string; port: number; url
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port === '' ? 5432 : Number(url.port), url };
 }
 
-export async function openInterleaved(connectionString: string, sessions: ReadonlyArray<string>, openStore: OpenStore): Promise<InterleavedStores> {
+export class InterleavingNotConnectedError extends Error {
+  override readonly name = 'InterleavingNotConnectedError';
+}
+
+export interface OpenInterleavedOptions {
+  /** One Inspect on every store before the first batch, so no batch pays for connecting or migrating (built-in stores). */
+  readonly warmUp: boolean;
+}
+
+export async function openInterleaved(connectionString: string, sessions: ReadonlyArray<string>, openStore: OpenStore, opened: OpenInterleavedOptions = { warmUp: true }): Promise<InterleavedStores> {
   const upstream = upstreamOf(connectionString);
   const probe = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
   probe.on('error', () => undefined);
@@ -41,26 +50,32 @@ export async function openInterleaved(connectionString: string, sessions: Readon
     main = await openStore(connectionString, 2);
     // The main store creates the schema; each session then opens its connection (the gate lets
     // everything pass outside a batch), so no batch pays for connecting or migrating.
-    await main.execute({ kind: 'Inspect' });
+    if (opened.warmUp) await main.execute({ kind: 'Inspect' });
     for (const [session, proxy] of proxies) {
       const url = new URL(upstream.url);
       url.hostname = '127.0.0.1';
       url.port = String(await proxy.listen());
       const store = await openStore(url.toString(), 1);
       stores.set(session, store);
-      await store.execute({ kind: 'Inspect' });
+      if (opened.warmUp) await store.execute({ kind: 'Inspect' });
     }
   } catch (error) {
     await close();
     throw error;
   }
   return {
-    main,
-    runBatch: (calls: ReadonlyArray<SessionCall>, choose: Chooser) =>
-      gate.runBatch(
+    main: main!,
+    runBatch: async (calls: ReadonlyArray<SessionCall>, choose: Chooser) => {
+      const result = await gate.runBatch(
         calls.map((call) => ({ session: call.session, run: () => storeOf(stores, call.session).execute(call.command) as Promise<unknown> })),
         choose,
-      ),
+      );
+      // A store that connects somewhere else is never held: interleaving it would prove nothing.
+      if ([...proxies.values()].every((proxy) => proxy.lanes.length === 0)) {
+        throw new InterleavingNotConnectedError('the store made no connection through the connection string it was given (options.connectionString): --interleave holds only statements that pass through it');
+      }
+      return result;
+    },
     close,
   };
 }
@@ -87,6 +102,43 @@ export function postgresInterleaving(
     open: (options, sessions) => {
       const schema = freshSchema();
       return openInterleaved(connectionString, sessions, (url, poolSize) => createPostgresStore({ ...options, ...variant, connectionString: url, schema, poolSize }));
+    },
+  };
+}
+
+/** `connectionString` with every connection's `search_path` set to `schema` (libpq `options`). */
+export function withSearchPath(connectionString: string, schema: string): string {
+  const url = new URL(connectionString);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+/** A fresh schema on the server at `connectionString`, and the string that makes it every connection's `search_path`. */
+export async function freshSchemaUrl(connectionString: string, schema: string): Promise<string> {
+  const admin = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  return withSearchPath(connectionString, schema);
+}
+
+/**
+ * Controlled interleaving of a user's store that keeps its data where it is told
+ * (`StoreOptions.connectionString`): each run gets a fresh schema on the server, made the
+ * `search_path` of every connection; the store is opened once per session with the string of that
+ * session's proxy, and once more, directly, as the main store.
+ */
+export function connectingInterleaving(strategy: InterleaveStrategy, connectionString: string, freshSchema: () => string, factory: StoreFactory): Interleaving {
+  return {
+    strategy,
+    windowMs: INTERLEAVE_WINDOW_MS,
+    open: async (options, sessions) => {
+      const url = await freshSchemaUrl(connectionString, freshSchema());
+      return openInterleaved(url, sessions, (session) => factory({ ...options, connectionString: session }), { warmUp: false });
     },
   };
 }
