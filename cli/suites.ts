@@ -1,5 +1,6 @@
 // Test suites as gate evidence: the gate run executes a few vitest suites itself (the store
-// conformance suite on memory and PostgreSQL, idempotency key scoping, scope identity) and
+// conformance suite on memory and PostgreSQL, idempotency key scoping, scope identity, SQL races
+// under controlled interleaving) and
 // counts their results, so those gates rest on tests that ran in the same run.
 
 import { spawnSync } from 'node:child_process';
@@ -27,6 +28,9 @@ const SUITES: ReadonlyArray<SuiteSpec> = [
   { name: 'conformance-postgres', file: 'test/conformance/stores.test.ts', under: 'store conformance: postgres', needsPostgres: true },
   { name: 'idempotency', file: 'test/model/idempotency-rules.test.ts', needsPostgres: false },
   { name: 'scope-identity', file: 'test/model/scope.test.ts', needsPostgres: false },
+  // Real concurrency on PostgreSQL, replayable: the store passes interleaved, and each SQL race
+  // mutant that interleaving can expose is caught (the suite fails if one escapes).
+  { name: 'sql-races-interleaved', file: 'test/postgres/interleave.test.ts', needsPostgres: true },
 ];
 
 interface VitestJson {

@@ -47,6 +47,9 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     scenarios: ['standard-mix', 'swarm-mix', 'split-brain-partition', 'controller-crash-reconcile', 'db-crash', 'db-failover', 'clock-skew', 'semaphore-capacity', 'fairness-starvation', 'renewal-race', 'displaced-waiter-recheck'],
     // Any bug these sweeps catch shows they can fail: no particular invariant is the rule here.
     mutants: ['advisory-lock-only', 'release-before-reconcile', 'client-clock-expiry', 'epoch-reset-after-restore'],
+    // Concurrent transactions on PostgreSQL, interleaved from the seed: the suite fails when the
+    // store fails sql-contention or a SQL race mutant escapes.
+    suites: ['sql-races-interleaved'],
   }],
 ];
 

@@ -117,7 +117,7 @@ class GateRun {
     }
 
     if (share.suites) {
-      this.say(pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity`));
+      this.say(pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity, SQL races interleaved`));
       this.suites.push(...(await this.phases.time('suites', async () => runSuites(work.postgres))));
     }
 

@@ -16,13 +16,13 @@ export const PUBLISHED_SCENARIOS = [
   'force-release-observed-epoch', 'force-release-stalled-holders', 'renewal-failure-stops-holder', 'displaced-waiter-recheck', 'standard-mix', 'db-crash', 'swarm-mix',
   'three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'scheduler-epoch', 'release-coordinator-epoch',
   'deployment-coordinator-epoch', 'restart-incarnation', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost',
-  'standalone-coordination', 'membership-change',
+  'standalone-coordination', 'membership-change', 'sql-contention',
 ] as const;
 
 /** Every mutant of the catalogue, as `testbed mutants` publishes them. */
 export const PUBLISHED_MUTANTS: ReadonlyArray<string> = MUTANTS.map((m) => m.name);
 
-export const SUITES = ['check-postgres', 'check-mutants', 'conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity'] as const;
+export const SUITES = ['check-postgres', 'check-mutants', 'conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity', 'sql-races-interleaved'] as const;
 
 /** A message with every character that markup must escape. */
 export const HOSTILE_MESSAGE = `write under token 1 accepted after token 2 <img src=x onerror="window.__injected=1"> & 'quoted' ]]> \u0001`;
