@@ -7,7 +7,14 @@
 import type { Command } from '../model/commands.ts';
 import type { Store, StoreOptions } from './port.ts';
 
-export type InterleaveStrategy = 'pct' | 'random';
+/**
+ * How the statements of a batch reach the server: chosen one at a time by a seeded walk (`random`)
+ * or a PCT schedule (`pct`), both replayed exactly; or all at once as they come (`free`,
+ * `--concurrency free`), for races inside one statement or one server-side function, which no
+ * statement-level schedule can split. A free-running run is not replayed exactly.
+ */
+export type InterleaveStrategy = 'pct' | 'random' | 'free';
+/** The strategies `--interleave` takes. */
 export const INTERLEAVE_STRATEGIES: ReadonlyArray<InterleaveStrategy> = ['pct', 'random'];
 
 /**
@@ -26,7 +33,7 @@ export interface SessionCall {
 }
 
 export interface BatchResult {
-  /** Every call's result, in the order the calls finished (ties in session order). */
+  /** Every call's result, in the order the calls finished (ties in session order; free-running: as they came). */
   readonly settled: ReadonlyArray<{ readonly call: number; readonly result: PromiseSettledResult<unknown> }>;
   /** The session of each statement released, in release order. */
   readonly schedule: ReadonlyArray<string>;
@@ -35,8 +42,8 @@ export interface BatchResult {
 export interface InterleavedStores {
   /** The store of calls made on the database host itself (setup, recovery, snapshots): never held. */
   readonly main: Store;
-  /** Runs at most one call per session at once, statement by statement as `choose` decides. */
-  runBatch(calls: ReadonlyArray<SessionCall>, choose: Chooser): Promise<BatchResult>;
+  /** Runs at most one call per session at once, statement by statement as `choose` decides (null: free-running). */
+  runBatch(calls: ReadonlyArray<SessionCall>, choose: Chooser | null): Promise<BatchResult>;
   close(): Promise<void>;
 }
 

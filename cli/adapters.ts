@@ -48,7 +48,8 @@ export interface ResolveOptions {
 export async function resolveAdapter(spec: string, options: ResolveOptions = {}): Promise<ResolvedAdapter> {
   const interleave = options.interleave;
   if (interleave !== undefined && (spec === 'memory' || spec.startsWith('mutant:') || spec.startsWith('exec:'))) {
-    throw new UsageError(`--interleave needs a store on PostgreSQL (postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString), not ${spec}`);
+    const flag = interleave === 'free' ? '--concurrency free' : '--interleave';
+    throw new UsageError(`${flag} needs a store on PostgreSQL (postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString), not ${spec}`);
   }
   if (spec === 'memory' || spec.startsWith('mutant:')) return resolveInProcess(spec);
   if (spec === 'postgres' || spec.startsWith('postgres-mutant:')) return resolvePostgres(spec, interleave);

@@ -13,8 +13,17 @@ import { UsageError } from './errors.ts';
  */
 const DEFAULT_STRATEGY: InterleaveStrategy = 'random';
 
-/** The strategy an `--interleave` option value names (undefined: not interleaved). */
-export function interleaveStrategy(value: string | boolean | undefined, faults: 'sim' | 'real'): InterleaveStrategy | undefined {
+/**
+ * The strategy `--interleave` names, or `free` for `--concurrency free` (undefined: neither, the
+ * lockstep default).
+ */
+export function interleaveStrategy(value: string | boolean | undefined, faults: 'sim' | 'real', concurrency?: string): InterleaveStrategy | undefined {
+  if (concurrency !== undefined && concurrency !== 'lockstep' && concurrency !== 'free') throw new UsageError(`bad --concurrency "${concurrency}": expected lockstep or free`);
+  if (concurrency === 'free') {
+    if (value !== undefined && value !== false) throw new UsageError('--concurrency free and --interleave exclude each other: free-running calls are not held');
+    if (faults === 'real') throw new UsageError('--concurrency free runs on simulated faults: leave out --faults real');
+    return 'free';
+  }
   if (value === undefined || value === false) return undefined;
   const strategy = value === true ? DEFAULT_STRATEGY : value;
   if (!(INTERLEAVE_STRATEGIES as ReadonlyArray<string>).includes(strategy)) throw new UsageError(`bad --interleave "${strategy}": expected ${INTERLEAVE_STRATEGIES.join(' or ')}`);

@@ -34,6 +34,7 @@ function buildProgram(): Command {
     .addOption(faultsOption())
     .option('--json', 'print one JSON document')
     .option('--no-shrink', 'do not shrink a failing run')
+    .option('--concurrency <mode>', 'PostgreSQL stores: lockstep (default), or free: calls that meet at the database run at once, unheld (not replayed exactly)')
     .option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct)')
     .action(async (options) => (await import('./commands/run.ts')).runCommand(options));
 
@@ -59,6 +60,7 @@ function buildProgram(): Command {
     .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up); on PostgreSQL, runs in flight at once', 'auto')
     .option('--stop-at-first', 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)')
     .option('--no-shrink', 'do not shrink the first failing run')
+    .option('--concurrency <mode>', 'PostgreSQL stores: lockstep (default), or free: calls that meet at the database run at once, unheld (not replayed exactly)')
     .option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct)')
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/sweep.ts')).sweepCommand(options));

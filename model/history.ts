@@ -65,8 +65,9 @@ export interface FaultEvent {
  * Ground truth, recorded by the protected resource itself rather than by a client:
  * - provider `effect-applied`: `{ intentId, scope, token, holder, operation }` — an external effect actually happened;
  * - resource `mutation-accepted`: `{ scope, aggregate, token, holder, version }` — a protected write actually landed;
- * - database `interleaving` (controlled interleaving only): `{ calls, schedule }` — the sessions whose
- *   calls ran at once, and the session of each statement in the order the server got them.
+ * - database `interleaving` (`--interleave`, `--concurrency free`): `{ calls, schedule, finished }` —
+ *   the sessions whose calls ran at once, the session of each statement in the order the server
+ *   got them (empty when free-running), and the sessions in the order their calls finished.
  */
 export interface TruthEvent {
   readonly index: number;

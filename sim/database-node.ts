@@ -132,9 +132,10 @@ export class DatabaseNode {
     if (batch.length === 0) return;
     const { stores, interleaving } = this.host.interleaved!;
     const calls = batch.map((m) => ({ session: m.fiber.node.name, command: m.payload as Command }));
-    const choose = chooserFor(interleaving.strategy, this.host.streams.get('interleave'), [...sessions]);
+    const choose = interleaving.strategy === 'free' ? null : chooserFor(interleaving.strategy, this.host.streams.get('interleave'), [...sessions]);
     const result = await stores.runBatch(calls, choose);
-    this.host.history.truth(this.host.now, 'database', 'interleaving', { calls: [...sessions], schedule: [...result.schedule] });
+    const finished = result.settled.map(({ call }) => calls[call]!.session);
+    this.host.history.truth(this.host.now, 'database', 'interleaving', { calls: [...sessions], schedule: [...result.schedule], finished });
     const clean = result.settled.every(({ call, result: r }) => r.status === 'fulfilled' && contractBreach(calls[call]!.command, r.value) === null);
     if (clean) {
       const entries = result.settled.map(({ call, result: r }) => ({ command: calls[call]!.command, actual: (r as PromiseFulfilledResult<unknown>).value, process: batch[call]!.fiber.process }));

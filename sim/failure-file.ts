@@ -37,7 +37,7 @@ export const failureFileSchema = z
     adapter: z.string().min(1),
     faults: z.enum(['sim', 'real']),
     mutant: z.string().min(1).optional(),
-    interleave: z.enum(['pct', 'random']).optional(),
+    interleave: z.enum(['pct', 'random', 'free']).optional(),
     policy: z.partialRecord(z.enum(POLICY_FLAGS as [keyof ControllerPolicy, ...Array<keyof ControllerPolicy>]), z.boolean()).optional(),
     plan: planSchema,
     violations: z.array(violationSchema),
@@ -52,7 +52,7 @@ export interface FailureFile {
   readonly seed: number;
   readonly adapter: string;
   readonly faults: 'sim' | 'real';
-  /** The interleaving strategy of a run under `--interleave`. */
+  /** The interleaving strategy of a run under `--interleave`, or `free` under `--concurrency free`. */
   readonly interleave?: InterleaveStrategy;
   /** The mutant that ran, when the adapter is `mutant:<name>`. */
   readonly mutant?: string;

@@ -15,7 +15,7 @@ export const PCT_DEPTH = 3;
 /** Statements a call is expected to take, to place PCT's change points over the batch. */
 const STEPS_PER_CALL = 4;
 
-export function chooserFor(strategy: InterleaveStrategy, stream: Stream, sessions: ReadonlyArray<string>): Chooser {
+export function chooserFor(strategy: Exclude<InterleaveStrategy, 'free'>, stream: Stream, sessions: ReadonlyArray<string>): Chooser {
   if (strategy === 'random') return (candidates) => stream.int(0, candidates.length - 1);
   const priority = new Map<string, number>();
   const order = [...sessions];

@@ -69,7 +69,8 @@ export function shellWord(word: string): string {
 }
 
 export function replayLine(scenario: string, seed: number, adapter: string, faults: 'sim' | 'real', interleave?: InterleaveStrategy): string {
-  return `npx testbed run --scenario ${shellWord(scenario)} --seed ${seed} --adapter ${shellWord(adapter)}${faults === 'real' ? ' --faults real' : ''}${interleave === undefined ? '' : ` --interleave ${interleave}`}`;
+  const concurrency = interleave === undefined ? '' : interleave === 'free' ? ' --concurrency free' : ` --interleave ${interleave}`;
+  return `npx testbed run --scenario ${shellWord(scenario)} --seed ${seed} --adapter ${shellWord(adapter)}${faults === 'real' ? ' --faults real' : ''}${concurrency}`;
 }
 
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<SimRunResult> {

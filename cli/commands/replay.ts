@@ -18,7 +18,7 @@ import { formatRun, printJson, runJson } from '../format.ts';
 
 /** `npx testbed run --scenario <s> --seed <n> --adapter <a> [--faults real]`, as `replayLine` writes it. */
 const WORD = `('(?:[^']|'\\\\'')*'|\\S+)`;
-const RUN_LINE = new RegExp(`^npx testbed run --scenario ${WORD} --seed (\\d+) --adapter ${WORD}( --faults real)?(?: --interleave (pct|random))?$`);
+const RUN_LINE = new RegExp(`^npx testbed run --scenario ${WORD} --seed (\\d+) --adapter ${WORD}( --faults real)?(?: --interleave (pct|random)| --concurrency (free))?$`);
 
 /** A word of the replay line as the shell reads it (sim/run.ts `shellWord` quotes what it must). */
 function unquoted(word: string): string {
@@ -37,7 +37,8 @@ function checkConsistent(file: string, failure: FailureFile): void {
     if (!builtIn) throw bad(`unknown scenario '${failure.scenario}' (see: npx testbed scenarios)`);
     return;
   }
-  const [, quotedScenario, seed, quotedAdapter, real, interleave] = line;
+  const [, quotedScenario, seed, quotedAdapter, real, strategy, free] = line;
+  const interleave = strategy ?? free;
   const scenarioArg = unquoted(quotedScenario!);
   const adapter = unquoted(quotedAdapter!);
   // A scenario file is named by its path on the replay line; a built-in scenario by its name.
@@ -65,6 +66,7 @@ export async function replayCommand(file: string, options: { readonly json?: boo
   // A real-fault failure replays on a fresh primary/replica pair with the same real actions.
   const real = failure.faults === 'real' ? await startRealRun(failure.seed) : undefined;
   const adapter: ResolvedAdapter = real === undefined ? await resolveAdapter(failure.adapter, failure.interleave === undefined ? {} : { interleave: failure.interleave }) : { name: 'postgres', store: real.store, close: () => real.close() };
+  if (failure.interleave === 'free') return rerunFreeRunning(file, failure, adapter, options);
   let result;
   try {
     result = await during(`replay of ${file} (${failure.scenario} seed ${failure.seed} on ${adapter.name})`, () => replayFailure(failure, adapter.store, real?.driver, adapter.interleave));
@@ -89,4 +91,29 @@ export async function replayCommand(file: string, options: { readonly json?: boo
     } else process.stdout.write(pc.yellow(`trace hash differs from the failure file (${failure.traceHash.slice(0, 16)})\n`));
   }
   process.exitCode = !exact && !realInexact ? EXIT.undecided : result.valid === false ? EXIT.violation : result.valid === true ? EXIT.ok : EXIT.undecided;
+}
+
+/** Reruns of a free-running failure: its interleaving was the machine's, so replay counts how often it comes back. */
+const FREE_RERUNS = 10;
+
+/**
+ * A free-running failure (`--concurrency free`) cannot be replayed exactly: the plan is run again
+ * FREE_RERUNS times, and the replay says how many of them broke the same invariant. Exit 1 when at
+ * least one did, 0 when none did.
+ */
+async function rerunFreeRunning(file: string, failure: FailureFile, adapter: ResolvedAdapter, options: { readonly json?: boolean }): Promise<void> {
+  const invariant = failure.violations[0]?.invariant;
+  let reproduced = 0;
+  try {
+    for (let i = 1; i <= FREE_RERUNS; i++) {
+      const result = await during(`rerun ${i} of ${file} (${failure.scenario} seed ${failure.seed} on ${adapter.name}, free-running)`, () => replayFailure(failure, adapter.store, undefined, adapter.interleave));
+      if (result.violations.some((v) => v.invariant === invariant)) reproduced++;
+      if (!options.json) process.stderr.write(pc.dim(`rerun ${i}/${FREE_RERUNS}: ${result.valid === false ? result.violations.map((v) => v.invariant).join(', ') : 'no violation'}\n`));
+    }
+  } finally {
+    await adapter.close();
+  }
+  if (options.json) printJson({ scenario: failure.scenario, seed: failure.seed, adapter: failure.adapter, concurrency: 'free', invariant, reruns: FREE_RERUNS, reproduced, exact: false });
+  else process.stdout.write(`free-running: ${invariant} came back in ${reproduced} of ${FREE_RERUNS} reruns of the plan (the interleaving is the machine's, so no rerun is exact)\n`);
+  process.exitCode = reproduced > 0 ? EXIT.violation : EXIT.ok;
 }

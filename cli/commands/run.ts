@@ -21,6 +21,7 @@ export interface RunOptions {
   readonly json?: boolean;
   readonly shrink: boolean;
   readonly interleave?: string | boolean;
+  readonly concurrency?: string;
 }
 
 export async function runCommand(options: RunOptions): Promise<void> {
@@ -29,7 +30,7 @@ export async function runCommand(options: RunOptions): Promise<void> {
   if (options.faults === 'real' && options.adapter !== 'postgres') {
     throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
   }
-  const strategy = interleaveStrategy(options.interleave, options.faults);
+  const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
   // The plan first: a scenario that cannot make one is bad input, found before any server starts.
   const plan = planOrFail(scenario, seed);
   const real = options.faults === 'real' ? await startRealRun(seed) : undefined;

@@ -40,6 +40,8 @@ export interface SweepOptions {
   readonly json?: boolean;
   /** `--interleave [strategy]`: controlled interleaving on a PostgreSQL store. */
   readonly interleave?: string | boolean;
+  /** `--concurrency free`: the calls that meet at the database run at once, unheld. */
+  readonly concurrency?: string;
 }
 
 const MAX_WORKERS = 64;
@@ -98,7 +100,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   }
   const concurrent = options.faults === 'sim' && (options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:')) && options.stopAtFirst !== true;
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length, concurrent);
-  const strategy = interleaveStrategy(options.interleave, options.faults);
+  const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy });
   if (workers > 1 && poolable) {
     try {

@@ -51,6 +51,18 @@ describe('--interleave on a store module', () => {
     expect(replay.stdout).toMatch(/trace hash matches the failure file/);
   }, 180_000);
 
+  test('free-running (--concurrency free): the racy store is caught, and replay reruns the plan and counts how often it came back', async () => {
+    const cwd = scratch();
+    const racy = path.join(EXAMPLE, 'racy.ts');
+    const free = await testbed(['sweep', '--scenario', SCENARIO, '--seeds', '1..5', '--adapter', racy, '--concurrency', 'free', '--json'], cwd);
+    expect(free.code, free.stderr).toBe(1);
+    const first = (JSON.parse(free.stdout) as SweepJson).firstFailure!;
+    const replay = await testbed(['replay', first.failureFile!, '--json'], cwd);
+    const reruns = JSON.parse(replay.stdout) as { reruns: number; reproduced: number; exact: boolean };
+    expect(reruns).toMatchObject({ reruns: 10, exact: false });
+    expect(replay.code).toBe(reruns.reproduced > 0 ? 1 : 0);
+  }, 180_000);
+
   test('a store that connects elsewhere cannot be interleaved: one line, exit 3', async () => {
     const result = await testbed(['run', '--scenario', SCENARIO, '--seed', '1', '--adapter', path.join(ROOT, 'test/stress/fixtures/model-store.ts'), '--interleave'], scratch());
     expect(result.code).toBe(3);

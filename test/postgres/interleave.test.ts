@@ -60,6 +60,14 @@ describe('controlled interleaving on PostgreSQL', () => {
     }
   }, 60_000);
 
+  test('free-running: the real store passes, and calls run at once unheld (no schedule recorded)', async () => {
+    const result = await interleaved('sql-contention', 1, 'free');
+    expect(result.violations).toEqual([]);
+    const run = batches(result.history);
+    expect(run.filter((b) => b.calls.length > 1).length).toBeGreaterThan(20);
+    expect(run.every((b) => b.schedule.length === 0)).toBe(true);
+  }, 60_000);
+
   const exposed = POSTGRES_MUTANTS.filter((m) => m.caughtBy.includes('interleave'));
 
   test.each(exposed.map((m) => m.name))('the SQL race mutant %s is caught interleaved, its seed passes serially, and the failure replays exactly', async (name) => {

@@ -65,7 +65,7 @@ export async function openInterleaved(connectionString: string, sessions: Readon
   }
   return {
     main: main!,
-    runBatch: async (calls: ReadonlyArray<SessionCall>, choose: Chooser) => {
+    runBatch: async (calls: ReadonlyArray<SessionCall>, choose: Chooser | null) => {
       const result = await gate.runBatch(
         calls.map((call) => ({ session: call.session, run: () => storeOf(stores, call.session).execute(call.command) as Promise<unknown> })),
         choose,

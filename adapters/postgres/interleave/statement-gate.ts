@@ -66,7 +66,8 @@ export class StatementGate {
     wake?.();
   };
 
-  async runBatch<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser): Promise<GateResult<T>> {
+  async runBatch<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser | null): Promise<GateResult<T>> {
+    if (choose === null) return this.freeRunning(calls);
     if (this.inBatch) throw new Error('one batch at a time');
     this.inBatch = true;
     try {
@@ -103,6 +104,20 @@ export class StatementGate {
     }
     finished.sort((x, y) => x.step - y.step || this.order.get(calls[x.call]!.session)! - this.order.get(calls[y.call]!.session)!);
     return { settled: finished.map(({ call, result }) => ({ call, result })), schedule };
+  }
+
+  /** Free-running: every statement passes as it comes, and the calls are reported as they finish. */
+  private async freeRunning<T>(calls: ReadonlyArray<GateCall<T>>): Promise<GateResult<T>> {
+    const settled: Array<{ call: number; result: PromiseSettledResult<T> }> = [];
+    await Promise.all(
+      calls.map((call, i) =>
+        call.run().then(
+          (value) => void settled.push({ call: i, result: { status: 'fulfilled', value } }),
+          (reason: unknown) => void settled.push({ call: i, result: { status: 'rejected', reason } }),
+        ),
+      ),
+    );
+    return { settled, schedule: [] };
   }
 
   private finish<T>(finished: Array<{ call: number; step: number; result: PromiseSettledResult<T> }>, active: Set<string>, session: string, entry: { call: number; step: number; result: PromiseSettledResult<T> }): void {
