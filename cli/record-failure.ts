@@ -50,7 +50,8 @@ export function unwrittenLine(writeError: string): string {
 }
 
 export async function recordFailure(result: SimRunResult, scenario: Scenario, adapter: ResolvedAdapter, shrink: boolean): Promise<RecordedFailure> {
-  const file = failurePath(result.scenario, result.seed, adapter.name);
+  const concurrency = adapter.interleave === undefined ? '' : adapter.interleave.strategy === 'free' ? '-free' : `-interleave-${adapter.interleave.strategy}`;
+  const file = failurePath(result.scenario, result.seed, `${adapter.name}${concurrency}`);
   const policy = adapter.policy === undefined ? {} : { policy: adapter.policy };
   if (adapter.interleave !== undefined) {
     // An interleaved run is not shrunk: its store is not an in-process one.

@@ -165,6 +165,14 @@ function randomFaults(options: FaultOptions, controllers: number, horizonMs: num
   return out;
 }
 
+/** A controller other than `node` (the same one when there is no other). */
+function otherController(node: string, controllers: number, stream: Stream): string {
+  if (controllers === 1) return node;
+  const taken = Number(node.slice(1));
+  const drawn = stream.int(1, controllers - 1);
+  return `c${drawn >= taken ? drawn + 1 : drawn}`;
+}
+
 export function generatePlan(scenario: Scenario, seed: number): Plan {
   const w = scenario.workload;
   const profile = faultOptions(scenario.faults.profile);
@@ -187,15 +195,15 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
   }
   // Operations start over the first 80% of the safety phase so most finish before faults heal.
   const spreadMs = Math.max(1, Math.floor((w.horizonMs * 4) / 5));
-  let previous: { readonly at: number; readonly op: OpSpec } | null = null;
+  let previous: { readonly at: number; readonly op: OpSpec; readonly node: string } | null = null;
   for (let n = 1; n <= scenario.operations; n++) {
     // No draw at all without bursts: plans of scenarios without them stay as they were.
     const burst: boolean = previous !== null && w.burstPct > 0 && previous.op.workload !== 'force-release' && opsStream.chance(w.burstPct);
     const op: OpSpec = burst ? { ...previous!.op, id: `op${n}` } : opFor(scenario, n, opsStream);
     const at: number = burst ? previous!.at : opsStream.int(0, spreadMs);
-    const node = op.workload === 'force-release' ? 'operator' : `c${opsStream.int(1, w.controllers)}`;
+    const node: string = op.workload === 'force-release' ? 'operator' : burst ? otherController(previous!.node, w.controllers, opsStream) : `c${opsStream.int(1, w.controllers)}`;
     steps.push({ kind: 'op', at, node, op });
-    previous = { at, op };
+    previous = { at, op, node };
   }
   steps.sort((a, b) => a.at - b.at);
   const protectedScopes = new Set<string>();

@@ -26,8 +26,13 @@ export function chooserFor(strategy: Exclude<InterleaveStrategy, 'free'>, stream
   }
   order.forEach((session, i) => priority.set(session, order.length - i));
   const steps = Math.max(1, sessions.length * STEPS_PER_CALL);
+  // Distinct change points (as many as there are steps to place them at).
   const changeAt = new Map<number, number>();
-  for (let c = 1; c < PCT_DEPTH; c++) changeAt.set(stream.int(1, steps), -c);
+  for (let c = 1; c < PCT_DEPTH && changeAt.size < steps; c++) {
+    let at = stream.int(1, steps);
+    while (changeAt.has(at)) at = (at % steps) + 1;
+    changeAt.set(at, -c);
+  }
   let step = 0;
   const best = (candidates: ReadonlyArray<string>): number => {
     let index = 0;

@@ -61,6 +61,21 @@ export function sweepWorkers(spec: string | undefined, poolable: boolean, runs: 
   return workers;
 }
 
+/** Connections the runs in flight may hold on the server together (a default server allows 100). */
+const CONNECTION_BUDGET = 90;
+
+/**
+ * `--workers n` on PostgreSQL keeps n runs open at once. A lockstep run holds a pool of up to four
+ * connections; an interleaved one a connection per simulated process, two for its main store and
+ * one for the lock checks. More than the server allows is refused up front.
+ */
+function checkConnectionBudget(workers: number, scenarios: ReadonlyArray<Scenario>, options: SweepOptions): void {
+  const interleaved = (options.interleave !== undefined && options.interleave !== false) || options.concurrency === 'free';
+  const perRun = interleaved ? Math.max(...scenarios.map((s) => s.workload.controllers)) + 2 + 3 : 4;
+  const most = Math.max(1, Math.floor(CONNECTION_BUDGET / perRun));
+  if (workers > most) throw new UsageError(`--workers ${workers}: these runs hold up to ${perRun} connections each, so at most ${most} fit in the server's ${CONNECTION_BUDGET} connections`);
+}
+
 /** Under real faults the stores come from each run's own cluster; this only names the adapter. */
 const REAL_POSTGRES: ResolvedAdapter = {
   name: 'postgres',
@@ -100,6 +115,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   }
   const concurrent = options.faults === 'sim' && (options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:')) && options.stopAtFirst !== true;
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length, concurrent);
+  if (concurrent && workers > 1) checkConnectionBudget(workers, scenarios, options);
   const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy });
   if (workers > 1 && poolable) {
@@ -152,6 +168,8 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
     }
   } finally {
     progress.stop();
+    // Runs started ahead still use the server: let them end before it stops.
+    await Promise.allSettled(inFlight);
     await adapter.close();
   }
   finish(options, adapter.name, perScenario.filter((t) => t.runs > 0), firstFailure, started, summarizeCoverage([...reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } }))));

@@ -40,8 +40,10 @@ export async function openInterleaved(connectionString: string, sessions: Readon
   const stores = new Map<string, Store>();
   let main: Store | null = null;
   const close = async (): Promise<void> => {
-    await Promise.allSettled([...stores.values(), ...(main === null ? [] : [main])].map((store) => store.close()));
+    // The proxies first: a call still held or blocked (after a stall) loses its connection, so
+    // no store waits on it when it closes.
     await Promise.allSettled([...proxies.values()].map((proxy) => proxy.close()));
+    await Promise.allSettled([...stores.values(), ...(main === null ? [] : [main])].map((store) => store.close()));
     await probe.end().catch(() => undefined);
   };
   try {

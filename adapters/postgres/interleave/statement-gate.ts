@@ -12,8 +12,10 @@
 // seed alone. Calls are reported in the order they finished, ties (calls finishing after the same
 // release) broken by session order.
 //
-// When every unit left is blocked, the server's deadlock detector ends the cycle (after its
-// deadlock_timeout) and the gate goes on with what that leaves.
+// While a statement is blocked, only the sessions blocking it (pg_blocking_pids) may go, so one
+// release never wakes two waiters of one lock: which of them went first would be the server's
+// choice. When every unit left is blocked, the server's deadlock detector ends the cycle (after
+// its deadlock_timeout) and the gate goes on with what that leaves.
 
 import pg from 'pg';
 import type { Chooser } from '../../interleaving.ts';
@@ -92,7 +94,7 @@ export class StatementGate {
     for (;;) {
       await this.quiet(active);
       if (active.size === 0) break;
-      const candidates = this.heldLanes(active);
+      const candidates = await this.candidates(active);
       if (candidates.length === 0) {
         // Every unit left is blocked: wait for the server's deadlock detector.
         await this.nextChange(STALL_MS, 'every statement of the batch is blocked on a lock and none was released');
@@ -126,6 +128,23 @@ export class StatementGate {
     this.changed();
   }
 
+  /**
+   * The lanes whose unit may go next. While a statement is blocked, only the sessions that block
+   * it may go (when they have a unit held): its blocker then runs on to the end of its
+   * transaction, and the one release that frees the lock wakes that one waiter. Were a second
+   * statement let in to queue behind the same lock, one release would wake both, and the server,
+   * not the seed, would decide which goes first.
+   */
+  private async candidates(active: ReadonlySet<string>): Promise<Lane[]> {
+    const held = this.heldLanes(active);
+    const blocked = [...this.proxies.values()].flatMap((proxy) => proxy.lanes.filter((l) => !l.closed && l.running));
+    if (blocked.length === 0 || held.length === 0) return held;
+    const result = await this.probe.query<{ blocker: number }>('SELECT DISTINCT unnest(pg_blocking_pids(pid)) AS blocker FROM unnest($1::int[]) AS pid', [blocked.map((l) => l.pid)]);
+    const blockers = new Set(result.rows.map((r) => r.blocker));
+    const preferred = held.filter((l) => blockers.has(l.pid));
+    return preferred.length > 0 ? preferred : held;
+  }
+
   /** The first lane with a held unit of each active session, in session order. */
   private heldLanes(active: ReadonlySet<string>): Lane[] {
     const lanes: Lane[] = [];
@@ -146,8 +165,11 @@ export class StatementGate {
       let thinking = false;
       for (const [session, proxy] of this.proxies) {
         const open = proxy.lanes.filter((l) => !l.closed);
+        const busy = open.filter((l) => l.running || l.held.length > 0);
+        // Two connections of one session at work at once would be ordered by timing, not by the seed.
+        if (busy.length > 1) throw new InterleavingStalledError(`the store of ${session} sent statements on ${busy.length} connections at once: under --interleave a session must use one connection at a time`);
         running.push(...open.filter((l) => l.running));
-        if (active.has(session) && !open.some((l) => l.running || l.held.length > 0)) thinking = true;
+        if (active.has(session) && busy.length === 0) thinking = true;
       }
       if (running.length === 0 && !thinking) return;
       if (!thinking && (await this.allBlocked(running))) return;

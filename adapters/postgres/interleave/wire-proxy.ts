@@ -6,10 +6,17 @@
 // into units, each ending with a simple Query ('Q') or a Sync ('S') message, and every unit is
 // held until the gate releases it. A unit is finished when the server answers it with
 // ReadyForQuery ('Z'), one per Query and one per Sync, errors included. Server bytes are never
-// held. Terminate ('X') passes at once. Nothing here parses SQL: a store written in any language
-// that speaks the protocol without SSL is held the same way.
+// held. Terminate ('X') passes at once. A request for SSL or GSS encryption is declined by the
+// proxy itself ('N'), as a server without encryption declines it. Nothing here parses SQL: a
+// store written in any language is held the same way, as long as each of its statements ends
+// with a Query or a Sync (the simple and the extended query protocol). COPY, function calls and
+// portals run by Flush alone never end a unit: a batch that meets them stalls and fails.
 
 import net from 'node:net';
+
+/** Start-up codes of the requests for an encrypted connection (SSLRequest, GSSENCRequest). */
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
 
 /** One connection of a session through the proxy. */
 export class Lane {
@@ -43,15 +50,21 @@ export class Lane {
 
   clientData(chunk: Buffer): void {
     this.fromClient = Buffer.concat([this.fromClient, chunk]);
-    if (!this.startupSeen) {
+    while (!this.startupSeen) {
       // The start-up message has no type byte: a length and a protocol number.
       if (this.fromClient.length < 8) return;
       const length = this.fromClient.readInt32BE(0);
-      if (this.fromClient.readInt32BE(4) === 80877103) throw new Error('SSL is not supported through the interleaving proxy: connect without SSL');
       if (this.fromClient.length < length) return;
-      this.startupSeen = true;
-      this.server.write(this.fromClient.subarray(0, length));
+      const message = this.fromClient.subarray(0, length);
       this.fromClient = this.fromClient.subarray(length);
+      const code = message.readInt32BE(4);
+      if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+        // The proxy speaks plain TCP: it declines encryption itself, as a server without it does.
+        this.client.write('N');
+        continue;
+      }
+      this.startupSeen = true;
+      this.server.write(message);
     }
     if (!this.ready) {
       // Authentication: passes as it comes.
@@ -99,9 +112,8 @@ export class Lane {
 
   private readyForQuery(): void {
     if (!this.ready) {
+      // Start-up is over: from now on the client's messages are cut into units.
       this.ready = true;
-      // Anything the client sent after start-up and before this first ReadyForQuery is a unit.
-      this.cutUnits();
       return;
     }
     this.running = false;
