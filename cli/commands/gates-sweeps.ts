@@ -6,10 +6,9 @@
 import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import type { ScenarioEvidence } from '../../reports/index.ts';
-import { replayLine as printedReplay } from '../../reports/replay-line.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import type { RunResult } from '../../sim/run-result.ts';
-import { replayLine, runScenario, type StoreChoice } from '../../sim/run.ts';
+import { runScenario, type StoreChoice } from '../../sim/run.ts';
 import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../sim/sweep-pool.ts';
 import { startRealRun } from '../real-faults.ts';
 

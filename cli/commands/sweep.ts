@@ -9,14 +9,15 @@
 // schema of its own, taken in order: the tallies and first failure are again those of one at a time.
 
 import { strict as assert } from 'node:assert';
-import pc from 'picocolors';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
-import { coverageOf, summarizeCoverage, type CoverageSummary, type RunCoverage } from '../../sim/coverage.ts';
-import { autoWorkers, sweepPool } from '../../sim/sweep-pool.ts';
+import { coverageOf, summarizeCoverage, type CoverageSummary } from '../../sim/coverage.ts';
+import { sweepPool } from '../../sim/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
+import { checkConnectionBudget, sweepWorkers } from '../sweep-workers.ts';
+import { addCoverage, printCoverage, printSummary, type FirstFailure, type Tally } from '../sweep-output.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
@@ -44,60 +45,12 @@ export interface SweepOptions {
   readonly concurrency?: string;
 }
 
-const MAX_WORKERS = 64;
-
-/** How many worker threads the sweep uses: 1 runs everything on this thread. */
-/**
- * Worker threads for an in-process store (`poolable`); for a PostgreSQL store (`concurrent`),
- * runs in flight at once in this process, each in a schema of its own, so that the server and
- * the simulator use a core each.
- */
-export function sweepWorkers(spec: string | undefined, poolable: boolean, runs: number, concurrent = false): number {
-  const value = spec ?? 'auto';
-  if (value === 'auto') return poolable ? autoWorkers(runs) : 1;
-  if (!/^[1-9][0-9]*$/.test(value) || Number(value) > MAX_WORKERS) throw new UsageError(`--workers must be 'auto' or an integer from 1 to ${MAX_WORKERS}, got '${value}'`);
-  const workers = Number(value);
-  if (workers > 1 && !poolable && !concurrent) throw new UsageError('--workers above 1 needs an in-process adapter (memory or mutant:<name>) or a PostgreSQL one (postgres, postgres-mutant:<name>), and --faults sim');
-  return workers;
-}
-
-/** Connections the runs in flight may hold on the server together (a default server allows 100). */
-const CONNECTION_BUDGET = 90;
-
-/**
- * `--workers n` on PostgreSQL keeps n runs open at once. A lockstep run holds a pool of up to four
- * connections; an interleaved one a connection per simulated process, two for its main store and
- * one for the lock checks. More than the server allows is refused up front.
- */
-function checkConnectionBudget(workers: number, scenarios: ReadonlyArray<Scenario>, options: SweepOptions): void {
-  const interleaved = (options.interleave !== undefined && options.interleave !== false) || options.concurrency === 'free';
-  const perRun = interleaved ? Math.max(...scenarios.map((s) => s.workload.controllers)) + 2 + 3 : 4;
-  const most = Math.max(1, Math.floor(CONNECTION_BUDGET / perRun));
-  if (workers > most) throw new UsageError(`--workers ${workers}: these runs hold up to ${perRun} connections each, so at most ${most} fit in the server's ${CONNECTION_BUDGET} connections`);
-}
-
 /** Under real faults the stores come from each run's own cluster; this only names the adapter. */
 const REAL_POSTGRES: ResolvedAdapter = {
   name: 'postgres',
   store: { name: 'postgres', factory: () => Promise.reject(new Error('a real-fault run opens its store through its own cluster')) },
   close: async () => {},
 };
-
-export interface FirstFailure {
-  readonly scenario: string;
-  readonly seed: number;
-  readonly violations: SimRunResult['violations'];
-  readonly replay: string;
-  /** Null when the file could not be written (`failureFileError` says why). */
-  readonly failureFile: string | null;
-  readonly failureFileError: string | null;
-  /** Whether the failure file holds a shrunk plan (deterministic stores: built-in ones, and user stores that declare it). */
-  readonly shrunk: boolean;
-  /** The shrunk counterexample, printed, not part of the JSON. */
-  readonly counterexample: string | null;
-  /** Milliseconds from the start of the sweep to the failing run's end (before shrinking). */
-  readonly afterMs: number;
-}
 
 export async function sweepCommand(options: SweepOptions): Promise<void> {
   const scenarios: ReadonlyArray<Scenario> =
@@ -115,8 +68,8 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   }
   const concurrent = options.faults === 'sim' && (options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:')) && options.stopAtFirst !== true;
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length, concurrent);
-  if (concurrent && workers > 1) checkConnectionBudget(workers, scenarios, options);
   const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
+  if (concurrent && workers > 1) checkConnectionBudget(workers, scenarios, strategy !== undefined);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy });
   if (workers > 1 && poolable) {
     try {
@@ -126,14 +79,20 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
     }
     return;
   }
+  await inOrderSweep(options, scenarios, seeds, adapter, workers);
+}
+
+/**
+ * The sweep on this thread. Runs start up to `workers` ahead (PostgreSQL: each in its own schema)
+ * and are taken in order, so the tallies and the first failure are those of one run at a time.
+ */
+async function inOrderSweep(options: SweepOptions, scenarios: ReadonlyArray<Scenario>, seeds: ReadonlyArray<number>, adapter: ResolvedAdapter, workers: number): Promise<void> {
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
   const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0, unjudged: {} }));
   // What each scenario's runs reached together (kept per scenario, not per run: sweeps can be long).
   const reached = new Map<string, { commands: Set<string>; outcomes: Set<string> }>();
   let firstFailure: FirstFailure | null = null;
   const started = performance.now();
-  // Runs start up to `workers` ahead (PostgreSQL: each in its own schema) and are taken in order,
-  // so tallies and the first failure are those of a sweep run one at a time.
   const order = [...runOrder(scenarios.length, seeds, options.stopAtFirst === true)];
   const inFlight: Array<Promise<SimRunResult>> = [];
   const startUpTo = (last: number): void => {
@@ -219,19 +178,6 @@ async function runOne(options: SweepOptions, scenario: Scenario, seed: number, a
   } finally {
     await real?.close();
   }
-}
-
-interface Tally {
-  readonly scenario: string;
-  runs: number;
-  failures: number;
-  undecided: number;
-  /** Runs not played: the store lacks command kinds the scenario sends (sim/capabilities.ts). */
-  untested: number;
-  /** What the store lacks, the first time a run said so. */
-  lacks?: string;
-  /** Per invariant, the runs whose verdict left it out: it reads a command the store lacks. */
-  unjudged: Record<string, number>;
 }
 
 /** An undecided run, or one the store could not be judged on (untested, not undecided). */
@@ -324,42 +270,3 @@ async function pooledSweep(
   finish(options, adapter.name, perScenario, firstFailure, started, summarizeCoverage(runs.filter((run) => run.untested === undefined)));
 }
 
-function addCoverage(reached: Map<string, { commands: Set<string>; outcomes: Set<string> }>, scenario: string, coverage: RunCoverage): void {
-  const entry = reached.get(scenario) ?? { commands: new Set<string>(), outcomes: new Set<string>() };
-  for (const c of coverage.commands) entry.commands.add(c);
-  for (const o of coverage.outcomes) entry.outcomes.add(o);
-  reached.set(scenario, entry);
-}
-
-/** What the workloads reached of the port: a command or outcome never reached is a rule no checker judged. */
-function printCoverage(coverage: CoverageSummary): void {
-  const { commands, outcomes } = coverage;
-  const missing = (list: ReadonlyArray<string>) => (list.length === 0 ? '' : pc.dim(` (never: ${list.slice(0, 8).join(', ')}${list.length > 8 ? `, +${list.length - 8} more` : ''})`));
-  process.stdout.write(`coverage: ${commands.reached}/${commands.total} command kinds${missing(commands.missing)}, ${outcomes.reached}/${outcomes.total} outcomes${missing(outcomes.missing)}\n`);
-}
-
-function printSummary(
-  summary: { runs: number; failures: number; undecided: number; untested: number; unjudged: Readonly<Record<string, number>>; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
-  seconds: number,
-): void {
-  for (const row of summary.scenarios) {
-    if (row.untested === row.runs && row.lacks !== undefined) {
-      process.stdout.write(`${pc.yellow('--  ')} ${row.scenario.padEnd(34)} untested (${row.lacks})\n`);
-      continue;
-    }
-    const mark = row.failures === 0 ? pc.green('ok  ') : pc.red('FAIL');
-    const partly = row.untested > 0 ? `, ${row.untested} untested (${row.lacks})` : '';
-    process.stdout.write(`${mark} ${row.scenario.padEnd(34)} ${row.runs} seeds, ${row.failures} failing${partly}\n`);
-  }
-  const stopped = summary.stoppedAtFirst ? ' (stopped at the first failure)' : '';
-  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${summary.untested > 0 ? `, ${summary.untested} untested` : ''}${stopped}\n`);
-  const notJudged = Object.entries(summary.unjudged).map(([invariant, n]) => `${invariant} in ${n} runs`);
-  if (notJudged.length > 0) process.stdout.write(pc.dim(`not judged (the store lacks a command they read): ${notJudged.join(', ')}\n`));
-  const first = summary.firstFailure;
-  if (first !== null) {
-    process.stdout.write(`${pc.red('first failure')} after ${(first.afterMs / 1000).toFixed(1)} s: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
-    process.stdout.write(`replay: ${first.replay}\n`);
-    if (first.failureFile !== null) process.stdout.write(`failure file: ${first.failureFile}\n`);
-    if (first.counterexample !== null) process.stdout.write(`\n${first.counterexample}\n`);
-  }
-}

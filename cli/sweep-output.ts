@@ -1,0 +1,75 @@
+// What `sweep` prints: a line per scenario, the totals with the first failure and its replay
+// line, and what the runs reached of the port (cli/commands/sweep.ts).
+
+import pc from 'picocolors';
+import type { CoverageSummary, RunCoverage } from '../sim/coverage.ts';
+import type { SimRunResult } from '../sim/run.ts';
+
+export interface FirstFailure {
+  readonly scenario: string;
+  readonly seed: number;
+  readonly violations: SimRunResult['violations'];
+  readonly replay: string;
+  /** Null when the file could not be written (`failureFileError` says why). */
+  readonly failureFile: string | null;
+  readonly failureFileError: string | null;
+  /** Whether the failure file holds a shrunk plan (deterministic stores: built-in ones, and user stores that declare it). */
+  readonly shrunk: boolean;
+  /** The shrunk counterexample, printed, not part of the JSON. */
+  readonly counterexample: string | null;
+  /** Milliseconds from the start of the sweep to the failing run's end (before shrinking). */
+  readonly afterMs: number;
+}
+
+export interface Tally {
+  readonly scenario: string;
+  runs: number;
+  failures: number;
+  undecided: number;
+  /** Runs not played: the store lacks command kinds the scenario sends (sim/capabilities.ts). */
+  untested: number;
+  /** What the store lacks, the first time a run said so. */
+  lacks?: string;
+  /** Per invariant, the runs whose verdict left it out: it reads a command the store lacks. */
+  unjudged: Record<string, number>;
+}
+
+export function addCoverage(reached: Map<string, { commands: Set<string>; outcomes: Set<string> }>, scenario: string, coverage: RunCoverage): void {
+  const entry = reached.get(scenario) ?? { commands: new Set<string>(), outcomes: new Set<string>() };
+  for (const c of coverage.commands) entry.commands.add(c);
+  for (const o of coverage.outcomes) entry.outcomes.add(o);
+  reached.set(scenario, entry);
+}
+
+/** What the workloads reached of the port: a command or outcome never reached is a rule no checker judged. */
+export function printCoverage(coverage: CoverageSummary): void {
+  const { commands, outcomes } = coverage;
+  const missing = (list: ReadonlyArray<string>) => (list.length === 0 ? '' : pc.dim(` (never: ${list.slice(0, 8).join(', ')}${list.length > 8 ? `, +${list.length - 8} more` : ''})`));
+  process.stdout.write(`coverage: ${commands.reached}/${commands.total} command kinds${missing(commands.missing)}, ${outcomes.reached}/${outcomes.total} outcomes${missing(outcomes.missing)}\n`);
+}
+
+export function printSummary(
+  summary: { runs: number; failures: number; undecided: number; untested: number; unjudged: Readonly<Record<string, number>>; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
+  seconds: number,
+): void {
+  for (const row of summary.scenarios) {
+    if (row.untested === row.runs && row.lacks !== undefined) {
+      process.stdout.write(`${pc.yellow('--  ')} ${row.scenario.padEnd(34)} untested (${row.lacks})\n`);
+      continue;
+    }
+    const mark = row.failures === 0 ? pc.green('ok  ') : pc.red('FAIL');
+    const partly = row.untested > 0 ? `, ${row.untested} untested (${row.lacks})` : '';
+    process.stdout.write(`${mark} ${row.scenario.padEnd(34)} ${row.runs} seeds, ${row.failures} failing${partly}\n`);
+  }
+  const stopped = summary.stoppedAtFirst ? ' (stopped at the first failure)' : '';
+  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${summary.untested > 0 ? `, ${summary.untested} untested` : ''}${stopped}\n`);
+  const notJudged = Object.entries(summary.unjudged).map(([invariant, n]) => `${invariant} in ${n} runs`);
+  if (notJudged.length > 0) process.stdout.write(pc.dim(`not judged (the store lacks a command they read): ${notJudged.join(', ')}\n`));
+  const first = summary.firstFailure;
+  if (first !== null) {
+    process.stdout.write(`${pc.red('first failure')} after ${(first.afterMs / 1000).toFixed(1)} s: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
+    process.stdout.write(`replay: ${first.replay}\n`);
+    if (first.failureFile !== null) process.stdout.write(`failure file: ${first.failureFile}\n`);
+    if (first.counterexample !== null) process.stdout.write(`\n${first.counterexample}\n`);
+  }
+}
