@@ -49,24 +49,29 @@ export function unwrittenLine(writeError: string): string {
   return `testbed: ${writeError}; the violation stands: replay it with its replay line`;
 }
 
+/** Smaller plans tried when shrinking an interleaved failure: each is a real interleaved run. */
+const INTERLEAVED_SHRINK_RUNS = 60;
+
 export async function recordFailure(result: SimRunResult, scenario: Scenario, adapter: ResolvedAdapter, shrink: boolean): Promise<RecordedFailure> {
   const concurrency = adapter.interleave === undefined ? '' : adapter.interleave.strategy === 'free' ? '-free' : `-interleave-${adapter.interleave.strategy}`;
   const file = failurePath(result.scenario, result.seed, `${adapter.name}${concurrency}`);
   const policy = adapter.policy === undefined ? {} : { policy: adapter.policy };
-  if (adapter.interleave !== undefined) {
-    // An interleaved run is not shrunk: its store is not an in-process one.
-    const writeError = await saveFailureFile(file, failureOf(result.plan, result, { ...policy, interleave: adapter.interleave.strategy }));
-    return { file, writeError, shrunk: false, counterexample: null };
-  }
-  const shrinkable = shrink && adapter.deterministic === true;
-  if (!shrinkable) {
-    const writeError = await saveFailureFile(file, failureOf(result.plan, result, policy));
+  const interleave = adapter.interleave?.strategy;
+  const extra = interleave === undefined ? policy : { ...policy, interleave };
+  // An interleaved run replays exactly when its store answers alike (the built-in PostgreSQL
+  // stores, a module that declares it), so its plan shrinks as an in-process store's does, each
+  // smaller plan interleaved from the same seed, on a smaller budget (each run is a real one).
+  // A free-running run does not replay exactly, so it is never shrunk.
+  const replays = interleave !== 'free' && (adapter.deterministic === true || (interleave !== undefined && (adapter.name === 'postgres' || adapter.name.startsWith('postgres-mutant:'))));
+  if (!shrink || !replays) {
+    const writeError = await saveFailureFile(file, failureOf(result.plan, result, extra));
     return { file, writeError, shrunk: false, counterexample: null };
   }
   const invariant = result.violations[0]!.invariant;
-  const execute = (plan: SimRunResult['plan']) => runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...policy });
-  const shrunk = await shrinkPlan(result.plan, execute, invariant, { maxRuns: 300 });
-  const writeError = await saveFailureFile(file, failureOf(shrunk.plan, shrunk.result, policy));
+  const execute = (plan: SimRunResult['plan']) =>
+    runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...policy, ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }) });
+  const shrunk = await shrinkPlan(result.plan, execute, invariant, { maxRuns: interleave === undefined ? 300 : INTERLEAVED_SHRINK_RUNS });
+  const writeError = await saveFailureFile(file, failureOf(shrunk.plan, shrunk.result, extra));
   const counterexample = renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: writeError === null ? [`npx testbed replay ${file}`] : [] });
   return { file, writeError, shrunk: true, counterexample };
 }

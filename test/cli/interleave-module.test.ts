@@ -2,8 +2,8 @@
 // its data where the testbed tells it (`options.connectionString`), each simulated process gets
 // a store and a connection of its own, and the statements of concurrent calls reach the server in
 // a seeded order. The correct store passes; its racy variant (Acquire reads the token counter
-// without a lock) passes serially and is caught interleaved, and its failure replays to the same
-// trace hash; a store that connects elsewhere is refused in one line, exit 3.
+// without a lock) passes serially and is caught interleaved, and its failure is shrunk and replays
+// to the same trace hash; a store that connects elsewhere is refused in one line, exit 3.
 
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -24,7 +24,7 @@ function testbed(args: ReadonlyArray<string>, cwd: string) {
 
 interface SweepJson {
   readonly failures: number;
-  readonly firstFailure: { readonly seed: number; readonly failureFile: string | null } | null;
+  readonly firstFailure: { readonly seed: number; readonly failureFile: string | null; readonly shrunk: boolean } | null;
 }
 
 describe('--interleave on a store module', () => {
@@ -34,13 +34,15 @@ describe('--interleave on a store module', () => {
     expect((JSON.parse(result.stdout) as SweepJson).failures).toBe(0);
   }, 120_000);
 
-  test('the racy store is caught interleaved, the same seed passes serially, and the failure replays exactly', async () => {
+  test('the racy store is caught interleaved and shrunk, the same seed passes serially, and the failure replays exactly', async () => {
     const cwd = scratch();
     const racy = path.join(EXAMPLE, 'racy.ts');
     const interleaved = await testbed(['sweep', '--scenario', SCENARIO, '--seeds', '1..3', '--adapter', racy, '--interleave', '--json'], cwd);
     expect(interleaved.code, interleaved.stderr).toBe(1);
     const first = (JSON.parse(interleaved.stdout) as SweepJson).firstFailure!;
     expect(first.failureFile).toBeTruthy();
+    // The store declares itself deterministic: the failure was shrunk, each smaller plan interleaved.
+    expect(first.shrunk).toBe(true);
     // Serially (the store on DATABASE_URL, in a schema of its own) the same seed passes.
     const schema = pg.freshSchema();
     const url = await freshSchemaUrl(pg.server().connectionString, schema);

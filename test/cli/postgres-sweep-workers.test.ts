@@ -19,7 +19,7 @@ interface SweepJson {
 }
 
 async function sweep(workers: string): Promise<{ code: number | null; json: SweepJson }> {
-  const args = ['sweep', '--scenario', 'sql-contention', '--seeds', '1..6', '--adapter', 'postgres-mutant:token-from-unlocked-read', '--interleave', '--workers', workers, '--json'];
+  const args = ['sweep', '--scenario', 'sql-contention', '--seeds', '1..6', '--adapter', 'postgres-mutant:token-from-unlocked-read', '--interleave', '--workers', workers, '--no-shrink', '--json'];
   const result = await runCliAsync(args, { cwd: scratch(), env: { DATABASE_URL: pg.server().connectionString }, timeoutMs: 120_000 });
   expect(result.stdout, result.stderr).not.toBe('');
   return { code: result.code, json: JSON.parse(result.stdout) as SweepJson };
