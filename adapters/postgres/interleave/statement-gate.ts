@@ -9,7 +9,7 @@
 // backend that releases it, before that backend answers, so a waiter woken by a COMMIT is never
 // mistaken for a blocked one. Only then is the next choice made, among the sessions with a held
 // unit, so the choices, the server's answers and the order in which calls finish depend on the
-// seed alone. Calls are reported in the order they finished, ties (calls finishing after the same
+// seed (within the limits docs/ARCHITECTURE.md names). Calls are reported in the order they finished, ties (calls finishing after the same
 // release) broken by session order.
 //
 // While a statement is blocked, only the sessions blocking it (pg_blocking_pids) may go, so one
@@ -32,7 +32,6 @@ export interface GateResult<T> {
   /** The session of each released unit, in release order. */
   readonly schedule: ReadonlyArray<string>;
 }
-
 
 /** The batch made no progress for this long: something outside the gate holds the server. */
 const STALL_MS = 15_000;
