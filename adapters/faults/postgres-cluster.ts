@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client';
-import { checkServerCanEnter, freePort, guardServers, type ServerGuard } from '../postgres/local-server.ts';
+import { freePort } from '../postgres/free-port.ts';
+import { checkServerCanEnter, guardServers, type ServerGuard } from '../postgres/local-server.ts';
 import { copyTree, makeServerDir, runAsServer } from './postgres-binaries.ts';
 
 export type ServerName = 'primary' | 'replica';

@@ -15,7 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { serverBinaries } from './binaries.ts';
-import { checkServerCanEnter, freePort, guardSchemas, guardServers, livePostmasterPid, serverUser, toolFailure, type OsUser } from './local-server.ts';
+import { freePort } from './free-port.ts';
+import { checkServerCanEnter, guardSchemas, guardServers, livePostmasterPid, serverUser, toolFailure, type OsUser } from './local-server.ts';
 
 export type ServerKind = 'embedded' | 'url' | 'container';
 

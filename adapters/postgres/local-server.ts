@@ -16,7 +16,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export interface OsUser {
@@ -87,19 +86,6 @@ export function toolFailure(tool: string, args: ReadonlyArray<string>, error: un
 }
 
 /** A free loopback TCP port, found by binding port 0 and releasing it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address !== 'object') throw new Error('no port assigned');
-  return address.port;
-}
-
 /** Whether a process runs (a zombie, exited but not yet reaped by its parent, does not). */
 export function processRuns(pid: number): boolean {
   try {
