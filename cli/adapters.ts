@@ -77,14 +77,11 @@ async function resolvePostgres(spec: string, interleave: InterleaveStrategy | un
   const variant = { name: spec, ...(mutant === undefined ? {} : { commands: mutant.commands }) };
   const { createPostgresStore } = await import('../adapters/postgres/store.ts');
   const server = await serverOrFail();
-  // Every run gets a fresh schema on the same server, so runs never see each other's rows; on a
-  // shared server they are named after the server's own schema, and server.stop() drops them all.
-  let runs = 0;
-  const base = server.schema === 'public' ? 'run' : `${server.schema}_run`;
+  const freshSchema = schemasOf(server);
   const factory: StoreFactory = (options: StoreOptions) =>
-    createPostgresStore({ ...options, ...variant, connectionString: server.connectionString, schema: `${base}_${++runs}`, poolSize: 4 });
+    createPostgresStore({ ...options, ...variant, connectionString: server.connectionString, schema: freshSchema(), poolSize: 4 });
   const sessions = (options: StoreOptions, count: number): Promise<Store[]> => {
-    const schema = `${base}_${++runs}`;
+    const schema = freshSchema();
     const open = () => createPostgresStore({ ...options, ...variant, connectionString: server.connectionString, schema, poolSize: 1 });
     return Promise.all(Array.from({ length: count }, open));
   };
@@ -93,9 +90,19 @@ async function resolvePostgres(spec: string, interleave: InterleaveStrategy | un
     name: spec,
     store: { name: spec, factory },
     sessions,
-    ...(interleave === undefined ? {} : { interleave: postgresInterleaving(interleave, server.connectionString, () => `${base}_${++runs}`, variant) }),
+    ...(interleave === undefined ? {} : { interleave: postgresInterleaving(interleave, server.connectionString, freshSchema, variant) }),
     close: () => server.stop(),
   };
+}
+
+/**
+ * Names of fresh schemas on `server`, one per run, so runs never see each other's rows; on a
+ * shared server they are named after the server's own schema, and server.stop() drops them all.
+ */
+function schemasOf(server: PostgresServer): () => string {
+  let runs = 0;
+  const base = server.schema === 'public' ? 'run' : `${server.schema}_run`;
+  return () => `${base}_${++runs}`;
 }
 
 /**
@@ -144,8 +151,7 @@ async function interleavedModule(spec: string, userFactory: StoreFactory, strate
   const server = await serverOrFail();
   try {
     const { connectingInterleaving, freshSchemaUrl } = await import('../adapters/postgres/interleave/index.ts');
-    let runs = 0;
-    const fresh = () => `${server.schema === 'public' ? 'run' : `${server.schema}_run`}_${++runs}`;
+    const fresh = schemasOf(server);
     const probeUrl = await freshSchemaUrl(server.connectionString, fresh());
     const adapter = await userStore(spec, userFactory, probeUrl);
     return {

@@ -6,7 +6,7 @@
 
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
-import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../adapters/port.ts';
+import { OutcomeUnknownError, StoreUnavailableError, type Store, type TimeSource } from '../adapters/port.ts';
 import type { InterleavedStores, Interleaving } from '../adapters/interleaving.ts';
 import { chooserFor } from './interleave-strategy.ts';
 import type { Streams } from './prng.ts';
@@ -36,15 +36,23 @@ export interface DatabaseHost {
   readonly contract: PortContract;
   readonly shadow: ShadowModel;
   readonly streams: Streams;
-  /** Set under controlled interleaving: calls run in batches, a session per node. */
-  readonly interleaved: { readonly stores: InterleavedStores; readonly interleaving: Interleaving } | null;
-  /** The node whose request is executing: the store's `callerClock` reads its clock. */
-  setCaller(node: Node | null): void;
   reply(m: Message, type: number, payload: unknown): void;
+}
+
+/** Controlled interleaving (adapters/interleaving.ts): the session stores and how their statements go. */
+export interface Interleaved {
+  readonly stores: InterleavedStores;
+  readonly interleaving: Interleaving;
 }
 
 export class DatabaseNode {
   constructor(private readonly host: DatabaseHost) {}
+
+  /** Set under controlled interleaving: calls run in batches, a session per node. */
+  interleaved: Interleaved | null = null;
+  /** The node whose request is executing: the store's `callerClock` reads its clock. */
+  private caller: Node | null = null;
+  readonly callerClock: TimeSource = { now: () => (this.caller === null ? this.host.now : this.caller.clock.read(this.host.now)) };
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
   async executeDirect<C extends Command>(command: C, process: string): Promise<OutcomeOf<C>> {
@@ -58,13 +66,13 @@ export class DatabaseNode {
   execute(m: Message): Promise<void> | null {
     if (this.host.dbDown || m.conn !== this.host.dbConn) return null;
     const command = m.payload as Command;
-    if (this.host.interleaved !== null) {
-      this.enqueue(m, this.host.interleaved.interleaving.windowMs);
+    if (this.interleaved !== null) {
+      this.enqueue(m, this.interleaved.interleaving.windowMs);
       return null;
     }
     const sync = this.host.syncStore;
     if (sync === null) return this.executeAtDbAsync(m, command);
-    this.host.setCaller(m.fiber.node);
+    this.caller = m.fiber.node;
     let outcome: unknown;
     try {
       outcome = sync.executeSync(command);
@@ -72,14 +80,14 @@ export class DatabaseNode {
       this.failedAtDb(m, command, error);
       return null;
     } finally {
-      this.host.setCaller(null);
+      this.caller = null;
     }
     this.committedAtDb(m, command, outcome);
     return null;
   }
 
   private async executeAtDbAsync(m: Message, command: Command): Promise<void> {
-    this.host.setCaller(m.fiber.node);
+    this.caller = m.fiber.node;
     let outcome: unknown;
     try {
       outcome = await this.host.store.execute(command);
@@ -87,7 +95,7 @@ export class DatabaseNode {
       this.failedAtDb(m, command, error);
       return;
     } finally {
-      this.host.setCaller(null);
+      this.caller = null;
     }
     this.committedAtDb(m, command, outcome);
   }
@@ -130,7 +138,7 @@ export class DatabaseNode {
       this.host.queue.push(this.host.now, EV_DB_FLUSH, 0, 0, null);
     }
     if (batch.length === 0) return;
-    const { stores, interleaving } = this.host.interleaved!;
+    const { stores, interleaving } = this.interleaved!;
     const calls = batch.map((m) => ({ session: m.fiber.node.name, command: m.payload as Command }));
     const choose = interleaving.strategy === 'free' ? null : chooserFor(interleaving.strategy, this.host.streams.get('interleave'), [...sessions]);
     const result = await stores.runBatch(calls, choose);

@@ -11,7 +11,6 @@ import type { OutcomeOf } from '../model/outcomes.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { Store, TimeSource } from '../adapters/port.ts';
-import type { InterleavedStores, Interleaving } from '../adapters/interleaving.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
@@ -27,7 +26,7 @@ import { MessageRouter } from './message-router.ts';
 import { OpLedger } from './op-ledger.ts';
 import { FiberDriver, sleepLocal, waitNotify, type HeldReply } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
-import { DatabaseNode, type SyncStore } from './database-node.ts';
+import { DatabaseNode, type Interleaved, type SyncStore } from './database-node.ts';
 import {
   EV_COORD,
   EV_DB_FLUSH,
@@ -70,8 +69,6 @@ export class Sim {
   store!: Store;
   /** The store, when it can answer synchronously (`executeSync`): no await per call. */
   syncStore: SyncStore | null = null;
-  /** The node whose request the database is executing: the store's `callerClock` reads its clock. */
-  private caller: Node | null = null;
   faultsOn = true;
   endMs: number;
   dbDown = false;
@@ -81,8 +78,6 @@ export class Sim {
   readonly provider: Provider;
   /** Protocol-side state shared by the controllers (controller.ts owns its shape). */
   world: unknown = null;
-  /** Set under controlled interleaving (adapters/interleaving.ts): store calls run in batches, a session per node. */
-  interleaved: { readonly stores: InterleavedStores; readonly interleaving: Interleaving } | null = null;
   /** Set when the plan has `coordination`: the controllers are voters and a leader dispatches the operations. */
   coordination: SimCoordination | null = null;
 
@@ -113,16 +108,12 @@ export class Sim {
     node.fibers = [];
   }
 
-  /** The store's TimeSource is true virtual time; `callerClock` is the executing caller's clock. */
-  readonly storeTime: TimeSource = { now: () => this.now };
-  readonly callerClock: TimeSource = { now: () => (this.caller === null ? this.now : this.caller.clock.read(this.now)) };
-
-  setCaller(node: Node | null): void {
-    this.caller = node;
-  }
-
   /** The database node: executes store calls, LISTEN/NOTIFY (sim/database-node.ts). */
   private readonly db = new DatabaseNode(this);
+
+  /** The store's TimeSource is true virtual time; `callerClock` is the executing caller's clock. */
+  readonly storeTime: TimeSource = { now: () => this.now };
+  readonly callerClock: TimeSource = this.db.callerClock;
 
   /** The reference model in lockstep with the store (sim/shadow-model.ts); off until a store is attached. */
   shadow = new ShadowModel(false);
@@ -139,9 +130,13 @@ export class Sim {
   /** Answers and errors of the store that the port does not allow (sim/port-contract.ts). */
   readonly contract = new PortContract();
 
-  /** `differential`: compare every outcome with the reference model's (off for a store with semantics of its own). */
-  attachStore(store: Store, differential = true): void {
+  /**
+   * `differential`: compare every outcome with the reference model's (off for a store with
+   * semantics of its own); `interleaved`: run store calls in batches, a session per node.
+   */
+  attachStore(store: Store, differential = true, interleaved: Interleaved | null = null): void {
     this.store = store;
+    this.db.interleaved = interleaved;
     const declared = store.capabilities?.commands;
     this.supported = declared === undefined ? null : new Set(declared);
     this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false);

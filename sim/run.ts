@@ -86,13 +86,12 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   if (faults === 'real') sim.realFaults = options.realFaults ?? null;
   const storeOptions = { time: sim.storeTime, callerClock: sim.callerClock };
   const interleaved = options.interleave === undefined ? null : await options.interleave.open(storeOptions, [...sim.nodes.keys()]);
-  if (interleaved !== null) sim.interleaved = { stores: interleaved, interleaving: options.interleave! };
   const store = interleaved?.main ?? (await options.store.factory(storeOptions));
   let lacking: Lacking;
   try {
     lacking = await lackingFor(plan, store.capabilities?.commands, options.policy);
     if (lacking.commands.length > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`);
-    sim.attachStore(store, options.differential ?? true);
+    sim.attachStore(store, options.differential ?? true, interleaved === null ? null : { stores: interleaved, interleaving: options.interleave! });
     await sim.defineCapacities();
     sim.schedule();
     await sim.run();
