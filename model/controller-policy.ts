@@ -20,6 +20,12 @@ export interface ControllerPolicy {
   readonly forceBindsObservedExpiry: boolean;
   /** A holder is judged stalled only when its lease's expiry did not move over two renewal intervals (seed 002 b1a49c3). */
   readonly judgeStallOverRenewals: boolean;
+  /**
+   * A holder's handler stops once its lease's local validity window has passed (measured from the
+   * send of its last confirmed grant or renewal, less the clock-drift bound), even while a renewal
+   * is still in flight: the refresh call is bounded (seed 002 "Why staged" 2; 003 0892821; §157–§160).
+   */
+  readonly boundWorkByLease: boolean;
   /** Release the lease before the in-flight effect is reconciled (wrong: §115–§117, §288). */
   readonly releaseBeforeReconcile: boolean;
   /** Let CancelPrevious cancel non-supersedable work (wrong: §119–§121). */
@@ -62,6 +68,7 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   forceReleaseWithObservedEpoch: true,
   forceBindsObservedExpiry: true,
   judgeStallOverRenewals: true,
+  boundWorkByLease: true,
   releaseBeforeReconcile: false,
   cancelNonSupersedable: false,
   canonicalOrder: true,

@@ -67,14 +67,16 @@ export interface FaultEvent {
  * - resource `mutation-accepted`: `{ scope, aggregate, token, holder, version }` — a protected write actually landed;
  * - database `interleaving` (`--interleave`, `--concurrency free`): `{ calls, schedule, finished }` —
  *   the sessions whose calls ran at once, the session of each statement in the order the server
- *   got them (empty when free-running), and the sessions in the order their calls finished.
+ *   got them (empty when free-running), and the sessions in the order their calls finished;
+ * - handler `work-step`: `{ scope, token, holder, process }` — a lease holder's handler did one unit
+ *   of unfenced work (only when the plan's operations carry `workStepMs`).
  */
 export interface TruthEvent {
   readonly index: number;
   readonly time: number;
-  readonly process: 'provider' | 'resource' | 'database';
+  readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

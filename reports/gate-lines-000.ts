@@ -123,9 +123,9 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['force-release-audited', 'force-release-judged'],
   }],
   ['failover-no-stale-continuation', 'Controller failover does not allow stale owner continuation.', {
-    scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stale-holder'],
-    mutants: ['holder-not-stopped-on-renewal-failure'],
-    invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+    scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stalled-refresh', 'stale-holder'],
+    mutants: ['holder-not-stopped-on-renewal-failure', 'handler-outlives-stalled-refresh'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'work-within-lease'],
   }],
   ['no-process-local-mutex', 'Process-local mutexes are never distributed correctness primitives.', {
     scenarios: ['split-brain-partition', 'stale-holder', 'standard-mix'],

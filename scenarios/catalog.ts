@@ -5,6 +5,7 @@
 
 import { COORDINATION_SCENARIOS } from './catalog-001.ts';
 import { CONCURRENCY_SCENARIOS } from './catalog-concurrency.ts';
+import { HOLDER_SCENARIOS } from './catalog-holders.ts';
 import { RECOVERY_SCENARIOS } from './catalog-recovery.ts';
 import { DEPLOYS, NET, SAFETY } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
@@ -208,6 +209,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     expect: 'pass',
     operations: 40,
   },
+  ...HOLDER_SCENARIOS,
   {
     name: 'displaced-waiter-recheck',
     title: 'A waiter that gets the lease re-checks ownership before acting',

@@ -59,7 +59,8 @@ const faultProfile = z
     oneWayPartitionPct: pct,
     partitionMsMax: ms,
     clockSkewMsMax: ms,
-    clockDriftPpmMax: ms,
+    /** The protocol's clocks drift by at most 10% (100,000 ppm), as scripted clock-skew faults. */
+    clockDriftPpmMax: z.number().int().min(0).max(100_000),
     pauseProbabilityPct: pct,
     pauseMsMax: ms,
     crashProbabilityPct: pct,
@@ -104,6 +105,13 @@ const workload = z
      * on every instance, a request delivered twice.
      */
     burstPct: pct.default(0),
+    /**
+     * When above 0, the handler of an exclusive operation works in steps of this many local ms,
+     * each a unit of unfenced work only a lease holder may do (a build writing its output, a
+     * migration step), recorded as a `work-step` truth event (seed 002 "Why staged" 2; seed 003
+     * 0892821). 0: the handler works in one piece and records no steps.
+     */
+    workStepMs: ms.default(0),
   })
   .strict()
   .refine((w) => Object.keys(w.mix).length > 0, { message: 'workload.mix must name at least one workload kind' })

@@ -16,6 +16,12 @@ export const WAIT_POLL_MS = 100;
  * its own only at this long local interval, for a notification lost with its connection (§87).
  */
 export const WAIT_FALLBACK_POLL_MS = 1_000;
+/**
+ * The share of a TTL a holder may count on after sending the call that granted or renewed its
+ * lease, on its monotonic clock: that clock runs at least 10% slow at worst (the drift bound of
+ * scenarios/schema.ts), so the window ends in true time no later than the store's expiry.
+ */
+export const LEASE_WINDOW_SHARE = 0.9;
 /** How many times an operation is retried after its effect was found not applied. */
 export const MAX_ATTEMPTS = 3;
 
@@ -46,6 +52,11 @@ export class World {
   heartbeats = 0;
   /** Grants a waiter took as a fresh confirmation, with the local time it read them (only a broken policy does). */
   readonly trustedGrants = new WeakMap<Lease, number>();
+  /**
+   * The end of each lease's local validity window, on its holder's monotonic clock: the send of the
+   * last call that granted or renewed it, plus LEASE_WINDOW_SHARE of its TTL.
+   */
+  readonly leaseWindows = new WeakMap<Lease, number>();
   /** Scopes blocked by failover/restore that the recovery procedure has not reopened yet. */
   blockedPending: string[] = [];
   /** When the plan admitted each operation, by operation id (built on first use). */

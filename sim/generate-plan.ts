@@ -105,6 +105,7 @@ function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
     priority: 0,
     workMs: stream.int(w.workMsMin, w.workMsMax),
     ttlMs: w.leaseTtlMs,
+    ...(w.workStepMs > 0 ? { workStepMs: w.workStepMs } : {}),
   };
   switch (kind) {
     case 'signing-slot':

@@ -6,11 +6,22 @@ import type { Lease } from '../model/outcomes.ts';
 import type { Fiber, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
 import { WAIT_FALLBACK_POLL_MS, world, type HeldLease } from './controller-world.ts';
+import { extendWindow, monoNow } from './handler-work.ts';
+
+/** Acquire; a grant is remembered with the time its call was sent, the start of the lease's local window. */
+async function acquire(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, waiterId?: string) {
+  const sent = monoNow(sim, fiber.node);
+  const holder = fiber.node.proc;
+  // A waiter's Acquire LISTENs on the scope in the same round trip, so a release after this answer wakes it.
+  const r = waiterId === undefined ? await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs }) : await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs, waiterId }, fiber.process, [scope]);
+  if (r?.kind === 'Acquired') extendWindow(sim, r.lease, sent);
+  return r;
+}
 
 export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, wait: boolean, attempt: number): Promise<Lease | null> {
   const holder = fiber.node.proc;
   if (!wait) {
-    const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs });
+    const r = await acquire(sim, fiber, op, scope);
     return r?.kind === 'Acquired' ? r.lease : null;
   }
   const waiterId = `${op.id}/${fiber.node.proc}/w${attempt}`;
@@ -22,7 +33,7 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
   const queued = sim.supports('Enqueue');
   for (;;) {
     if (!queued) {
-      const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs });
+      const r = await acquire(sim, fiber, op, scope);
       if (r?.kind === 'Acquired') {
         sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
         return r.lease;
@@ -32,8 +43,7 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
       enqueued = e?.kind === 'Enqueued';
     }
     if (enqueued) {
-      // The same round trip LISTENs on the scope, so a release after this answer wakes the waiter.
-      const r = await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs, waiterId }, fiber.process, [scope]);
+      const r = await acquire(sim, fiber, op, scope, waiterId);
       if (r?.kind === 'Acquired') {
         sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
         if (!sim.policy.recheckAfterWait) {
@@ -68,12 +78,14 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
   if (trustedAt !== undefined && sim.local(fiber.node) - trustedAt < (held.lease.expiresAt - held.lease.acquiredAt) / 3) return true;
   for (let round = 0; round < 3; round++) {
     const sentLocal = sim.local(fiber.node);
+    const sentMono = monoNow(sim, fiber.node);
     const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: held.lease.expiresAt - held.lease.acquiredAt });
     if (r?.kind !== 'Renewed') {
       held.lost = true;
       return !policy.stopOnRenewalFailure;
     }
     held.confirmedAtLocal = sentLocal;
+    extendWindow(sim, held.lease, sentMono);
     // A reply that sat out a pause is too old to act on: confirm again.
     if (sim.local(fiber.node) - sentLocal < (held.lease.expiresAt - held.lease.acquiredAt) / 3) return true;
   }
@@ -95,9 +107,11 @@ export function startHeartbeat(sim: Sim, node: Node, leases: ReadonlyArray<HeldL
         // Confirmed within the interval: renewed already, and the next beat still comes well
         // before expiry (at most two intervals after that confirmation).
         if (held.confirmedAtLocal !== undefined && now - held.confirmedAtLocal < intervalMs) continue;
+        const sent = monoNow(sim, node);
         const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: ttl });
         // Renewal failed: the holder is OwnershipUncertain and starts no new side effect (§157–§158).
         if (r?.kind !== 'Renewed') held.lost = true;
+        else extendWindow(sim, held.lease, sent);
       }
       if (leases.every((h) => h.released || h.lost)) return;
     }

@@ -36,6 +36,7 @@ const opSpec = z
     group: z.object({ group: text, mode: z.enum(['AllowParallel', 'Queue', 'CancelPrevious', 'RejectNew']), supersedable: z.boolean() }).loose().optional(),
     units: positive.optional(),
     cancelAfterMs: count.optional(),
+    workStepMs: positive.optional(),
   })
   .loose();
 

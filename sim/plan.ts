@@ -46,6 +46,8 @@ export interface OpSpec {
   readonly scopeRef?: { readonly tenant: string; readonly kind: ScopeKind; readonly name: string };
   /** After its effect the holder hands the lease to a verifier instead of releasing it (§110–§114). */
   readonly handoff?: boolean;
+  /** An exclusive operation's handler works in steps of this many local ms, each recorded as a `work-step` (absent: in one piece). */
+  readonly workStepMs?: number;
 }
 
 export type PlanStep =

@@ -8,6 +8,7 @@ import { runEffect } from './effect-protocol.ts';
 import type { Fiber, Journal, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
 import { mutate, obtainLease, release, startHeartbeat } from './lease-protocol.ts';
+import { workFor } from './handler-work.ts';
 
 export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
   const op = j.op;
@@ -19,15 +20,14 @@ export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<
   startHeartbeat(sim, fiber.node, [held]);
   if (op.cancelAfterMs !== undefined) requestCancelLater(sim, fiber.node, run, op.cancelAfterMs);
   // Preparing takes time; a holder that stalls here and lost its lease is stopped by the fenced
-  // transition below, not by its own belief (§25–§27).
+  // transition below, not by its own belief (§25–§27). A handler that works in steps stops on its
+  // own once it may no longer count on its lease (sim/handler-work.ts).
   const prepareMs = Math.floor(op.workMs / 2);
-  await sim.sleepLocal(fiber, prepareMs);
-  if (await mutate(sim, fiber, op, held)) {
+  if ((await workFor(sim, fiber, op, held, prepareMs)) && (await mutate(sim, fiber, op, held))) {
     // Running the change takes the rest of the work; the lease is confirmed again before the effect.
-    await sim.sleepLocal(fiber, op.workMs - prepareMs);
     // Observed and reconciled: the outcome is committed to the aggregate, fenced by the store
     // itself (§27, §66–§70) — a holder that lost its lease meanwhile is rejected here.
-    if ((await runEffect(sim, fiber, j, held, run)) === 'applied' && (await mutate(sim, fiber, op, held)) && op.workload === 'migration') {
+    if ((await workFor(sim, fiber, op, held, op.workMs - prepareMs)) && (await runEffect(sim, fiber, j, held, run)) === 'applied' && (await mutate(sim, fiber, op, held)) && op.workload === 'migration') {
       // A migration hands its lease to the post-migration verifier instead of releasing it.
       await handOffToVerifier(sim, fiber, op, held);
     }

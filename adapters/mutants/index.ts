@@ -54,6 +54,7 @@ import { roleEpochNotBumped } from './role-epoch-not-bumped.ts';
 import { forceWithoutObservedExpiry } from './force-without-observed-expiry.ts';
 import { orphanJudgedTooSoon } from './orphan-judged-too-soon.ts';
 import { arrivalOrderSupersedes } from './arrival-order-supersedes.ts';
+import { handlerOutlivesStalledRefresh } from './handler-outlives-stalled-refresh.ts';
 
 export { mutantStoreFactory, type Mutant } from './mutant.ts';
 
@@ -87,6 +88,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   unknownBeginsNew,
   // Controller-level: each flips one policy flag.
   holderNotStoppedOnRenewalFailure,
+  handlerOutlivesStalledRefresh,
   blindRetryAfterTimeout,
   unknownTreatedAsFailure,
   releaseBeforeReconcile,

@@ -28,7 +28,8 @@ export function acceptedWrites(history: History): ReadonlyArray<Placed<AcceptedW
     writes.push({ key: command.scope, start: op.invoke.index, end: op.completion.index, value: outcome.token, item: { what: 'Mutate Accepted', holder: command.holder } });
   }
   for (const event of history) {
-    if (!isTruth(event) || event.f === 'interleaving') continue;
+    // Fenced writes only: a handler's work step is unfenced and judged by work-within-lease.
+    if (!isTruth(event) || (event.f !== 'effect-applied' && event.f !== 'mutation-accepted')) continue;
     const scope = stringField(event.value, 'scope');
     const token = numberField(event.value, 'token');
     // A truth record without scope and token is not fenced and has no owner to judge.

@@ -24,6 +24,7 @@ import { removedNodeNoAuthority } from './removed-node-no-authority.ts';
 import { restoreInvalidates } from './restore-invalidates.ts';
 import { tenantIsolation } from './tenant-isolation.ts';
 import { unknownNotNew } from './unknown-not-new.ts';
+import { workWithinLease } from './work-within-lease.ts';
 
 export { differential } from './differential.ts';
 
@@ -48,6 +49,7 @@ export const INVARIANT_NAMES = [
   'removed-node-no-authority',
   'concurrency-group',
   'tenant-isolation',
+  'work-within-lease',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -73,6 +75,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'removed-node-no-authority': removedNodeNoAuthority,
   'concurrency-group': concurrencyGroup,
   'tenant-isolation': tenantIsolation,
+  'work-within-lease': workWithinLease,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

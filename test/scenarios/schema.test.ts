@@ -47,6 +47,13 @@ describe('scenario validation', () => {
     expect(rejection({ ...valid, faults: { scripted: [{ f: 'pause', at: 0, node: 'c1', durationMs: -5 }] } })).toMatch(/faults\.scripted\.0\.durationMs/);
   });
 
+  it('bounds clock drift at 10%, the bound a lease window assumes, and takes work steps', () => {
+    expect(rejection({ ...valid, faults: { profile: { clockDriftPpmMax: 100_001 } } })).toMatch(/faults\.profile\.clockDriftPpmMax/);
+    expect(parseScenario({ ...valid, faults: { profile: { clockDriftPpmMax: 100_000 } } }, 'input').faults.profile.clockDriftPpmMax).toBe(100_000);
+    expect(parseScenario({ ...valid, workload: { ...valid.workload, workStepMs: 25 } }, 'input').workload.workStepMs).toBe(25);
+    expect(rejection({ ...valid, workload: { ...valid.workload, workStepMs: -1 } })).toMatch(/workload\.workStepMs/);
+  });
+
   it('rejects a scripted fault on a controller the workload does not have, and membership faults without coordination', () => {
     expect(rejection({ ...valid, faults: { scripted: [{ f: 'crash', at: 0, node: 'c3', downMs: 10 }] } })).toMatch(/names a controller c<n> beyond workload\.controllers/);
     expect(rejection({ ...valid, faults: { scripted: [{ f: 'partition', at: 0, durationMs: 5, from: 'c1', to: 'c7' }] } })).toMatch(/beyond workload\.controllers/);

@@ -1,0 +1,97 @@
+// work-within-lease (seed 000 §157–§160; seed 003 0892821, "no holder outlives a lease the runtime
+// can no longer maintain"; seed 002 "Why staged" 2, "bound the ExtendLock call"): a holder's handler
+// does its unfenced work only while it can know that its lease holds. Each `work-step` of token t
+// on scope s at time T must have:
+// - a grant or renewal of (s, t) reported before it, one requested at a time R with R + TTL ≥ T.
+//   The store counts a TTL from when the request reaches it, never earlier, so a step within that
+//   bound is within the lease; a step after it ran on a lease that may have passed to another
+//   holder, whatever the refresh loop was still waiting for;
+// - no refusal of a renewal of (s, t) reported before it (OwnershipUncertain: the holder was told);
+// - no Release of (s, t) by its holder requested before it.
+// A force release cannot be seen by the holder in time, so it is the provider's fencing, not
+// this rule, that stops a forced holder's fenced effects.
+
+import type { History } from '../history.ts';
+import type { Verdict, Violation } from '../verdict.ts';
+import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
+import { isTruth, numberField, pairOperations, storeOps, stringField } from './operations.ts';
+import { verdictOf, violation } from './violations.ts';
+
+const INVARIANT = 'work-within-lease';
+
+interface Ended {
+  readonly index: number;
+  readonly time: number;
+  readonly what: string;
+}
+
+export function workWithinLease(history: History): Verdict {
+  const grants = byLease(leaseGrants(history, true));
+  const ends = endsByLease(history);
+  const violations: Violation[] = [];
+  for (const event of history) {
+    if (!isTruth(event) || event.f !== 'work-step') continue;
+    const scope = stringField(event.value, 'scope');
+    const token = numberField(event.value, 'token');
+    if (scope === undefined || token === undefined) throw new Error(`#${event.index}: work-step carries scope and token`);
+    const who = `${stringField(event.value, 'process') ?? stringField(event.value, 'holder') ?? '(unnamed)'} at t=${event.time}`;
+    const key = `${scope}\u0000${token}`;
+    const ended = (ends.get(key) ?? []).find((e) => e.index < event.index);
+    if (ended !== undefined) {
+      violations.push(violation(INVARIANT, `scope ${scope}: token ${token} worked on by ${who} after ${ended.what} at t=${ended.time}`, [ended.index, event.index], scope));
+      continue;
+    }
+    const known = (grants.get(key) ?? []).filter((g) => g.index < event.index);
+    const last = latestBound(known);
+    if (last === undefined) {
+      violations.push(violation(INVARIANT, `scope ${scope}: token ${token} worked on by ${who} with no grant of it reported before`, [event.index], scope));
+    } else if (event.time > last.bound) {
+      const { grant, bound } = last;
+      const message = `scope ${scope}: token ${token} worked on by ${who}, ${event.time - bound} ms after its lease could last: its latest ${grant.what} was requested at t=${grant.op.invoke.time} for ${bound - grant.op.invoke.time} ms`;
+      violations.push(violation(INVARIANT, message, [grant.op.invoke.index, event.index], scope));
+    }
+  }
+  return verdictOf(violations);
+}
+
+function byLease(grants: ReadonlyArray<LeaseGrant>): Map<string, LeaseGrant[]> {
+  const map = new Map<string, LeaseGrant[]>();
+  for (const grant of grants) {
+    const key = `${grant.lease.scope}\u0000${grant.lease.token}`;
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [grant]);
+    else list.push(grant);
+  }
+  return map;
+}
+
+/** The latest end of the lease that any of these grants can vouch for: request time plus TTL. */
+function latestBound(grants: ReadonlyArray<LeaseGrant>): { readonly grant: LeaseGrant; readonly bound: number } | undefined {
+  let best: { grant: LeaseGrant; bound: number } | undefined;
+  for (const grant of grants) {
+    const ttl = numberField(grant.op.invoke.value, 'ttlMs') ?? grant.lease.expiresAt - grant.lease.acquiredAt;
+    const bound = grant.op.invoke.time + ttl;
+    if (best === undefined || bound > best.bound) best = { grant, bound };
+  }
+  return best;
+}
+
+/** Refused renewals (by their reply) and releases (by their request) of each lease, in history order. */
+function endsByLease(history: History): Map<string, Ended[]> {
+  const operations = pairOperations(history);
+  const ends: Array<{ readonly key: string; readonly ended: Ended }> = [];
+  for (const { op, command, outcome } of storeOps(operations, 'Renew')) {
+    if (outcome === null || outcome.kind === 'Renewed' || op.completion === null) continue;
+    ends.push({ key: `${command.scope}\u0000${command.expectedToken}`, ended: { index: op.completion.index, time: op.completion.time, what: `its renewal was refused (${outcome.kind})` } });
+  }
+  for (const { op, command } of storeOps(operations, 'Release')) {
+    ends.push({ key: `${command.scope}\u0000${command.token}`, ended: { index: op.invoke.index, time: op.invoke.time, what: `${op.process} released it` } });
+  }
+  const map = new Map<string, Ended[]>();
+  for (const { key, ended } of ends.sort((a, b) => a.ended.index - b.ended.index)) {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [ended]);
+    else list.push(ended);
+  }
+  return map;
+}
