@@ -17,6 +17,8 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
   }],
   ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', {
     scenarios: ['idempotency-different-request'],
+    mutants: ['digest-ignored'],
+    invariants: ['digest-conflict'],
     suites: ['idempotency'],
   }],
   ['provider-unknown-reconciliation', 'provider Unknown reconciliation works', {
@@ -29,6 +31,8 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
   }],
   ['deadlock-prevention', 'deadlock prevention is tested', {
     scenarios: ['deadlock-order', 'multi-resource-compensation'],
+    mutants: ['nested-acquire-order'],
+    invariants: ['liveness'],
   }],
   ['force-release-audited', 'force-release safety is audited', {
     scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders'],
@@ -55,7 +59,13 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
 
 export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   ['locks-not-business-truth', 'Locks/leases never become canonical business truth.', { note: 'An architectural rule; no run can prove it.' }],
-  ['typed-scope-identity', 'Exclusive scopes have typed canonical identity.', { suites: ['scope-identity'] }],
+  // A scope id that leaves the tenant out is not the canonical identity of the typed reference.
+  ['typed-scope-identity', 'Exclusive scopes have typed canonical identity.', {
+    scenarios: ['tenant-isolation'],
+    mutants: ['tenant-dropped-from-scope'],
+    invariants: ['tenant-isolation'],
+    suites: ['scope-identity'],
+  }],
   ['one-owner-per-scope', 'One accepted lease owner exists per exclusive scope.', {
     scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew'],
     mutants: ['advisory-lock-only', 'client-clock-expiry'],
@@ -81,10 +91,23 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure'],
     invariants: ['no-blind-retry', 'release-after-reconcile', 'unknown-not-new'],
   }],
-  ['aggregate-version-separate', 'Aggregate versioning remains separate from lease ownership.', { suites: ['conformance'] }],
-  ['idempotency-key-scoped', 'Idempotency key is scoped by operation/subject/tenant.', { suites: ['idempotency'] }],
+  // The mutant fences writes by the aggregate's version high-water mark instead of the live lease.
+  ['aggregate-version-separate', 'Aggregate versioning remains separate from lease ownership.', {
+    scenarios: ['paused-holder-expiry', 'stale-holder'],
+    mutants: ['fence-by-aggregate-high-water'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+    suites: ['conformance'],
+  }],
+  ['idempotency-key-scoped', 'Idempotency key is scoped by operation/subject/tenant.', {
+    scenarios: ['idempotency-different-request'],
+    mutants: ['idempotency-key-unscoped'],
+    invariants: ['idempotency-scope'],
+    suites: ['idempotency'],
+  }],
   ['digest-mismatch-rejected', 'Same key with different request digest is rejected.', {
     scenarios: ['idempotency-different-request'],
+    mutants: ['digest-ignored'],
+    invariants: ['digest-conflict'],
     suites: ['idempotency'],
   }],
   ['unknown-not-new-operation', 'Unknown idempotency outcome does not create a new operation automatically.', {
@@ -92,7 +115,13 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['unknown-treated-as-failure'],
     invariants: ['unknown-not-new', 'no-blind-retry'],
   }],
-  ['retry-safety-declared', 'Provider mutations declare retry safety.', { suites: ['conformance'] }],
+  // The mutant retries an InspectBeforeRetry effect after a crash as if it were idempotent.
+  ['retry-safety-declared', 'Provider mutations declare retry safety.', {
+    scenarios: ['controller-crash-reconcile', 'standard-mix'],
+    mutants: ['retry-without-inspection'],
+    invariants: ['no-blind-retry'],
+    suites: ['conformance'],
+  }],
   ['no-blind-retry', 'Generic blind retry middleware is not used for non-idempotent writes.', {
     scenarios: ['provider-timeout-unknown'],
     mutants: ['blind-retry-after-timeout'],
@@ -100,21 +129,29 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['concurrency-groups-explicit', 'Workflow concurrency groups support queue/cancel/reject explicitly.', {
     scenarios: ['cancel-previous-non-supersedable'],
+    mutants: ['group-modes-collapsed'],
+    invariants: ['concurrency-group'],
   }],
   ['non-supersedable-protected', 'Non-supersedable protected operations cannot be cancelled by ordinary CancelPrevious.', {
     scenarios: ['cancel-previous-non-supersedable'],
+    mutants: ['cancel-non-supersedable', 'arrival-order-supersedes'],
+    invariants: ['release-after-reconcile', 'concurrency-group'],
   }],
   ['multi-resource-composite', 'Multi-resource acquisition uses composite scope/order/compensation.', {
     scenarios: ['multi-resource-compensation', 'deadlock-order'],
+    mutants: ['nested-acquire-order'],
+    invariants: ['liveness'],
   }],
-  ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'] }],
+  ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'], mutants: ['nested-acquire-order'], invariants: ['liveness'] }],
   ['reservations-within-capacity', 'Reservations do not exceed resource capacity.', {
     scenarios: ['semaphore-capacity'],
     mutants: ['semaphore-off-by-one'],
     invariants: ['capacity'],
   }],
   ['reservations-expire', 'Device/test-account reservations expire and reconcile.', {
-    scenarios: ['semaphore-capacity'],
+    scenarios: ['semaphore-capacity', 'renewal-failure-stops-holder', 'clock-skew'],
+    mutants: ['expired-reservation-consumed'],
+    invariants: ['capacity'],
     note: 'Covers reservation expiry in the store; device and test-account reconciliation is outside this testbed.',
   }],
   ['force-release-exact', 'Force release requires exact scope/epoch/privilege/audit.', {
@@ -143,13 +180,19 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['epoch-reset-after-restore'],
     invariants: ['restore-invalidates', 'fencing-monotonic', 'one-owner-per-epoch'],
   }],
-  ['reconcile-before-reopen', 'Protected scopes reconcile before reopening after DR.', { scenarios: ['restore', 'db-failover'] }],
+  ['reconcile-before-reopen', 'Protected scopes reconcile before reopening after DR.', {
+    scenarios: ['restore', 'db-failover'],
+    mutants: ['reopen-without-inspection', 'recovery-skips-block'],
+    invariants: ['release-after-reconcile', 'restore-invalidates'],
+  }],
   ['contention-observable', 'High contention is observable.', {
     scenarios: ['fairness-starvation'],
     note: 'Wait times are plotted from the Enqueue→Acquired pairs of each kept history.',
   }],
   ['tenant-scopes-isolated', 'Tenant-generated scope names cannot collide with system scopes.', {
     scenarios: ['tenant-isolation'],
+    mutants: ['tenant-dropped-from-scope'],
+    invariants: ['tenant-isolation'],
     suites: ['scope-identity'],
   }],
   ['lease-history-retained', 'Lease history is retained according lifecycle/audit policy.', { note: 'Retention policy is not modelled; tombstones are kept forever in the model.' }],

@@ -5,8 +5,9 @@ import { NOT_MODELLED, OUTSIDE, RAFT_INTERNALS } from './gate-notes.ts';
 
 export const SEED_001_GATES: ReadonlyArray<Line> = [
   ['three-node-failover', '3-node failover proven', {
-    scenarios: ['three-node-failover', 'controller-crash-reconcile'],
-    mutants: ['boolean-leader-flag'],
+    // Failover is proven where it can go wrong: the deposed leader keeps running, or a minority is cut off.
+    scenarios: ['three-node-failover', 'controller-crash-reconcile', 'stale-leader-epoch', 'minority-partition'],
+    mutants: ['boolean-leader-flag', 'minority-election', 'role-epoch-not-bumped'],
     invariants: ['one-leader-per-term', 'fenced-stale-leader', 'no-split-promotion'],
   }],
   ['scheduler-epoch-fencing', 'scheduler epoch fencing proven', {
@@ -22,6 +23,8 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
   }],
   ['quorum-loss-degraded', 'quorum-loss degraded behavior tested', {
     scenarios: ['quorum-loss', 'minority-partition', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost'],
+    mutants: ['no-check-quorum', 'role-guard-survives-step-down', 'minority-election'],
+    invariants: ['quorum-loss-degraded', 'one-leader-per-term'],
   }],
   ['agent-api-failover', 'agent/API failover works', { note: 'Agents and API daemons are not simulated. ' + NOT_MODELLED }],
   ['rolling-upgrade', 'rolling upgrades tested', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
@@ -48,8 +51,17 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['cas-not-in-raft', 'CAS bytes never enter Raft.', { note: RAFT_INTERNALS }],
   ['run-job-not-in-raft', 'Run/Job rows never enter Raft.', { note: RAFT_INTERNALS }],
   ['raft-state-bounded', 'Raft state remains narrow and bounded.', { note: RAFT_INTERNALS }],
-  ['one-leader-elected', 'Three-node cluster elects one leader.', { scenarios: ['three-node-failover'], mutants: ['boolean-leader-flag'], invariants: ['one-leader-per-term', 'fenced-stale-leader', 'no-split-promotion'] }],
-  ['minority-cannot-commit', 'Isolated minority cannot commit coordination writes.', { scenarios: ['minority-partition'] }],
+  ['one-leader-elected', 'Three-node cluster elects one leader.', {
+    scenarios: ['three-node-failover', 'minority-partition'],
+    mutants: ['minority-election'],
+    invariants: ['one-leader-per-term'],
+  }],
+  // An election is a coordination write: a minority that elects a leader has committed one.
+  ['minority-cannot-commit', 'Isolated minority cannot commit coordination writes.', {
+    scenarios: ['minority-partition'],
+    mutants: ['minority-election'],
+    invariants: ['one-leader-per-term', 'quorum-loss-degraded'],
+  }],
   ['old-leader-fenced', 'Old leader cannot create authoritative new leases after fencing.', {
     scenarios: ['stale-leader-epoch', 'scheduler-epoch'],
     mutants: ['lease-without-scheduler-epoch'],
@@ -66,15 +78,20 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['fenced-stale-leader'],
   }],
   ['restart-new-incarnation', 'Restarted node gets new incarnation.', { scenarios: ['restart-incarnation'] }],
-  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'] }],
+  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'], mutants: ['voter-without-learner-stage'], invariants: ['learner-before-voter'] }],
   ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { scenarios: ['membership-change'], mutants: ['removed-leader-keeps-role'], invariants: ['removed-node-no-authority'] }],
-  ['quorum-loss-blocks', 'Quorum loss blocks coordination-sensitive operations.', { scenarios: ['quorum-loss', 'db-healthy-coordination-lost'] }],
+  ['quorum-loss-blocks', 'Quorum loss blocks coordination-sensitive operations.', {
+    scenarios: ['quorum-loss', 'db-healthy-coordination-lost'],
+    mutants: ['no-check-quorum', 'role-guard-survives-step-down'],
+    invariants: ['quorum-loss-degraded'],
+  }],
   ['existing-attempts-continue', 'Existing valid job attempts can continue according to DB lease semantics.', { scenarios: ['db-healthy-coordination-lost'] }],
   ['leader-reconstructs-from-db', 'New leader reconstructs scheduler/release/deploy work from DB.', {
     scenarios: ['three-node-failover', 'controller-crash-reconcile'],
   }],
+  // A boolean leader flag is exactly in-memory leader state; it shows where the old leader keeps running.
   ['no-in-memory-leader-state', 'No correctness depends on in-memory leader state.', {
-    scenarios: ['three-node-failover'],
+    scenarios: ['three-node-failover', 'stale-leader-epoch'],
     mutants: ['boolean-leader-flag'],
     invariants: ['one-leader-per-term', 'fenced-stale-leader', 'no-split-promotion'],
   }],
@@ -83,10 +100,14 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['stream-reconnect-backfill', 'SSE/WS reconnect/backfill handles API node loss.', { note: 'Event streams are not simulated. ' + NOT_MODELLED }],
   ['release-promotion-fenced', 'Release promotion never relies only on process-local lock.', {
     scenarios: ['release-coordinator-epoch'],
-    mutants: ['advisory-lock-only'],
+    mutants: ['advisory-lock-only', 'mutate-without-role-guard', 'role-epoch-not-bumped'],
     invariants: ['one-owner-per-epoch', 'fenced-stale-leader', 'no-split-promotion'],
   }],
-  ['deployment-actions-fenced', 'Deployment exclusive actions are fenced where required.', { scenarios: ['deployment-coordinator-epoch'] }],
+  ['deployment-actions-fenced', 'Deployment exclusive actions are fenced where required.', {
+    scenarios: ['deployment-coordinator-epoch'],
+    mutants: ['role-epoch-not-bumped'],
+    invariants: ['fenced-stale-leader', 'no-split-promotion'],
+  }],
   ['rolling-upgrade-matrix', 'Rolling upgrade supports declared N/N-1 matrix.', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
   ['feature-activation-waits', 'Cluster feature activation waits for compatible voters.', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
   ['raft-log-compacted', 'Raft log/snapshots are bounded/compacted.', { note: RAFT_INTERNALS }],
@@ -111,6 +132,8 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['no-split-authority', 'Chaos tests show no split authoritative lease/promotion.', {
     scenarios: ['split-brain-partition', 'minority-partition', 'three-node-failover', 'stale-leader-epoch'],
+    mutants: ['boolean-leader-flag', 'minority-election'],
+    invariants: ['fenced-stale-leader', 'one-leader-per-term', 'no-split-promotion', 'one-owner-per-epoch'],
   }],
   ['own-ha-dogfood', 'Forgeyard’s own HA deployment uses this coordination architecture.', { note: OUTSIDE }],
 ];

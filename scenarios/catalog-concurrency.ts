@@ -16,7 +16,7 @@ export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     // free scope), and three operations in ten repeating the one before at the same instant.
     workload: { controllers: 8, scopes: 2, mix: { 'env-deploy': 2, 'api-request': 1, 'api-conflict': 1, 'signing-slot': 1 }, horizonMs: 3_000, leaseTtlMs: 300, workMsMin: 20, workMsMax: 200, waitPct: 0, burstPct: 30 },
     faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 5 } },
-    invariants: [...SAFETY, 'capacity', 'digest-conflict', 'unknown-not-new'],
+    invariants: [...SAFETY, 'capacity', 'digest-conflict', 'idempotency-scope', 'unknown-not-new'],
     expect: 'pass',
     operations: 120,
   },

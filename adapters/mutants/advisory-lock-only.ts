@@ -27,7 +27,7 @@ export const advisoryLockOnly: Mutant = {
   source: '000 §24, §72–§74, §280',
   rule: 'Fencing tokens: issuing sets lastToken := max(lastToken, recoveryEpoch × stride) + 1; nothing lowers it',
   invariants: ['one-owner-per-epoch', 'fencing-monotonic'],
-  scenarios: ['stale-holder', 'paused-holder-expiry', 'standard-mix'],
+  scenarios: ['stale-holder', 'paused-holder-expiry', 'standard-mix', 'release-coordinator-epoch'],
   store: () =>
     modelMutantStore('advisory-lock-only', ['Acquire', 'AcquireAll'], (state, command, now, reference) =>
       reference(forgetFreeScopes(state, scopesOf(command), now), command, now),

@@ -37,6 +37,7 @@ import { recoverySkipsBlock } from './recovery-skips-block.ts';
 import { reservationsNotCounted } from './reservations-not-counted.ts';
 import { expiredReservationConsumed } from './expired-reservation-consumed.ts';
 import { digestIgnored } from './digest-ignored.ts';
+import { idempotencyKeyUnscoped } from './idempotency-key-unscoped.ts';
 import { unknownBeginsNew } from './unknown-begins-new.ts';
 import { groupModesCollapsed } from './group-modes-collapsed.ts';
 import { reopenWithoutInspection } from './reopen-without-inspection.ts';
@@ -85,6 +86,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   reservationsNotCounted,
   expiredReservationConsumed,
   digestIgnored,
+  idempotencyKeyUnscoped,
   unknownBeginsNew,
   // Controller-level: each flips one policy flag.
   holderNotStoppedOnRenewalFailure,

@@ -9,6 +9,7 @@ import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
+import { idempotencyScope } from './idempotency-scope.ts';
 import { learnerBeforeVoter } from './learner-before-voter.ts';
 import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
@@ -35,6 +36,7 @@ export const INVARIANT_NAMES = [
   'no-blind-retry',
   'unknown-not-new',
   'digest-conflict',
+  'idempotency-scope',
   'capacity',
   'release-after-reconcile',
   'force-release-audited',
@@ -61,6 +63,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'no-blind-retry': noBlindRetry,
   'unknown-not-new': unknownNotNew,
   'digest-conflict': digestConflict,
+  'idempotency-scope': idempotencyScope,
   capacity,
   'release-after-reconcile': releaseAfterReconcile,
   'force-release-audited': forceReleaseAudited,

@@ -60,6 +60,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'group-modes-collapsed', scenario: 'cancel-previous-non-supersedable', seed: 1, invariant: 'concurrency-group' },
   { mutant: 'reopen-without-inspection', scenario: 'restore', seed: 3, invariant: 'release-after-reconcile' },
   { mutant: 'no-recheck-after-wait', scenario: 'displaced-waiter-recheck', seed: 1, invariant: 'lease-exclusive' },
+  { mutant: 'idempotency-key-unscoped', scenario: 'idempotency-different-request', seed: 1, invariant: 'idempotency-scope' },
   { mutant: 'handler-outlives-stalled-refresh', scenario: 'stalled-refresh', seed: 1, invariant: 'work-within-lease' },
   { mutant: 'arrival-order-supersedes', scenario: 'cancel-previous-non-supersedable', seed: 1, invariant: 'concurrency-group' },
   { mutant: 'force-release-reread-token', scenario: 'force-release-stalled-holders', seed: 1, invariant: 'force-release-judged' },

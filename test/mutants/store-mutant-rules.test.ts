@@ -323,6 +323,16 @@ const CASES: ReadonlyArray<RuleCase> = [
     broken: { kind: 'InProgress' },
   },
   {
+    mutant: 'idempotency-key-unscoped',
+    rule: 'a request of another subject reusing a key finds the other subject’s record (§43–§45)',
+    script: async (run) => {
+      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
+      return run({ kind: 'IdempotencyBegin', ...KEY, subject: `${KEY.subject}-other`, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 10);
+    },
+    correct: { kind: 'New' },
+    broken: { kind: 'InProgress' },
+  },
+  {
     mutant: 'unknown-begins-new',
     rule: 'a request on a record whose outcome is Unknown starts the operation anew (§52–§53)',
     script: async (run) => {

@@ -162,7 +162,7 @@ describe('computeGates', () => {
     const gates = computeGates(empty);
     expect(new Set(gates.map((g) => g.status))).toEqual(new Set(['untested']));
     expect(byId(gates, '000-316-deadlock-prevention').evidence.summary).toBe(
-      'Nothing in this run proves it; it would be proven by: deadlock-order, multi-resource-compensation.',
+      'Nothing in this run proves it; it would be proven by: deadlock-order, multi-resource-compensation, nested-acquire-order.',
     );
     const mtls = byId(computeGates(cleanInput()), '001-339-node-mtls-revocation');
     expect(mtls.status).toBe('untested');
