@@ -121,7 +121,9 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['no-raw-coordination-api', 'Public API cannot submit raw coordination commands.', { note: 'The public API is outside this testbed.' }],
   ['standalone-same-semantics', 'Standalone uses same coordination semantics without network Raft.', {
     scenarios: ['standalone-coordination'],
-    note: 'One voter, no network between voters: each incarnation takes a new term and epoch and the same invariants hold. With a single node a stale leader is a dead process, so the epoch mutants are caught on the cluster scenarios, not here.',
+    mutants: ['role-epoch-not-bumped'],
+    invariants: ['fenced-stale-leader'],
+    note: 'One voter, no network between voters: each incarnation takes a new term and epoch and the same invariants hold. With a single node a stale leader is a dead process, so stale guards are caught on the cluster scenarios; a restarted leader that keeps its predecessor’s epoch is caught here.',
   }],
   ['wan-raft-not-required', 'WAN/global Raft is not required for initial production.', { note: OUTSIDE }],
   ['kubernetes-not-authority', 'Kubernetes does not become hidden coordination authority.', { note: OUTSIDE }],

@@ -11,6 +11,6 @@ export const roleEpochNotBumped: Mutant = {
   source: '001 §29, §82–§88, §94, §264–§265',
   rule: 'no-split-promotion: one coordinator epoch’s promotions come from one coordinator incarnation',
   invariants: ['no-split-promotion', 'fenced-stale-leader'],
-  scenarios: ['release-coordinator-epoch', 'deployment-coordinator-epoch', 'three-node-failover'],
+  scenarios: ['release-coordinator-epoch', 'deployment-coordinator-epoch', 'three-node-failover', 'standalone-coordination'],
   policy: { newRoleEpochPerLeader: false },
 };
