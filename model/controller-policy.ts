@@ -56,6 +56,8 @@ export interface ControllerPolicy {
   readonly majorityElections: boolean;
   /** A new leader's role guard carries the epoch its own election committed (seed 001 §29, §82–§88). */
   readonly newRoleEpochPerLeader: boolean;
+  /** A new leader makes the jobs another process left half-dispatched eligible again (seed 001 §84–§88, §259). */
+  readonly reclaimOnLead: boolean;
 }
 
 export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
@@ -84,6 +86,7 @@ export const CORRECT_POLICY: ControllerPolicy = Object.freeze({
   learnerFirst: true,
   majorityElections: true,
   newRoleEpochPerLeader: true,
+  reclaimOnLead: true,
 });
 
 export const POLICY_FLAGS: ReadonlyArray<keyof ControllerPolicy> = Object.freeze(

@@ -115,13 +115,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['unknown-treated-as-failure'],
     invariants: ['unknown-not-new', 'no-blind-retry'],
   }],
-  // The mutant retries an InspectBeforeRetry effect after a crash as if it were idempotent.
-  ['retry-safety-declared', 'Provider mutations declare retry safety.', {
-    scenarios: ['controller-crash-reconcile', 'standard-mix'],
-    mutants: ['retry-without-inspection'],
-    invariants: ['no-blind-retry'],
-    suites: ['conformance'],
-  }],
+  ['retry-safety-declared', 'Provider mutations declare retry safety.', { suites: ['conformance'] }],
   ['no-blind-retry', 'Generic blind retry middleware is not used for non-idempotent writes.', {
     scenarios: ['provider-timeout-unknown'],
     mutants: ['blind-retry-after-timeout'],
@@ -191,8 +185,6 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['tenant-scopes-isolated', 'Tenant-generated scope names cannot collide with system scopes.', {
     scenarios: ['tenant-isolation'],
-    mutants: ['tenant-dropped-from-scope'],
-    invariants: ['tenant-isolation'],
     suites: ['scope-identity'],
   }],
   ['lease-history-retained', 'Lease history is retained according lifecycle/audit policy.', { note: 'Retention policy is not modelled; tombstones are kept forever in the model.' }],

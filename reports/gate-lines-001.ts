@@ -88,6 +88,8 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['existing-attempts-continue', 'Existing valid job attempts can continue according to DB lease semantics.', { scenarios: ['db-healthy-coordination-lost'] }],
   ['leader-reconstructs-from-db', 'New leader reconstructs scheduler/release/deploy work from DB.', {
     scenarios: ['three-node-failover', 'controller-crash-reconcile'],
+    mutants: ['new-leader-skips-reclaim'],
+    invariants: ['jobs-complete'],
   }],
   // A boolean leader flag is exactly in-memory leader state; it shows where the old leader keeps running.
   ['no-in-memory-leader-state', 'No correctness depends on in-memory leader state.', {

@@ -28,6 +28,13 @@ export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 const kebab = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case (a-z, 0-9, single dashes)');
 const ms = z.number().int().nonnegative();
+
+/**
+ * The most a controller's clock drifts, in parts per million (10%). The protocol relies on it: a
+ * holder's local lease window (sim/handler-work.ts) and the operator's stall judgement
+ * (sim/force-release-workload.ts) allow for exactly this much.
+ */
+export const MAX_CLOCK_DRIFT_PPM = 100_000;
 const pct = z.number().int().min(0).max(100);
 const node = z.string().regex(/^(c[1-9][0-9]?|db|provider|operator)$/, "must be 'c<n>', 'db', 'provider' or 'operator'");
 
@@ -35,7 +42,7 @@ export const scriptedFaultSchema = z.discriminatedUnion('f', [
   z.object({ f: z.literal('partition'), at: ms, durationMs: ms, from: node, to: node, oneWay: z.boolean().default(false) }).strict(),
   z.object({ f: z.literal('pause'), at: ms, node, durationMs: ms }).strict(),
   z.object({ f: z.literal('crash'), at: ms, node, downMs: ms }).strict(),
-  z.object({ f: z.literal('clock-skew'), at: ms, node, offsetMs: z.number().int(), driftPpm: z.number().int().min(-100_000).max(100_000) }).strict(),
+  z.object({ f: z.literal('clock-skew'), at: ms, node, offsetMs: z.number().int(), driftPpm: z.number().int().min(-MAX_CLOCK_DRIFT_PPM).max(MAX_CLOCK_DRIFT_PPM) }).strict(),
   z.object({ f: z.literal('message-loss'), at: ms, durationMs: ms, pct }).strict(),
   z.object({ f: z.literal('db-crash'), at: ms, downMs: ms }).strict(),
   z.object({ f: z.literal('db-failover'), at: ms, lagMs: ms }).strict(),
@@ -59,8 +66,8 @@ const faultProfile = z
     oneWayPartitionPct: pct,
     partitionMsMax: ms,
     clockSkewMsMax: ms,
-    /** The protocol's clocks drift by at most 10% (100,000 ppm), as scripted clock-skew faults. */
-    clockDriftPpmMax: z.number().int().min(0).max(100_000),
+    /** At most MAX_CLOCK_DRIFT_PPM, as scripted clock-skew faults. */
+    clockDriftPpmMax: z.number().int().min(0).max(MAX_CLOCK_DRIFT_PPM),
     pauseProbabilityPct: pct,
     pauseMsMax: ms,
     crashProbabilityPct: pct,
@@ -210,6 +217,9 @@ function scriptedNodes(faults: ReadonlyArray<ScriptedFault>): ReadonlyArray<stri
   return faults.flatMap((f) => ('node' in f ? [f.node] : 'from' in f ? [f.from, f.to] : []));
 }
 
+/** The workloads run as exclusive operations, whose handler works in steps when `workStepMs` is set. */
+const STEPPED_KINDS: ReadonlySet<string> = new Set(['env-deploy', 'infra-apply', 'alias-publish', 'migration', 'cancel-deploy', 'cross-tenant']);
+
 export const scenarioSchema = z
   .object({
     name: kebab,
@@ -245,6 +255,13 @@ export const scenarioSchema = z
   })
   .refine((s) => s.coordination !== undefined || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: 'membership faults (member-add, member-promote, member-remove) need coordination',
+  })
+  // Only an exclusive operation's handler works in steps (sim/handler-work.ts); a scheduler's job attempt does not.
+  .refine((s) => s.coordination === undefined || s.workload.workStepMs === 0, {
+    message: 'workload.workStepMs needs a scenario without coordination: job attempts do not work in steps',
+  })
+  .refine((s) => !s.invariants.includes('work-within-lease') || (s.workload.workStepMs > 0 && Object.keys(s.workload.mix).some((k) => STEPPED_KINDS.has(k))), {
+    message: 'work-within-lease judges work steps: set workload.workStepMs and mix an exclusive workload (env-deploy, infra-apply, alias-publish, migration, cancel-deploy, cross-tenant)',
   })
   .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || s.policy !== undefined, {
     message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",

@@ -6,6 +6,7 @@ import type { GroupState } from '../model/concurrency-group.ts';
 import type { Lease } from '../model/outcomes.ts';
 import type { Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
+import { MAX_CLOCK_DRIFT_PPM } from '../scenarios/schema.ts';
 
 /** Retention of API idempotency records (§55): longer than any run. */
 export const API_RETENTION_MS = 3_600_000;
@@ -18,10 +19,10 @@ export const WAIT_POLL_MS = 100;
 export const WAIT_FALLBACK_POLL_MS = 1_000;
 /**
  * The share of a TTL a holder may count on after sending the call that granted or renewed its
- * lease, on its monotonic clock: that clock runs at least 10% slow at worst (the drift bound of
- * scenarios/schema.ts), so the window ends in true time no later than the store's expiry.
+ * lease, on its monotonic clock: that clock runs at most 10% slow (MAX_CLOCK_DRIFT_PPM), so the
+ * window ends in true time no later than the store's expiry.
  */
-export const LEASE_WINDOW_SHARE = 0.9;
+export const LEASE_WINDOW_SHARE = 1 - MAX_CLOCK_DRIFT_PPM / 1_000_000;
 /** How many times an operation is retried after its effect was found not applied. */
 export const MAX_ATTEMPTS = 3;
 

@@ -284,6 +284,7 @@ export class Sim {
       }
       if (this.fibers.failure !== null) throw this.fibers.failure;
     }
+    this.coordination?.finish(Math.max(this.now, this.endMs));
   }
 
   private enqueueOp(step: { node: string; op: OpSpec }): void {

@@ -10,6 +10,7 @@
 import type { Fiber, Journal, Sim } from './engine.ts';
 import { world } from './controller-world.ts';
 import type { OpSpec } from './plan.ts';
+import { MAX_CLOCK_DRIFT_PPM } from '../scenarios/schema.ts';
 
 interface Observed {
   readonly holder: string;
@@ -18,12 +19,12 @@ interface Observed {
 }
 
 /**
- * Two renewal intervals on a clock that may run up to 10% fast (the drift bound of
- * scenarios/schema.ts), so that at least ⅔ of a TTL passes in true time; the too-short window of
- * the broken policy is half of one interval.
+ * Two renewal intervals on a clock that may run up to 10% fast (MAX_CLOCK_DRIFT_PPM), so that at
+ * least ⅔ of a TTL passes in true time; the too-short window of the broken policy is half of one
+ * interval.
  */
 export function stallWindowMs(ttlMs: number, overRenewals: boolean): number {
-  return overRenewals ? Math.ceil((ttlMs * 2 * 1.1) / 3) : Math.ceil(ttlMs / 6);
+  return overRenewals ? Math.ceil((ttlMs * 2 * (1 + MAX_CLOCK_DRIFT_PPM / 1_000_000)) / 3) : Math.ceil(ttlMs / 6);
 }
 
 /** How long one force-release operation watches a scope, and how often it looks. */

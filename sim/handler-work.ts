@@ -2,10 +2,11 @@
 // 0892821, "no holder outlives a lease the runtime can no longer maintain"; seed 000 §157–§160).
 // When the plan gives an operation `workStepMs`, its handler works in steps, and each step is a
 // unit of unfenced work that only a lease holder may do: the simulator records it as a
-// `work-step` truth event. Before each step the handler asks whether it may go on. It may not
-// once its renewal failed (OwnershipUncertain), and it may not once its lease's local validity
-// window has passed: a renewal call that hangs (a held message, a partition, a stalled session)
-// tells it nothing, so the window, not the refresh loop, bounds its work.
+// `work-step` truth event. Each step is a stretch of local time followed by that unit of work,
+// and before doing the unit the handler asks whether it may go on. It may not once its renewal
+// failed (OwnershipUncertain), and it may not once its lease's local validity window has passed:
+// a renewal call that hangs (a held message, a partition, a stalled session) tells it nothing, so
+// the window, not the refresh loop, bounds its work.
 
 import type { Fiber, Node, Sim } from './engine.ts';
 import { LEASE_WINDOW_SHARE, world, type HeldLease } from './controller-world.ts';

@@ -11,9 +11,9 @@ import { extendWindow, monoNow } from './handler-work.ts';
 /** Acquire; a grant is remembered with the time its call was sent, the start of the lease's local window. */
 async function acquire(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, waiterId?: string) {
   const sent = monoNow(sim, fiber.node);
-  const holder = fiber.node.proc;
+  const command = { kind: 'Acquire' as const, scope, holder: fiber.node.proc, ttlMs: op.ttlMs, ...(waiterId === undefined ? {} : { waiterId }) };
   // A waiter's Acquire LISTENs on the scope in the same round trip, so a release after this answer wakes it.
-  const r = waiterId === undefined ? await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs }) : await sim.call(fiber, { kind: 'Acquire', scope, holder, ttlMs: op.ttlMs, waiterId }, fiber.process, [scope]);
+  const r = await sim.call(fiber, command, fiber.process, waiterId === undefined ? null : [scope]);
   if (r?.kind === 'Acquired') extendWindow(sim, r.lease, sent);
   return r;
 }

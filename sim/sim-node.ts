@@ -119,6 +119,8 @@ export interface SimCoordination {
   handle(data: unknown): Promise<void>;
   /** Takes a planned operation as a job for the scheduler leader instead of a fixed node. */
   submit(op: OpSpec): void;
+  /** The run ended at `endMs`: every job not finished by then is recorded as such. */
+  finish(endMs: number): void;
   onRetire(node: Node): void;
   onRestart(node: Node): void;
   /** Leader crash, pause or isolation, or a symmetric split of the voters (sim/coordination/faults.ts). */

@@ -160,7 +160,7 @@ export async function apiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> 
     if (begin === null) return;
     switch (begin.kind) {
       case 'New': {
-        j.intentId = `api/${key.tenant}/${key.key}/${key.digest}`;
+        j.intentId = apiIntentId(key);
         const result = await runEffect(sim, fiber, j, null, null);
         await sim.call(fiber, { kind: 'IdempotencyComplete', ...key, outcome: result === 'applied' ? { kind: 'Succeeded', response: j.intentId } : { kind: 'FailedTerminal', error: 'provider refused' } });
         return;
@@ -180,9 +180,14 @@ export async function apiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> 
   }
 }
 
+/** The provider intent of an idempotent request: the whole record identity and the digest, so two records never share one. */
+function apiIntentId(key: { readonly tenant: string; readonly operation: string; readonly subject: string; readonly key: string; readonly digest: string }): string {
+  return `api/${key.tenant}/${key.operation}/${key.subject}/${key.key}/${key.digest}`;
+}
+
 async function resolveUnknownKey(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
   const key = j.op.idempotency!;
-  const intentId = `api/${key.tenant}/${key.key}/${key.digest}`;
+  const intentId = apiIntentId(key);
   if (sim.policy.unknownIsFailure) {
     await sim.call(fiber, { kind: 'IdempotencyComplete', ...key, outcome: { kind: 'FailedTerminal', error: 'treated as failed' } });
     return;

@@ -1,4 +1,4 @@
-// idempotency-key-unscoped — seed 000 §43–§45 ("Key meaning is scoped": tenant, operation and
+// idempotency-key-unscoped — seed 000 §44–§45 ("Key meaning is scoped": tenant, operation and
 // subject are part of the record's identity), §47 (never silently reuse a key for a semantically
 // different request). The store looks idempotency records up by key alone, as a unique constraint
 // on the key column would: a request of another tenant, operation or subject that reuses a key is
@@ -14,7 +14,7 @@ const ANY = { tenant: 'any-tenant', operation: 'any-operation', subject: 'any-su
 export const idempotencyKeyUnscoped: Mutant = {
   name: 'idempotency-key-unscoped',
   bug: 'idempotency records are identified by the key alone: a key reused by another tenant, operation or subject finds that other record',
-  source: '000 §43–§45, §47',
+  source: '000 §44–§45, §47',
   rule: 'Idempotency: a record is identified by (tenant, operation, subject, key)',
   invariants: ['idempotency-scope'],
   scenarios: ['idempotency-different-request', 'standard-mix'],

@@ -52,6 +52,7 @@ import { noCheckQuorum } from './no-check-quorum.ts';
 import { voterWithoutLearnerStage } from './voter-without-learner-stage.ts';
 import { minorityElection } from './minority-election.ts';
 import { roleEpochNotBumped } from './role-epoch-not-bumped.ts';
+import { newLeaderSkipsReclaim } from './new-leader-skips-reclaim.ts';
 import { forceWithoutObservedExpiry } from './force-without-observed-expiry.ts';
 import { orphanJudgedTooSoon } from './orphan-judged-too-soon.ts';
 import { arrivalOrderSupersedes } from './arrival-order-supersedes.ts';
@@ -114,6 +115,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   voterWithoutLearnerStage,
   minorityElection,
   roleEpochNotBumped,
+  newLeaderSkipsReclaim,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

@@ -10,6 +10,7 @@ import { digestConflict } from './digest-conflict.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
 import { idempotencyScope } from './idempotency-scope.ts';
+import { jobsComplete } from './jobs-complete.ts';
 import { learnerBeforeVoter } from './learner-before-voter.ts';
 import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
@@ -49,6 +50,7 @@ export const INVARIANT_NAMES = [
   'quorum-loss-degraded',
   'learner-before-voter',
   'removed-node-no-authority',
+  'jobs-complete',
   'concurrency-group',
   'tenant-isolation',
   'work-within-lease',
@@ -76,6 +78,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'quorum-loss-degraded': quorumLossDegraded,
   'learner-before-voter': learnerBeforeVoter,
   'removed-node-no-authority': removedNodeNoAuthority,
+  'jobs-complete': jobsComplete,
   'concurrency-group': concurrencyGroup,
   'tenant-isolation': tenantIsolation,
   'work-within-lease': workWithinLease,

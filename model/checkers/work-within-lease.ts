@@ -7,7 +7,8 @@
 //   bound is within the lease; a step after it ran on a lease that may have passed to another
 //   holder, whatever the refresh loop was still waiting for;
 // - no refusal of a renewal of (s, t) reported before it (OwnershipUncertain: the holder was told);
-// - no Release of (s, t) by its holder requested before it.
+// - no Release or Handoff of (s, t) by its holder requested before it.
+// A lease is (scope, token, holder): a store that repeats a token does not end another's lease here.
 // A force release cannot be seen by the holder in time, so it is the provider's fencing, not
 // this rule, that stops a forced holder's fenced effects.
 
@@ -33,9 +34,10 @@ export function workWithinLease(history: History): Verdict {
     if (!isTruth(event) || event.f !== 'work-step') continue;
     const scope = stringField(event.value, 'scope');
     const token = numberField(event.value, 'token');
-    if (scope === undefined || token === undefined) throw new Error(`#${event.index}: work-step carries scope and token`);
-    const who = `${stringField(event.value, 'process') ?? stringField(event.value, 'holder') ?? '(unnamed)'} at t=${event.time}`;
-    const key = `${scope}\u0000${token}`;
+    const holder = stringField(event.value, 'holder');
+    if (scope === undefined || token === undefined || holder === undefined) throw new Error(`#${event.index}: work-step carries scope, token and holder`);
+    const who = `${stringField(event.value, 'process') ?? holder} at t=${event.time}`;
+    const key = leaseKey(scope, token, holder);
     const ended = (ends.get(key) ?? []).find((e) => e.index < event.index);
     if (ended !== undefined) {
       violations.push(violation(INVARIANT, `scope ${scope}: token ${token} worked on by ${who} after ${ended.what} at t=${ended.time}`, [ended.index, event.index], scope));
@@ -57,7 +59,7 @@ export function workWithinLease(history: History): Verdict {
 function byLease(grants: ReadonlyArray<LeaseGrant>): Map<string, LeaseGrant[]> {
   const map = new Map<string, LeaseGrant[]>();
   for (const grant of grants) {
-    const key = `${grant.lease.scope}\u0000${grant.lease.token}`;
+    const key = leaseKey(grant.lease.scope, grant.lease.token, grant.lease.holder);
     const list = map.get(key);
     if (list === undefined) map.set(key, [grant]);
     else list.push(grant);
@@ -76,16 +78,23 @@ function latestBound(grants: ReadonlyArray<LeaseGrant>): { readonly grant: Lease
   return best;
 }
 
-/** Refused renewals (by their reply) and releases (by their request) of each lease, in history order. */
+function leaseKey(scope: string, token: number, holder: string): string {
+  return JSON.stringify([scope, token, holder]);
+}
+
+/** Refused renewals (by their reply), releases and handoffs (by their request) of each lease, in history order. */
 function endsByLease(history: History): Map<string, Ended[]> {
   const operations = pairOperations(history);
   const ends: Array<{ readonly key: string; readonly ended: Ended }> = [];
   for (const { op, command, outcome } of storeOps(operations, 'Renew')) {
     if (outcome === null || outcome.kind === 'Renewed' || op.completion === null) continue;
-    ends.push({ key: `${command.scope}\u0000${command.expectedToken}`, ended: { index: op.completion.index, time: op.completion.time, what: `its renewal was refused (${outcome.kind})` } });
+    ends.push({ key: leaseKey(command.scope, command.expectedToken, command.holder), ended: { index: op.completion.index, time: op.completion.time, what: `its renewal was refused (${outcome.kind})` } });
   }
   for (const { op, command } of storeOps(operations, 'Release')) {
-    ends.push({ key: `${command.scope}\u0000${command.token}`, ended: { index: op.invoke.index, time: op.invoke.time, what: `${op.process} released it` } });
+    ends.push({ key: leaseKey(command.scope, command.token, command.holder), ended: { index: op.invoke.index, time: op.invoke.time, what: `${op.process} released it` } });
+  }
+  for (const { op, command } of storeOps(operations, 'Handoff')) {
+    ends.push({ key: leaseKey(command.scope, command.token, command.holder), ended: { index: op.invoke.index, time: op.invoke.time, what: `${op.process} handed it to ${command.newHolder}` } });
   }
   const map = new Map<string, Ended[]>();
   for (const { key, ended } of ends.sort((a, b) => a.ended.index - b.ended.index)) {

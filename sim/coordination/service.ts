@@ -44,7 +44,7 @@ interface TimerState {
 
 export class CoordinationService implements RoleAuthority, SimCoordination {
   readonly cluster: Cluster;
-  readonly jobs = new JobTable();
+  readonly jobs: JobTable;
   private readonly timers = new Map<string, TimerState>();
   private readonly voterNodes = new Map<string, Node>();
   private readonly stream: Stream;
@@ -64,6 +64,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     assert.ok(names.length >= options.voters, 'the bootstrap voters are controllers');
     const policy = sim.policy;
     this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
+    this.jobs = new JobTable(sim.history);
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -86,7 +87,11 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   }
 
   submit(op: OpSpec): void {
-    this.jobs.submit(op);
+    this.jobs.submit(op, this.sim.now);
+  }
+
+  finish(endMs: number): void {
+    this.jobs.finish(endMs);
   }
 
   nextAttempt(): number {
@@ -109,6 +114,11 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     assert.equal(incarnationId(voter.incarnation), node.proc, 'the voter and its node agree on the incarnation');
     if (this.sim.policy.checkQuorum && this.sim.local(node) - this.timer(node.name).lastMajorityLocalMs >= this.options.stepDownMs) return null;
     return voter.guard;
+  }
+
+  leads(node: Node, epoch: number): boolean {
+    const voter = this.cluster.voter(node.name);
+    return !node.down && voter.role === 'leader' && voter.guard !== null && voter.guard.epoch === epoch && incarnationId(voter.incarnation) === node.proc;
   }
 
   fenced(node: Node): void {

@@ -36,7 +36,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'any-waiter-acquires', scenario: 'fairness-starvation', seed: 1, invariant: 'liveness' },
   { mutant: 'fifo-ignores-priority', scenario: 'fairness-starvation', seed: 1, invariant: 'liveness' },
   { mutant: 'priority-without-aging', scenario: 'fairness-starvation', seed: 1, invariant: 'liveness' },
-  { mutant: 'release-ignores-token', scenario: 'standalone-coordination', seed: 13, invariant: 'lease-exclusive' },
+  { mutant: 'release-ignores-token', scenario: 'standalone-coordination', seed: 15, invariant: 'lease-exclusive' },
   { mutant: 'handoff-keeps-token', scenario: 'lease-handoff', seed: 1, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-lowers-token', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'one-owner-per-epoch' },
   { mutant: 'mutate-ignores-expiry', scenario: 'paused-holder-expiry', seed: 1, invariant: 'lease-exclusive' },
@@ -48,7 +48,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'reservations-not-counted', scenario: 'multi-resource-compensation', seed: 1, invariant: 'capacity' },
   { mutant: 'expired-reservation-consumed', scenario: 'renewal-failure-stops-holder', seed: 2, invariant: 'capacity' },
   { mutant: 'digest-ignored', scenario: 'idempotency-different-request', seed: 1, invariant: 'digest-conflict' },
-  { mutant: 'unknown-begins-new', scenario: 'idempotency-unknown-outcome', seed: 11, invariant: 'unknown-not-new' },
+  { mutant: 'unknown-begins-new', scenario: 'idempotency-unknown-outcome', seed: 44, invariant: 'unknown-not-new' },
   { mutant: 'holder-not-stopped-on-renewal-failure', scenario: 'paused-holder-expiry', seed: 1, invariant: 'lease-exclusive' },
   { mutant: 'blind-retry-after-timeout', scenario: 'provider-timeout-unknown', seed: 1, invariant: 'no-blind-retry' },
   { mutant: 'unknown-treated-as-failure', scenario: 'provider-timeout-unknown', seed: 1, invariant: 'no-blind-retry' },
@@ -74,6 +74,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'no-check-quorum', scenario: 'quorum-loss', seed: 1, invariant: 'quorum-loss-degraded' },
   { mutant: 'voter-without-learner-stage', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },
   { mutant: 'minority-election', scenario: 'minority-partition', seed: 1, invariant: 'one-leader-per-term' },
+  { mutant: 'new-leader-skips-reclaim', scenario: 'three-node-failover', seed: 2, invariant: 'jobs-complete' },
   { mutant: 'role-epoch-not-bumped', scenario: 'release-coordinator-epoch', seed: 1, invariant: 'no-split-promotion' },
 ];
 

@@ -324,7 +324,7 @@ const CASES: ReadonlyArray<RuleCase> = [
   },
   {
     mutant: 'idempotency-key-unscoped',
-    rule: 'a request of another subject reusing a key finds the other subject’s record (§43–§45)',
+    rule: 'a request of another subject reusing a key finds the other subject’s record (§44–§45)',
     script: async (run) => {
       await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
       return run({ kind: 'IdempotencyBegin', ...KEY, subject: `${KEY.subject}-other`, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 10);

@@ -52,6 +52,9 @@ describe('scenario validation', () => {
     expect(parseScenario({ ...valid, faults: { profile: { clockDriftPpmMax: 100_000 } } }, 'input').faults.profile.clockDriftPpmMax).toBe(100_000);
     expect(parseScenario({ ...valid, workload: { ...valid.workload, workStepMs: 25 } }, 'input').workload.workStepMs).toBe(25);
     expect(rejection({ ...valid, workload: { ...valid.workload, workStepMs: -1 } })).toMatch(/workload\.workStepMs/);
+    expect(rejection({ ...valid, invariants: ['work-within-lease'] })).toMatch(/work-within-lease judges work steps: set workload.workStepMs/);
+    expect(rejection({ ...valid, invariants: ['work-within-lease'], workload: { ...valid.workload, workStepMs: 25, mix: { 'api-request': 1 } } })).toMatch(/mix an exclusive workload/);
+    expect(parseScenario({ ...valid, invariants: ['work-within-lease'], workload: { ...valid.workload, workStepMs: 25 } }, 'input').invariants).toEqual(['work-within-lease']);
   });
 
   it('rejects a scripted fault on a controller the workload does not have, and membership faults without coordination', () => {
