@@ -14,6 +14,9 @@ export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
  *   `{ released?: [{ scope, token }] }` lists the leases the cancellation released;
  * - `group-submit`: a workflow-group submission; value `{ group, runId, mode, supersedable }` / decision;
  * - `wait`: a waiter's whole wait; value `{ scope, waiterId }`, ok when it got the lease.
+ * - `job`: a job the coordination scheduler took (seed 001), its own process `job:<id>`; value
+ *   `{ jobId, scope }` on invoke, ok `{ jobId, token }` when an attempt finished it, fail
+ *   `{ jobId, unfinished }` when the run ended first.
  */
 export interface OpEvent {
   readonly index: number;
