@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Store } from '../../adapters/port.ts';
 import { runStress } from '../../campaign/stress/index.ts';
+import { wallNow } from '../../campaign/stress/history.ts';
 import type { Command } from '../../model/commands.ts';
 import type { OutcomeOf } from '../../model/outcomes.ts';
 import { initialState } from '../../model/state.ts';
@@ -26,7 +27,8 @@ function leaseStore(unfenced: boolean): Store {
         const live = state.leases.get(command.scope);
         if (live !== undefined) sent = { ...command, token: live.token, holder: live.holder };
       }
-      const result = step(state, sent, Date.now());
+      // The history's wall clock, floored as the clock stress hands a store (Date.now() may drift from it).
+      const result = step(state, sent, Math.floor(wallNow()));
       state = result.state;
       const outcome = result.outcome as { kind: string; token?: number };
       return (outcome.kind === 'Accepted' ? { ...outcome, token: (command as { token: number }).token } : outcome) as OutcomeOf<C>;
