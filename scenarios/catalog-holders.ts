@@ -12,7 +12,9 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
   {
     name: 'stalled-refresh',
     title: 'A renewal call that hangs past the TTL does not keep the handler working: it stops when its lease\'s local window ends',
-    sources: ['000 §157–160', '002 stallable-refresh-call', '003 refresh-error-cancels-handler'],
+    // A handler stopped by its window releases a lease that may have passed to the next holder:
+    // its Release must name its own token (002 key-only release).
+    sources: ['000 §157–160', '002 stallable-refresh-call', '003 refresh-error-cancels-handler', '002 key-only-release'],
     workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 2, 'infra-apply': 1 }, horizonMs: 12_000, leaseTtlMs: 600, workMsMin: 400, workMsMax: 1_500, workStepMs: 50, waitPct: 100, waitTimeoutMs: 8_000, rpcTimeoutMs: 5_000 },
     faults: { profile: { ...NET, holdProbabilityPct: 10, holdMsMax: 2_500, nemesisIntervalMs: 500, partitionProbabilityPct: 10, partitionMsMax: 2_500 } },
     invariants: [...SAFETY, 'work-within-lease'],

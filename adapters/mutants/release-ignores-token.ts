@@ -13,7 +13,7 @@ export const releaseIgnoresToken: Mutant = {
   source: '000 §33–§36, §114; 002 key-only release',
   rule: 'Leases: Release (live lease with that token and holder → Released, else Stale)',
   invariants: ['lease-exclusive'],
-  scenarios: ['paused-holder-expiry', 'stale-holder', 'standalone-coordination', 'standard-mix'],
+  scenarios: ['stalled-refresh', 'paused-holder-expiry', 'stale-holder', 'standalone-coordination', 'standard-mix'],
   store: () =>
     modelMutantStore('release-ignores-token', ['Release'], (state, command, now, reference) => {
       const live = liveLease(state, command.scope, now);
