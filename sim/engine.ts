@@ -234,8 +234,7 @@ export class Sim {
     const queue = this.queue;
     for (;;) {
       const event = queue.pop();
-      if (event === undefined) break;
-      if (event.time > this.endMs) break;
+      if (event === undefined || event.time > this.endMs) break;
       if (event.time < this.now) assert.fail('time never goes backwards');
       this.now = event.time;
       switch (event.kind) {
