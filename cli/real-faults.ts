@@ -7,12 +7,12 @@ import type { RealFault, RealFaultDriver, RealFaultOutcome } from '../adapters/f
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { Store, StoreOptions } from '../adapters/port.ts';
+import { FAULT_RECORDS } from '../sim/faults/records.ts';
 import type { StoreChoice } from '../sim/run.ts';
 import { UndecidedError } from './errors.ts';
 
 /** The one database client of a simulated run: the database node's connection. */
 const CLIENT = 'store';
-const MOVES_PRIMARY = new Set(['db-failover', 'db-restore', 'db-restart', 'liveness-phase']);
 
 export interface RealRun {
   readonly store: StoreChoice;
@@ -39,7 +39,7 @@ export async function startRealRun(runIndex: number): Promise<RealRun> {
   const wrapped: RealFaultDriver = {
     async apply(fault: RealFault): Promise<RealFaultOutcome> {
       const outcome = await driver.apply(fault);
-      if (outcome.kind === 'applied' && MOVES_PRIMARY.has(fault.f) && current !== null) await current.rebind();
+      if (outcome.kind === 'applied' && FAULT_RECORDS[fault.f].movesPrimary === true && current !== null) await current.rebind();
       return outcome;
     },
     connectionStringFor: (client) => driver.connectionStringFor(client),

@@ -3,6 +3,7 @@
 // duration, and the window of writes a failover or restore lost. Pure, like lease-timeline.ts.
 
 import type { FaultEvent, HistoryEvent } from '../model/history.ts';
+import { FAULT_RECORDS } from '../sim/faults/records.ts';
 
 export interface FaultBand {
   readonly kind: string;
@@ -14,17 +15,13 @@ export interface FaultBand {
   readonly nodes: ReadonlyArray<string>;
 }
 
-/** Faults that last until a matching fault ends them. */
-const FAULT_ENDS: Readonly<Record<string, string>> = {
-  partition: 'heal',
-  pause: 'resume',
-  crash: 'restart',
-  'db-crash': 'db-restart',
-  'quorum-loss': 'quorum-restored',
-};
+/** Faults that last until a matching fault ends them (each kind's `endedBy`, sim/faults/). */
+const FAULT_ENDS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(FAULT_RECORDS).flatMap(([kind, record]) => (record.endedBy === undefined ? [] : [[kind, record.endedBy]])),
+);
 const ENDING_FAULTS = new Set(Object.values(FAULT_ENDS));
 /** Faults that hold from where they happen to the end of the run. */
-const UNTIL_END = new Set(['liveness-phase']);
+const UNTIL_END = new Set(Object.entries(FAULT_RECORDS).flatMap(([kind, record]) => (record.untilEnd === true ? [kind] : [])));
 
 /** Which link or node a fault is about, so a heal ends the partition of the same link and a resume the pause of the same node. */
 function faultTarget(event: FaultEvent): string {

@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
+import { scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
+import { faultProfileSchema } from '../sim/faults/knobs.ts';
 import { coordinationOptions } from './coordination-options.ts';
+
+export { MAX_CLOCK_DRIFT_PPM } from '../sim/faults/clock-skew.ts';
+export { scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
 
 export const WORKLOAD_KINDS = [
   'env-deploy',
@@ -25,68 +30,9 @@ export const WORKLOAD_KINDS = [
 ] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
-
 const kebab = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case (a-z, 0-9, single dashes)');
 const ms = z.number().int().nonnegative();
-
-/**
- * The most a controller's clock drifts, in parts per million (10%). The protocol relies on it: a
- * holder's local lease window (sim/handler-work.ts) and the operator's stall judgement
- * (sim/force-release-workload.ts) allow for exactly this much.
- */
-export const MAX_CLOCK_DRIFT_PPM = 100_000;
 const pct = z.number().int().min(0).max(100);
-const node = z.string().regex(/^(c[1-9][0-9]?|db|provider|operator)$/, "must be 'c<n>', 'db', 'provider' or 'operator'");
-
-export const scriptedFaultSchema = z.discriminatedUnion('f', [
-  z.object({ f: z.literal('partition'), at: ms, durationMs: ms, from: node, to: node, oneWay: z.boolean().default(false) }).strict(),
-  z.object({ f: z.literal('pause'), at: ms, node, durationMs: ms }).strict(),
-  z.object({ f: z.literal('crash'), at: ms, node, downMs: ms }).strict(),
-  z.object({ f: z.literal('clock-skew'), at: ms, node, offsetMs: z.number().int(), driftPpm: z.number().int().min(-MAX_CLOCK_DRIFT_PPM).max(MAX_CLOCK_DRIFT_PPM) }).strict(),
-  z.object({ f: z.literal('message-loss'), at: ms, durationMs: ms, pct }).strict(),
-  z.object({ f: z.literal('db-crash'), at: ms, downMs: ms }).strict(),
-  z.object({ f: z.literal('db-failover'), at: ms, lagMs: ms }).strict(),
-  z.object({ f: z.literal('db-restore'), at: ms, snapshotAgeMs: ms }).strict(),
-  z.object({ f: z.literal('provider-timeout'), at: ms, count: z.number().int().min(1).max(1000), appliedPct: pct }).strict(),
-  // Coordination faults (seed 001): they act on whoever leads when they fire.
-  z.object({ f: z.literal('leader-crash'), at: ms, downMs: ms }).strict(),
-  z.object({ f: z.literal('leader-pause'), at: ms, durationMs: ms }).strict(),
-  z.object({ f: z.literal('leader-isolate'), at: ms, durationMs: ms }).strict(),
-  z.object({ f: z.literal('quorum-split'), at: ms, durationMs: ms }).strict(),
-  // Membership changes (seed 001 §59–§66): an operator asks, the leader commits.
-  z.object({ f: z.literal('member-add'), at: ms, node }).strict(),
-  z.object({ f: z.literal('member-promote'), at: ms, node }).strict(),
-  z.object({ f: z.literal('member-remove'), at: ms, node: z.union([node, z.literal('leader')]) }).strict(),
-]);
-export type ScriptedFault = z.infer<typeof scriptedFaultSchema>;
-
-const faultProfile = z
-  .object({
-    partitionProbabilityPct: pct,
-    oneWayPartitionPct: pct,
-    partitionMsMax: ms,
-    clockSkewMsMax: ms,
-    /** At most MAX_CLOCK_DRIFT_PPM, as scripted clock-skew faults. */
-    clockDriftPpmMax: z.number().int().min(0).max(MAX_CLOCK_DRIFT_PPM),
-    pauseProbabilityPct: pct,
-    pauseMsMax: ms,
-    crashProbabilityPct: pct,
-    restartDelayMs: ms,
-    messageLossPct: pct,
-    networkDelayMsMin: ms,
-    networkDelayMsMax: ms,
-    holdProbabilityPct: pct,
-    holdMsMax: ms,
-    dbCrashProbabilityPct: pct,
-    dbDownMs: ms,
-    dbFailoverProbabilityPct: pct,
-    dbFailoverLagMs: ms,
-    providerTimeoutPct: pct,
-    providerTimeoutAppliedPct: pct,
-    nemesisIntervalMs: ms,
-  })
-  .partial()
-  .strict();
 
 const workload = z
   .object({
@@ -182,7 +128,7 @@ export const TICK_FAULT_KNOBS = ['partitionProbabilityPct', 'pauseProbabilityPct
 /** The same for coordination faults and their `intervalMs`. */
 export const COORDINATION_TICK_FAULT_KNOBS = ['leaderCrashPct', 'leaderPausePct', 'leaderIsolatePct', 'quorumSplitPct'] as const;
 
-type Profile = z.infer<typeof faultProfile>;
+type Profile = z.infer<typeof faultProfileSchema>;
 type CoordinationInput = z.infer<typeof coordination>;
 
 /** Settings each valid on its own that no run can combine; each problem names its field. */
@@ -229,7 +175,7 @@ export const scenarioSchema = z
     workload,
     faults: z
       .object({
-        profile: faultProfile.default({}),
+        profile: faultProfileSchema.default({}),
         /** Swarm testing: the seed also picks which of the profile's faults are on. */
         swarm: z.boolean().default(false),
         scripted: z.array(scriptedFaultSchema).default([]),

@@ -5,6 +5,7 @@ import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { EventQueue } from './event-queue.ts';
+import { faultPackage } from './faults/index.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Plan } from './plan.ts';
 import { EV_FAULT, EV_LIVENESS, EV_OP, EV_SNAPSHOT, SNAPSHOT_INTERVAL_MS } from './sim-node.ts';
@@ -33,15 +34,14 @@ export async function defineCapacities(sim: AgendaHost): Promise<void> {
 /** Puts the plan's steps, the snapshot cadence and the liveness phase on the agenda. */
 export function schedulePlan(sim: AgendaHost): void {
   const { plan, queue } = sim;
-  const needsImages = plan.steps.some((s) => s.kind === 'fault' && (s.fault.f === 'db-failover' || s.fault.f === 'db-restore'));
+  const needsImages = plan.steps.some((s) => s.kind === 'fault' && faultPackage(s.fault).image !== undefined);
   if (needsImages && sim.realFaults === null) for (let t = 0; t < plan.horizonMs; t += SNAPSHOT_INTERVAL_MS) queue.push(t, EV_SNAPSHOT, 0, 0, null);
-  // With real faults the replica's lag and the backup's age are made real ahead of the fault:
-  // the replication link is cut `lagMs` before the failover, the backup taken `snapshotAgeMs` before the restore.
+  // With real faults the image's age is made real ahead of the fault: the replication link is
+  // cut `lagMs` before a failover, the backup taken `snapshotAgeMs` before a restore.
   if (sim.realFaults !== null) {
     for (const step of plan.steps) {
-      if (step.kind !== 'fault') continue;
-      const ageMs = step.fault.f === 'db-failover' ? step.fault.lagMs : step.fault.f === 'db-restore' ? step.fault.snapshotAgeMs : null;
-      if (ageMs !== null) queue.push(Math.max(0, step.at - ageMs), EV_SNAPSHOT, 0, 0, step.fault);
+      const image = step.kind === 'fault' ? faultPackage(step.fault).image : undefined;
+      if (step.kind === 'fault' && image !== undefined) queue.push(Math.max(0, step.at - image.ageMs(step.fault)), EV_SNAPSHOT, 0, 0, step.fault);
     }
   }
   for (const step of plan.steps) {

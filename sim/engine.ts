@@ -19,7 +19,7 @@ import { PortContract } from './port-contract.ts';
 import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
-import type { OpSpec, Plan } from './plan.ts';
+import type { OpSpec, Plan, ScriptedFault } from './plan.ts';
 import { Streams } from './prng.ts';
 import { defineCapacities, schedulePlan } from './agenda.ts';
 import { MessageRouter } from './message-router.ts';
@@ -257,13 +257,13 @@ export class Sim {
           this.enqueueOp(event.data as { node: string; op: OpSpec });
           break;
         case EV_FAULT:
-          await this.nemesis.apply(event.data as Record<string, unknown> & { f: string });
+          await this.nemesis.apply(event.data as ScriptedFault);
           break;
         case EV_END_FAULT:
-          await this.nemesis.end(event.data as Record<string, unknown> & { f: string });
+          await this.nemesis.end(event.data as ScriptedFault);
           break;
         case EV_SNAPSHOT:
-          await this.nemesis.takeSnapshot(event.data as (Record<string, unknown> & { f: string }) | null);
+          await this.nemesis.takeSnapshot(event.data as ScriptedFault | null);
           break;
         case EV_RESTART:
           await this.restart(event.data as Node);
@@ -324,7 +324,7 @@ export class Sim {
   readonly nemesis: Nemesis = new Nemesis(this, (scopes) => this.hooks.afterRecoveryEpoch(this, scopes));
 
   /** A fault that lasts (partition, loss window, pause, database crash) ends at `time`. */
-  scheduleFaultEnd(time: number, fault: Readonly<Record<string, unknown>>): void {
+  scheduleFaultEnd(time: number, fault: ScriptedFault): void {
     this.queue.push(time, EV_END_FAULT, 0, 0, fault);
   }
 

@@ -5,10 +5,10 @@
 import { scopeId, systemScopeId, type ScopeKind, type ScopeRef } from '../model/scope.ts';
 import type { RetrySafety } from '../model/effect-state.ts';
 import type { ConcurrencyMode } from '../model/concurrency-group.ts';
-import type { Scenario, ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
-import { faultOptions, swarmFaults, type FaultOptions } from './fault-options.ts';
+import type { Scenario, WorkloadKind } from '../scenarios/schema.ts';
+import { drawCoordinationFaults, drawNemesisFaults, drawStartFaults } from './faults/draws.ts';
+import { faultOptions, swarmFaults } from './faults/knobs.ts';
 import type { OpSpec, Plan, PlanStep } from './plan.ts';
-import { drawCoordinationFaults } from './coordination/faults.ts';
 import { coordinationOptions } from '../scenarios/coordination-options.ts';
 import { streamFor, type Stream } from './prng.ts';
 
@@ -146,26 +146,6 @@ function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
   }
 }
 
-function randomFaults(options: FaultOptions, controllers: number, horizonMs: number, stream: Stream): ScriptedFault[] {
-  const out: ScriptedFault[] = [];
-  if (options.nemesisIntervalMs <= 0) return out;
-  const nodes = ['db', 'provider', ...Array.from({ length: controllers }, (_, i) => `c${i + 1}`)];
-  const controller = (): string => `c${stream.int(1, controllers)}`;
-  for (let at = options.nemesisIntervalMs; at < horizonMs; at += options.nemesisIntervalMs) {
-    if (stream.chance(options.partitionProbabilityPct)) {
-      const from = stream.pick(nodes);
-      let to = stream.pick(nodes);
-      if (to === from) to = from === 'db' ? 'provider' : 'db';
-      out.push({ f: 'partition', at, from, to, oneWay: stream.chance(options.oneWayPartitionPct), durationMs: stream.int(1, Math.max(1, options.partitionMsMax)) });
-    }
-    if (stream.chance(options.pauseProbabilityPct)) out.push({ f: 'pause', at, node: controller(), durationMs: stream.int(1, Math.max(1, options.pauseMsMax)) });
-    if (stream.chance(options.crashProbabilityPct)) out.push({ f: 'crash', at, node: controller(), downMs: options.restartDelayMs });
-    if (stream.chance(options.dbCrashProbabilityPct)) out.push({ f: 'db-crash', at, downMs: Math.max(1, options.dbDownMs) });
-    if (stream.chance(options.dbFailoverProbabilityPct)) out.push({ f: 'db-failover', at, lagMs: options.dbFailoverLagMs });
-  }
-  return out;
-}
-
 /** A controller other than `node` (the same one when there is no other). */
 function otherController(node: string, controllers: number, stream: Stream): string {
   if (controllers === 1) return node;
@@ -180,15 +160,9 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
   const faults = scenario.faults.swarm ? swarmFaults(profile, streamFor(seed, 'plan/swarm')) : profile;
   const opsStream = streamFor(seed, 'plan/ops');
   const steps: PlanStep[] = [];
-  const clocks = streamFor(seed, 'plan/clocks');
-  for (let c = 1; c <= w.controllers; c++) {
-    if (faults.clockSkewMsMax === 0 && faults.clockDriftPpmMax === 0) break;
-    const offsetMs = clocks.int(-faults.clockSkewMsMax, faults.clockSkewMsMax);
-    const driftPpm = clocks.int(-faults.clockDriftPpmMax, faults.clockDriftPpmMax);
-    steps.push({ kind: 'fault', at: 0, fault: { f: 'clock-skew', at: 0, node: `c${c}`, offsetMs, driftPpm } });
-  }
+  for (const fault of drawStartFaults(faults, w.controllers, streamFor(seed, 'plan/clocks'))) steps.push({ kind: 'fault', at: fault.at, fault });
   for (const fault of scenario.faults.scripted) steps.push({ kind: 'fault', at: fault.at, fault });
-  for (const fault of randomFaults(faults, w.controllers, w.horizonMs, streamFor(seed, 'plan/nemesis'))) steps.push({ kind: 'fault', at: fault.at, fault });
+  for (const fault of drawNemesisFaults(faults, w.controllers, w.horizonMs, streamFor(seed, 'plan/nemesis'))) steps.push({ kind: 'fault', at: fault.at, fault });
   // Coordination faults draw from their own stream: plans of other scenarios do not change.
   const coordination = scenario.coordination === undefined ? undefined : coordinationOptions(scenario.coordination);
   if (coordination !== undefined) {

@@ -7,6 +7,7 @@ import type { Store } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
+import type { ScriptedFault } from './faults/index.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Network } from './network.ts';
 import type { Plan } from './plan.ts';
@@ -33,7 +34,7 @@ export interface NemesisHost {
   /** Records a fault event in the history. */
   fault(f: FaultKind, value: Readonly<Record<string, unknown>>): void;
   /** Schedules the end of a timed fault. */
-  scheduleFaultEnd(time: number, fault: Readonly<Record<string, unknown>>): void;
+  scheduleFaultEnd(time: number, fault: ScriptedFault): void;
   /** Crashes a node's process (it restarts after `downMs`). */
   retire(node: Node, why: string, downMs?: number): void;
   /** A command run at the database host, outside any client's session. */

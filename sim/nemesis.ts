@@ -10,6 +10,8 @@ import type { ModelState } from '../model/state.ts';
 import type { NemesisHost } from './nemesis-host.ts';
 import type { Node } from './sim-node.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
+import { faultPackage, type ScriptedFault } from './faults/index.ts';
+import type { FaultWorld } from './faults/package.ts';
 
 export class Nemesis {
   /** Replica/backup images, taken at a fixed cadence when the plan has failover or restore. */
@@ -29,98 +31,44 @@ export class Nemesis {
     this.sim.realActions.push({ f, outcome: outcome.kind === 'applied' ? outcome.action : `simulated-only: ${outcome.reason}` });
   }
 
-  async apply(fault: Record<string, unknown> & { f: string }): Promise<void> {
-    if (!this.sim.faultsOn && fault.f !== 'clock-skew') return;
-    switch (fault.f) {
-      case 'partition': {
-        const from = fault.from as string;
-        const to = fault.to as string;
-        this.sim.network.block(from, to);
-        if (fault.oneWay !== true) this.sim.network.block(to, from);
-        await this.record('partition', { from, to, oneWay: fault.oneWay === true, durationMs: fault.durationMs as number });
-        this.sim.scheduleFaultEnd(this.sim.now + Math.max(1, fault.durationMs as number), fault);
-        return;
-      }
-      case 'message-loss':
-        this.sim.network.extraLossPct = Math.min(100, this.sim.network.extraLossPct + (fault.pct as number));
-        await this.record('message-loss', { pct: fault.pct as number, durationMs: fault.durationMs as number });
-        this.sim.scheduleFaultEnd(this.sim.now + Math.max(1, fault.durationMs as number), fault);
-        return;
-      case 'pause': {
-        const node = this.controllerNode(fault.node as string);
-        if (node === undefined || node.down) return;
-        node.pausedUntil = Math.max(node.pausedUntil, this.sim.now + (fault.durationMs as number));
-        await this.record('pause', { node: node.name, process: node.proc, durationMs: fault.durationMs as number });
-        this.sim.scheduleFaultEnd(node.pausedUntil, fault);
-        return;
-      }
-      case 'crash': {
-        const node = this.controllerNode(fault.node as string);
-        if (node === undefined || node.down) return;
-        await this.record('crash', { node: node.name, process: node.proc });
-        this.sim.retire(node, 'crash', fault.downMs as number);
-        return;
-      }
-      case 'clock-skew': {
-        const node = this.controllerNode(fault.node as string);
-        if (node === undefined) return;
-        node.clock.skew(this.sim.now, fault.offsetMs as number, fault.driftPpm as number);
-        await this.record('clock-skew', { node: node.name, offsetMs: node.clock.offsetMs, driftPpm: node.clock.driftPpm });
-        return;
-      }
-      case 'db-crash':
-        if (this.sim.dbDown) return;
-        this.sim.dbDown = true;
-        this.sim.dbConn++;
-        await this.record('db-crash', { downMs: fault.downMs as number });
-        this.sim.scheduleFaultEnd(this.sim.now + Math.max(1, fault.downMs as number), fault);
-        return;
-      case 'db-failover':
-        await this.replaceImage('db-failover', fault.lagMs as number, { lagMs: fault.lagMs as number });
-        return;
-      case 'db-restore':
-        await this.replaceImage('db-restore', fault.snapshotAgeMs as number, { snapshotAgeMs: fault.snapshotAgeMs as number });
-        return;
-      case 'provider-timeout':
-        this.sim.provider.scriptTimeouts(fault.count as number, fault.appliedPct as number);
-        return;
-      case 'leader-crash':
-      case 'leader-pause':
-      case 'leader-isolate':
-      case 'quorum-split':
-      case 'member-add':
-      case 'member-promote':
-      case 'member-remove':
-        this.sim.coordination?.applyFault(fault as unknown as CoordinationFault);
-        return;
-    }
+  /** Starts a fault of the plan: its kind (sim/faults/) says what it does. */
+  async apply(fault: ScriptedFault): Promise<void> {
+    const kind = faultPackage(fault);
+    if (!this.sim.faultsOn && kind.evenWhenHealed !== true) return;
+    await kind.apply(this.worldFor(fault), fault);
   }
 
-  async end(fault: Record<string, unknown> & { f: string }): Promise<void> {
-    switch (fault.f) {
-      case 'partition':
-        this.sim.network.unblock(fault.from as string, fault.to as string);
-        if (fault.oneWay !== true) this.sim.network.unblock(fault.to as string, fault.from as string);
-        await this.record('heal', { from: fault.from as string, to: fault.to as string });
-        return;
-      case 'message-loss':
-        this.sim.network.extraLossPct = Math.max(0, this.sim.network.extraLossPct - (fault.pct as number));
-        return;
-      case 'pause': {
-        const node = this.controllerNode(fault.node as string);
-        if (node !== undefined && node.pausedUntil <= this.sim.now) await this.record('resume', { node: node.name, process: node.proc });
-        return;
-      }
-      case 'db-crash':
-        if (!this.sim.dbDown) return;
-        this.sim.dbDown = false;
-        await this.record('db-restart', {});
-        return;
-    }
+  /** Ends a timed fault (a partition heals, a paused controller resumes, the database restarts). */
+  async end(fault: ScriptedFault): Promise<void> {
+    await faultPackage(fault).end?.(this.worldFor(fault), fault);
   }
 
-  private controllerNode(name: string): Node | undefined {
-    return this.sim.nodes.get(name);
+  /** The simulated world as a fault kind sees it (sim/faults/package.ts), for one fault. */
+  private worldFor(fault: ScriptedFault): FaultWorld {
+    const sim = this.sim;
+    return {
+      get now() {
+        return sim.now;
+      },
+      record: (f, value) => this.record(f, value),
+      endAt: (time) => sim.scheduleFaultEnd(time, fault),
+      network: sim.network,
+      controller: (name) => sim.nodes.get(name),
+      crash: (node, downMs) => sim.retire(node as Node, 'crash', downMs),
+      database: {
+        get down() {
+          return sim.dbDown;
+        },
+        setDown(down: boolean): void {
+          sim.dbDown = down;
+          // Stopping the server breaks every connection.
+          if (down) sim.dbConn++;
+        },
+      },
+      replaceImage: (f, ageMs, extra) => this.replaceImage(f, ageMs, extra),
+      scriptProviderTimeouts: (count, appliedPct) => sim.provider.scriptTimeouts(count, appliedPct),
+      coordination: (f) => sim.coordination?.applyFault(f as CoordinationFault),
+    };
   }
 
   /**
@@ -128,11 +76,11 @@ export class Nemesis {
    * ahead of time — cuts the replication link before a failover, takes the data-directory copy
    * before a restore — without recording anything in the history.
    */
-  async takeSnapshot(prepare: (Record<string, unknown> & { f: string }) | null): Promise<void> {
+  async takeSnapshot(prepare: ScriptedFault | null): Promise<void> {
     if (this.sim.realFaults !== null) {
       if (prepare === null) return;
-      const value = prepare.f === 'db-failover' ? { phase: 'cut' } : { phase: 'backup' };
-      const outcome = await this.sim.realFaults.apply({ f: prepare.f as 'db-failover' | 'db-restore', value });
+      const value = faultPackage(prepare).image?.prepare ?? {};
+      const outcome = await this.sim.realFaults.apply({ f: prepare.f as FaultKind, value });
       this.sim.realActions.push({ f: `${prepare.f} (prepare)`, outcome: outcome.kind === 'applied' ? outcome.action : `simulated-only: ${outcome.reason}` });
       return;
     }

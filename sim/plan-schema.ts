@@ -9,9 +9,10 @@
 import { z } from 'zod';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
-import { scriptedFaultSchema, WORKLOAD_KINDS } from '../scenarios/schema.ts';
+import { WORKLOAD_KINDS } from '../scenarios/schema.ts';
+import { scriptedFaultSchema } from './faults/index.ts';
 import { coordinationOptions } from '../scenarios/coordination-options.ts';
-import { faultOptions, NO_FAULTS } from './fault-options.ts';
+import { faultOptions, NO_FAULTS } from './faults/knobs.ts';
 
 const count = z.number().int().nonnegative();
 const positive = z.number().int().min(1);

@@ -5,10 +5,13 @@
 import type { ConcurrencyMode } from '../model/concurrency-group.ts';
 import type { ScopeKind } from '../model/scope.ts';
 import type { RetrySafety } from '../model/effect-state.ts';
-import type { ScriptedFault, WorkloadKind } from '../scenarios/schema.ts';
-import type { FaultOptions } from './fault-options.ts';
+import type { WorkloadKind } from '../scenarios/schema.ts';
+import type { ScriptedFault } from './faults/index.ts';
+import type { FaultOptions } from './faults/knobs.ts';
 import type { InvariantName } from '../model/checkers/index.ts';
 import type { CoordinationOptions } from '../scenarios/coordination-options.ts';
+
+export type { ScriptedFault };
 
 export interface IdempotencySpec {
   readonly tenant: string;

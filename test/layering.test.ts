@@ -1,6 +1,6 @@
-// docs/ARCHITECTURE.md "Layers": model ← scenarios, adapters ← sim ← campaign ← reports ← cli.
-// A file may import its own layer and the layers to its left, never one to its right; scenarios/
-// and adapters/ stand side by side. Imports are read by TypeScript's own pre-processor (static
+// docs/ARCHITECTURE.md "Layers": model ← scenarios, adapters, sim/faults ← sim ← campaign ← reports ← cli.
+// A file may import its own layer and the layers to its left, never one to its right; scenarios/,
+// adapters/ and the fault vocabulary sim/faults/ stand side by side. Imports are read by TypeScript's own pre-processor (static
 // imports, `export … from`, dynamic `import()` with a literal path, `require`).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -10,6 +10,10 @@ import { describe, expect, test } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RANK: Readonly<Record<string, number>> = { model: 0, scenarios: 1, adapters: 1, sim: 2, campaign: 3, reports: 4, cli: 5 };
+/** The fault kinds (sim/faults/) are read by the scenario format and the real-fault driver: they sit left of the rest of sim/. */
+const FAULTS = 'sim/faults/';
+
+const rankOf = (file: string): number | undefined => (file.startsWith(FAULTS) ? RANK['scenarios'] : RANK[file.split('/')[0]!]);
 
 interface Source {
   /** Path from the repository root, with forward slashes. */
@@ -21,12 +25,12 @@ interface Source {
 function upwardImports(sources: ReadonlyArray<Source>): string[] {
   const found: string[] = [];
   for (const { file, text } of sources) {
-    const own = RANK[file.split('/')[0]!];
+    const own = rankOf(file);
     if (own === undefined) continue;
     for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
       if (!ref.fileName.startsWith('.')) continue;
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), ref.fileName));
-      const rank = RANK[target.split('/')[0]!];
+      const rank = rankOf(target);
       if (rank !== undefined && rank > own) found.push(`${file} imports ${target}`);
     }
   }
@@ -103,14 +107,18 @@ describe('layering', () => {
       { file: 'adapters/mutants/planted.ts', text: "export { x } from '../../campaign/shard-plan.ts';" },
       { file: 'sim/planted.ts', text: "const m = await import('../reports/index.ts');" },
       { file: 'reports/planted.ts', text: "import type { X } from '../cli/errors.ts';" },
+      { file: 'sim/faults/planted.ts', text: "import type { Node } from '../sim-node.ts';" },
       // Allowed: own layer, a layer to the left, side by side, and packages.
       { file: 'scenarios/ok.ts', text: "import '../adapters/port.ts'; import '../model/scope.ts'; import './schema.ts'; import 'zod';" },
+      { file: 'scenarios/faults-ok.ts', text: "import '../sim/faults/index.ts';" },
+      { file: 'sim/faults/ok.ts', text: "import '../../scenarios/coordination-options.ts'; import './package.ts';" },
     ];
     expect(upwardImports(planted)).toEqual([
       'model/planted.ts imports sim/engine.ts',
       'adapters/mutants/planted.ts imports campaign/shard-plan.ts',
       'sim/planted.ts imports reports/index.ts',
       'reports/planted.ts imports cli/errors.ts',
+      'sim/faults/planted.ts imports sim/sim-node.ts',
     ]);
   });
 });

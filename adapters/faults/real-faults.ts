@@ -1,7 +1,8 @@
-// Real faults for runs against PostgreSQL (docs/ARCHITECTURE.md "Faults"): each simulated fault kind maps to
-// an action on a real primary/replica pair and on fault-proxy links between the clients and the
-// servers. Faults with no real counterpart (controller pause, clock skew, provider and coordination
-// faults) are answered with `simulated-only` and a reason, never skipped in silence.
+// Real faults for runs against PostgreSQL (docs/ARCHITECTURE.md "Faults"): each fault kind
+// (sim/faults/) declares, per history record, the real action it takes on this primary/replica
+// pair and on the fault-proxy links between the clients and the servers, or why it has none
+// (controller pause, clock skew, provider and coordination faults): such a fault is answered with
+// `simulated-only` and that reason, never skipped in silence.
 //
 // Fault values this driver reads (the simulator's shapes, plus optional knobs for direct callers):
 // - partition `{ from, to, oneWay? }` (nodes `db`, `provider`, controller ids) or `{ clients: [...] }`;
@@ -21,6 +22,8 @@
 
 import { Toxiproxy } from 'toxiproxy-node-client';
 import type { FaultKind } from '../../model/history.ts';
+import { FAULT_RECORDS } from '../../sim/faults/records.ts';
+import type { RealFaultOutcome, RealTarget } from '../../sim/faults/package.ts';
 import { ClientLinks } from './client-links.ts';
 import { connectFaultProxy, type FaultProxyHandle } from './proxy/connect.ts';
 import { PostgresCluster, type DataDirCopy, type ServerName } from './postgres-cluster.ts';
@@ -30,9 +33,7 @@ export interface RealFault {
   readonly value: Readonly<Record<string, unknown>>;
 }
 
-export type RealFaultOutcome =
-  | { readonly kind: 'applied'; readonly action: string }
-  | { readonly kind: 'simulated-only'; readonly reason: string };
+export type { RealFaultOutcome };
 
 export interface RealFaultDriver {
   apply(fault: RealFault): Promise<RealFaultOutcome>;
@@ -57,18 +58,7 @@ const DEFAULT_LOSS_WINDOW_MS_MAX = 1_000;
 /** How long a lossless failover waits for the replica to catch up before promoting anyway. */
 const CATCH_UP_MS_MAX = 5_000;
 
-const SIMULATED_ONLY: Partial<Record<FaultKind, string>> = {
-  pause: 'a controller pause is a pause of the simulated controller; the database sees only a quiet session',
-  resume: 'resuming a paused controller happens in the simulator',
-  restart: 'the simulator starts the new controller incarnation, which opens its own sessions',
-  'clock-skew': 'client clocks are simulated, and the store reads time from the database or virtual time, never from the client',
-  'provider-timeout': 'the external provider is simulated',
-  'quorum-loss': 'the coordination layer is simulated; the database is unaffected',
-  'quorum-restored': 'the coordination layer is simulated; the database is unaffected',
-  'leader-change': 'the coordination layer is simulated; the database is unaffected',
-};
-
-class ProxiedCluster implements RealFaultDriver {
+class ProxiedCluster implements RealFaultDriver, RealTarget {
   private failedOver = false;
   private replicationCut = false;
   /** Set when the primary was restored under a following replica: the replica's history is no longer the primary's. */
@@ -91,43 +81,42 @@ class ProxiedCluster implements RealFaultDriver {
     return this.links.connectionStringFor(clientId);
   }
 
+  /** The real action the fault record's kind declares (sim/faults/), or the reason it has none. */
   async apply(fault: RealFault): Promise<RealFaultOutcome> {
-    const v = fault.value;
-    switch (fault.f) {
-      case 'partition':
-        return this.links.partition(v);
-      case 'message-loss':
-        return this.links.messageLoss(v);
-      case 'heal':
-        return this.links.heal(v);
-      case 'crash':
-        return this.killSessions(v);
-      case 'db-crash':
-        await this.cluster.crash(this.current);
-        return { kind: 'applied', action: `pg_ctl stop -m immediate on ${this.current}` };
-      case 'db-restart':
-        await this.cluster.restart(this.current);
-        return { kind: 'applied', action: `pg_ctl start on ${this.current} (crash recovery)` };
-      case 'db-failover':
-        if (v['skipped'] === true) return { kind: 'simulated-only', reason: 'the simulator skipped this failover' };
-        return this.failover(v['phase'] === 'cut');
-      case 'db-restore':
-        if (v['skipped'] === true) return { kind: 'simulated-only', reason: 'the simulator skipped this restore' };
-        return this.restore(v['phase'] === 'backup');
-      case 'liveness-phase': {
-        const healed = await this.links.healAll();
-        if (!this.cluster.isRunning(this.current)) await this.cluster.restart(this.current);
-        return { kind: 'applied', action: `${healed}; ${this.current} running` };
-      }
-      default: {
-        const reason = SIMULATED_ONLY[fault.f];
-        if (reason === undefined) throw new Error(`no mapping for fault kind ${fault.f}`);
-        return { kind: 'simulated-only', reason };
-      }
-    }
+    const real = FAULT_RECORDS[fault.f].real;
+    if ('simulatedOnly' in real) return { kind: 'simulated-only', reason: real.simulatedOnly };
+    return real(this, fault.value);
   }
 
-  private async killSessions(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome> {
+  partition(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome> {
+    return this.links.partition(value);
+  }
+
+  heal(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome> {
+    return this.links.heal(value);
+  }
+
+  messageLoss(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome> {
+    return this.links.messageLoss(value);
+  }
+
+  async crashPrimary(): Promise<RealFaultOutcome> {
+    await this.cluster.crash(this.current);
+    return { kind: 'applied', action: `pg_ctl stop -m immediate on ${this.current}` };
+  }
+
+  async restartPrimary(): Promise<RealFaultOutcome> {
+    await this.cluster.restart(this.current);
+    return { kind: 'applied', action: `pg_ctl start on ${this.current} (crash recovery)` };
+  }
+
+  async healEverything(): Promise<RealFaultOutcome> {
+    const healed = await this.links.healAll();
+    if (!this.cluster.isRunning(this.current)) await this.cluster.restart(this.current);
+    return { kind: 'applied', action: `${healed}; ${this.current} running` };
+  }
+
+  async killSessions(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome> {
     const clientId = value['node'] ?? value['process'];
     if (typeof clientId !== 'string' || !this.links.has(clientId)) {
       return { kind: 'simulated-only', reason: `controller ${String(clientId)} has no database sessions in this run` };
@@ -136,7 +125,7 @@ class ProxiedCluster implements RealFaultDriver {
     return { kind: 'applied', action: `pg_terminate_backend on ${killed} session(s) of ${clientId} on ${this.current}` };
   }
 
-  private async failover(cutOnly: boolean): Promise<RealFaultOutcome> {
+  async failover(cutOnly: boolean): Promise<RealFaultOutcome> {
     if (this.failedOver) return { kind: 'simulated-only', reason: 'no standby left: this cluster has already failed over once' };
     if (this.standbyDiverged) return { kind: 'simulated-only', reason: 'the standby is ahead of the restored primary; promoting it would undo the restore' };
     // Without a configured lag the failover loses nothing: the simulator has already modelled the
@@ -155,7 +144,7 @@ class ProxiedCluster implements RealFaultDriver {
     return { kind: 'applied', action: `replication cut (${lag}), replica promoted in ${Math.round(durationMs)} ms, clients repointed to the replica` };
   }
 
-  private async restore(backupOnly: boolean): Promise<RealFaultOutcome> {
+  async restore(backupOnly: boolean): Promise<RealFaultOutcome> {
     if (backupOnly) {
       this.copies.push(await this.cluster.takeDataDirCopy(this.current));
       return { kind: 'applied', action: `data dir copy of ${this.current} taken (checkpoint, clean stop, copy, start)` };

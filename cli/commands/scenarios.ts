@@ -2,27 +2,17 @@
 
 import pc from 'picocolors';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
+import { FAULT_PACKAGES } from '../../sim/faults/index.ts';
 import { printJson } from '../format.ts';
 
 /** The fault kinds a scenario can inject: scripted ones and those its profile turns on. */
 export function faultKinds(scenario: Scenario): string[] {
   const kinds = new Set<string>(scenario.faults.scripted.map((fault) => fault.f));
-  const profile = scenario.faults.profile;
-  const on = (value: number | undefined) => value !== undefined && value > 0;
-  if (on(profile.partitionProbabilityPct)) kinds.add('partition');
-  if (on(profile.clockSkewMsMax) || on(profile.clockDriftPpmMax)) kinds.add('clock-skew');
-  if (on(profile.pauseProbabilityPct)) kinds.add('pause');
-  if (on(profile.crashProbabilityPct)) kinds.add('crash');
-  if (on(profile.messageLossPct)) kinds.add('message-loss');
-  if (on(profile.holdProbabilityPct)) kinds.add('hold');
-  if (on(profile.dbCrashProbabilityPct)) kinds.add('db-crash');
-  if (on(profile.dbFailoverProbabilityPct)) kinds.add('db-failover');
-  if (on(profile.providerTimeoutPct)) kinds.add('provider-timeout');
-  const coordination = scenario.coordination?.faults;
-  if (on(coordination?.leaderCrashPct)) kinds.add('leader-crash');
-  if (on(coordination?.leaderPausePct)) kinds.add('leader-pause');
-  if (on(coordination?.leaderIsolatePct)) kinds.add('leader-isolate');
-  if (on(coordination?.quorumSplitPct)) kinds.add('quorum-split');
+  const knobs: Readonly<Record<string, number | undefined>> = { ...scenario.faults.profile, ...scenario.coordination?.faults };
+  const on = (knob: string) => (knobs[knob] ?? 0) > 0;
+  for (const [kind, fault] of Object.entries(FAULT_PACKAGES)) if ((fault.randomWhen ?? []).some(on)) kinds.add(kind);
+  // Held messages are the network's, not a fault kind's.
+  if (on('holdProbabilityPct')) kinds.add('hold');
   return [...kinds].sort();
 }
 

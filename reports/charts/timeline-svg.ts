@@ -4,6 +4,7 @@
 
 import type { LeaseTimeline } from '../lease-timeline.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
+import { FAULT_RECORDS } from '../../sim/faults/records.ts';
 
 const WIDTH = 1100;
 const LABEL_WIDTH = 210;
@@ -14,16 +15,9 @@ const FAULT_LANE = 16;
 const ROW = 24;
 const SCOPE_GAP = 20;
 
+/** Each fault record's colour, as its kind declares it (sim/faults/); the lost-writes window is the chart's own. */
 const FAULT_COLOURS: Readonly<Record<string, string>> = {
-  partition: '#f2b134',
-  pause: '#9b7fd1',
-  crash: '#d9534f',
-  'db-crash': '#d9534f',
-  'db-failover': '#c0392b',
-  'db-restore': '#8e44ad',
-  'clock-skew': '#2e86c1',
-  'quorum-loss': '#e67e22',
-  'provider-timeout': '#16a085',
+  ...Object.fromEntries(Object.entries(FAULT_RECORDS).flatMap(([kind, record]) => (record.colour === undefined ? [] : [[kind, record.colour]]))),
   'lost-writes': '#7b241c',
 };
 

@@ -1,7 +1,7 @@
-// Applies the coordination faults of a plan (sim/coordination/faults.ts) to whoever leads when
-// they fire, and records them in the history like the main nemesis does: a leader crash is a
-// `crash`, a leader pause a `pause` / `resume`, and a cut between voters a `partition` / `heal`
-// naming the groups of voters that still talk. The database and the provider stay reachable: a
+// Applies the coordination faults of a plan (declared in sim/faults/, as leader-crash.ts) to
+// whoever leads when they fire, and records them in the history like the main nemesis does: a
+// leader crash is a `crash`, a leader pause a `pause` / `resume`, and a cut between voters a
+// `partition` / `heal` naming the groups of voters that still talk. The database and the provider stay reachable: a
 // node may see the database but not a quorum (seed 001 §99).
 
 import { strict as assert } from 'node:assert';

@@ -1,0 +1,61 @@
+// The random faults of a plan, drawn by the fault kinds themselves (their `draw`, in registry
+// order): the 'start' draws once per controller from the clock stream, then the profile's nemesis
+// ticks from the nemesis stream and the coordination ticks from the coordination stream. Each
+// stream is the plan's own (sim/prng.ts), so a scenario without a kind's knobs draws exactly what
+// it drew before the kind existed.
+
+import type { CoordinationFaultOptions } from '../../scenarios/coordination-options.ts';
+import { FAULT_PACKAGES, type ScriptedFault } from './index.ts';
+import type { FaultOptions } from './knobs.ts';
+import type { Draw, Tick } from './package.ts';
+
+type Stage = 'start' | 'nemesis' | 'coordination';
+
+type DrawAt = (tick: Tick, mine: Readonly<Record<string, number>>, stream: Draw) => ScriptedFault | null;
+
+/** The draws of each stage, in registry order. */
+const DRAWS: Readonly<Record<Stage, ReadonlyArray<DrawAt>>> = {
+  start: drawnOn('start'),
+  nemesis: drawnOn('nemesis'),
+  coordination: drawnOn('coordination'),
+};
+
+function drawnOn(stage: Stage): DrawAt[] {
+  return Object.values(FAULT_PACKAGES).flatMap((p) => (p.draw?.on === stage ? [p.draw.at as DrawAt] : []));
+}
+
+function drawTick(stage: Stage, tick: Tick, stream: Draw, out: ScriptedFault[]): void {
+  for (const at of DRAWS[stage]) {
+    const fault = at(tick, tick.knobs, stream);
+    if (fault !== null) out.push(fault);
+  }
+}
+
+/** The clock of each controller, at time 0. */
+export function drawStartFaults(knobs: FaultOptions, controllers: number, stream: Draw): ScriptedFault[] {
+  const out: ScriptedFault[] = [];
+  const nodes = controllerNodes(controllers);
+  for (let c = 1; c <= controllers; c++) drawTick('start', { at: 0, controller: c, knobs, coordination: null, nodes, controllers }, stream, out);
+  return out;
+}
+
+/** Faults started at the profile's nemesis ticks over the safety phase. */
+export function drawNemesisFaults(knobs: FaultOptions, controllers: number, horizonMs: number, stream: Draw): ScriptedFault[] {
+  const out: ScriptedFault[] = [];
+  if (knobs.nemesisIntervalMs <= 0) return out;
+  const nodes = controllerNodes(controllers);
+  for (let at = knobs.nemesisIntervalMs; at < horizonMs; at += knobs.nemesisIntervalMs) drawTick('nemesis', { at, controller: 0, knobs, coordination: null, nodes, controllers }, stream, out);
+  return out;
+}
+
+/** Coordination faults at the coordination ticks over the safety phase. */
+export function drawCoordinationFaults(options: CoordinationFaultOptions, horizonMs: number, stream: Draw): ScriptedFault[] {
+  const out: ScriptedFault[] = [];
+  if (options.intervalMs <= 0) return out;
+  for (let at = options.intervalMs; at < horizonMs; at += options.intervalMs) drawTick('coordination', { at, controller: 0, knobs: {}, coordination: options, nodes: [], controllers: 0 }, stream, out);
+  return out;
+}
+
+function controllerNodes(controllers: number): string[] {
+  return ['db', 'provider', ...Array.from({ length: controllers }, (_, i) => `c${i + 1}`)];
+}

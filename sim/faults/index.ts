@@ -1,0 +1,71 @@
+// The registry of fault kinds (docs/ARCHITECTURE.md "Faults"). Each kind is one file beside this
+// one (package.ts says what a kind declares); this list is the only place that names them all.
+// The scenario format, the plan's draws (draws.ts), the profile's knobs (knobs.ts), the nemesis,
+// the real-fault driver and the timeline (records.ts) all read it.
+//
+// Order matters in one way: at a nemesis or coordination tick the kinds draw in this order, and
+// the trace hashes pin those draws. A new kind goes at the end.
+
+import { z } from 'zod';
+import { clockSkew } from './clock-skew.ts';
+import { crash } from './crash.ts';
+import { dbCrash } from './db-crash.ts';
+import { dbFailover } from './db-failover.ts';
+import { dbRestore } from './db-restore.ts';
+import { leaderCrash } from './leader-crash.ts';
+import { leaderIsolate } from './leader-isolate.ts';
+import { leaderPause } from './leader-pause.ts';
+import { memberAdd } from './member-add.ts';
+import { memberPromote } from './member-promote.ts';
+import { memberRemove } from './member-remove.ts';
+import { messageLoss } from './message-loss.ts';
+import type { FaultPackage, StepSchema } from './package.ts';
+import { partition } from './partition.ts';
+import { pause } from './pause.ts';
+import { providerTimeout } from './provider-timeout.ts';
+import { quorumSplit } from './quorum-split.ts';
+
+export const FAULT_PACKAGES = {
+  partition,
+  pause,
+  crash,
+  'db-crash': dbCrash,
+  'db-failover': dbFailover,
+  'clock-skew': clockSkew,
+  'leader-crash': leaderCrash,
+  'leader-pause': leaderPause,
+  'leader-isolate': leaderIsolate,
+  'quorum-split': quorumSplit,
+  'message-loss': messageLoss,
+  'db-restore': dbRestore,
+  'provider-timeout': providerTimeout,
+  'member-add': memberAdd,
+  'member-promote': memberPromote,
+  'member-remove': memberRemove,
+};
+
+type Packages = typeof FAULT_PACKAGES;
+/** The name of a scripted fault kind (`f` of a step). */
+export type ScriptedFaultKind = keyof Packages;
+/** A scripted fault step, as played (defaults filled in). */
+export type ScriptedFault = { [K in ScriptedFaultKind]: z.output<Packages[K]['schema']> }[ScriptedFaultKind];
+/** A scripted fault step as written in a scenario. */
+export type ScriptedFaultInput = { [K in ScriptedFaultKind]: z.input<Packages[K]['schema']> }[ScriptedFaultKind];
+/** The knobs of the random profile that fault kinds declare. */
+export type PackageKnob = { [K in ScriptedFaultKind]: Packages[K] extends FaultPackage<StepSchema, infer N, never> ? N : never }[ScriptedFaultKind];
+/** The history records that fault kinds write. */
+export type PackageRecord = { [K in ScriptedFaultKind]: keyof Packages[K]['records'] }[ScriptedFaultKind];
+
+// Each kind is registered under its own `f`.
+const registeredUnderItsName: { [K in ScriptedFaultKind]: z.output<Packages[K]['schema']>['f'] extends K ? true : never } = Object.fromEntries(
+  Object.keys(FAULT_PACKAGES).map((k) => [k, true]),
+) as never;
+void registeredUnderItsName;
+
+type Schema = Packages[ScriptedFaultKind]['schema'];
+export const scriptedFaultSchema = z.discriminatedUnion('f', Object.values(FAULT_PACKAGES).map((p) => p.schema) as unknown as [Schema, ...Schema[]]);
+
+/** The package of a step's kind, typed for that step. */
+export function faultPackage<F extends ScriptedFault>(fault: F): FaultPackage<StepSchema, string, never, F> {
+  return FAULT_PACKAGES[fault.f] as unknown as FaultPackage<StepSchema, string, never, F>;
+}

@@ -1,0 +1,172 @@
+// What one fault kind is (docs/ARCHITECTURE.md "Faults"): the shape of its scripted step, the
+// knobs of its random draw, the draw itself, what it does to the simulated world and what ends
+// it, the history records it leaves with the real action each takes against PostgreSQL (or the
+// reason it has none), and how the timeline draws it. Each file beside this one is one kind;
+// `index.ts` registers them and every other part of the testbed reads the registry.
+//
+// The fault vocabulary sits beside scenarios/ and adapters/ in the layering: the scenario format,
+// the real-fault driver, the simulator and the reports read it, and it reads none of them but
+// the coordination option types. What it changes in the simulator it reaches through
+// `FaultWorld`, which the nemesis (sim/nemesis.ts) implements.
+
+import { z } from 'zod';
+import type { FaultKind } from '../../model/history.ts';
+import type { CoordinationFaultOptions } from '../../scenarios/coordination-options.ts';
+
+/** One knob of the random fault profile: a non-negative integer, unit last in its name, default 0 (no fault). */
+export interface FaultKnob {
+  readonly schema: z.ZodNumber;
+  /** Swarm testing keeps this knob as set ('keep') or keeps, scales down or zeroes it ('scale'). */
+  readonly swarm: 'scale' | 'keep';
+  readonly doc: string;
+}
+
+/** The draws a fault makes: the plan's seeded streams (sim/prng.ts) have this shape. */
+export interface Draw {
+  int(min: number, max: number): number;
+  chance(pct: number): boolean;
+  pick<T>(items: ReadonlyArray<T>): T;
+}
+
+/** One nemesis tick of a plan (or, for a 'start' draw, one controller at time 0). */
+export interface Tick {
+  readonly at: number;
+  /** The controller a 'start' draw is for (1-based); 0 on a tick. */
+  readonly controller: number;
+  /** The profile's knobs (`faults.profile`, or the swarm's pick of them). */
+  readonly knobs: Readonly<Record<string, number>>;
+  /** The coordination fault knobs, on a coordination tick. */
+  readonly coordination: CoordinationFaultOptions | null;
+  /** `db`, `provider` and every controller, in that order. */
+  readonly nodes: ReadonlyArray<string>;
+  readonly controllers: number;
+}
+
+/** A controller as a fault sees it. */
+export interface FaultedNode {
+  readonly name: string;
+  readonly proc: string;
+  readonly down: boolean;
+  pausedUntil: number;
+  readonly clock: {
+    skew(now: number, offsetMs: number, driftPpm: number): void;
+    readonly offsetMs: number;
+    readonly driftPpm: number;
+  };
+}
+
+/** What a fault may read and change in the simulated world; the nemesis is the one implementation. */
+export interface FaultWorld {
+  readonly now: number;
+  /** Records the fault in the history and, with real faults, applies it for real. */
+  record(f: FaultKind, value: Readonly<Record<string, unknown>>): Promise<void>;
+  /** Puts this fault's end (`FaultPackage.end`) on the agenda at `time`. */
+  endAt(time: number): void;
+  readonly network: {
+    block(from: string, to: string): void;
+    unblock(from: string, to: string): void;
+    extraLossPct: number;
+  };
+  controller(name: string): FaultedNode | undefined;
+  /** Crashes the controller's process; its next incarnation starts after `downMs`. */
+  crash(node: FaultedNode, downMs: number): void;
+  readonly database: {
+    readonly down: boolean;
+    /** Stops (true) or starts (false) the database; stopping breaks every connection. */
+    setDown(down: boolean): void;
+  };
+  /** Replaces the store's durable state with the image from `ageMs` ago (failover, restore). */
+  replaceImage(f: 'db-failover' | 'db-restore', ageMs: number, extra: Readonly<Record<string, unknown>>): Promise<void>;
+  scriptProviderTimeouts(count: number, appliedPct: number): void;
+  /** Hands a coordination fault to the coordination layer, when the run has one. */
+  coordination(fault: { readonly f: string; readonly at: number }): void;
+}
+
+export type RealFaultOutcome =
+  | { readonly kind: 'applied'; readonly action: string }
+  | { readonly kind: 'simulated-only'; readonly reason: string };
+
+/** What the real actions need of a primary/replica pair behind fault proxies (adapters/faults/real-faults.ts). */
+export interface RealTarget {
+  partition(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome>;
+  heal(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome>;
+  messageLoss(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome>;
+  /** Terminates the database sessions of the controller the value names. */
+  killSessions(value: Readonly<Record<string, unknown>>): Promise<RealFaultOutcome>;
+  crashPrimary(): Promise<RealFaultOutcome>;
+  restartPrimary(): Promise<RealFaultOutcome>;
+  failover(cutOnly: boolean): Promise<RealFaultOutcome>;
+  restore(backupOnly: boolean): Promise<RealFaultOutcome>;
+  /** Heals every link and starts the primary if it is down. */
+  healEverything(): Promise<RealFaultOutcome>;
+}
+
+/** The real action of a history record, or why it has none. */
+export type RealAction = ((target: RealTarget, value: Readonly<Record<string, unknown>>) => Promise<RealFaultOutcome>) | { readonly simulatedOnly: string };
+
+/** A kind of history fault record. */
+export interface FaultRecord {
+  readonly real: RealAction;
+  /** Colour of its band on the lease timeline (absent: the default grey). */
+  readonly colour?: string;
+  /** The record that ends this one's band (a `heal` ends a `partition`). */
+  readonly endedBy?: string;
+  /** Its band lasts to the end of the run. */
+  readonly untilEnd?: boolean;
+  /** Its real action leaves the primary elsewhere or restarted: the store reconnects. */
+  readonly movesPrimary?: boolean;
+}
+
+/** The schema of a scripted step: an object tagged by `f`, with its time `at`. */
+export type StepSchema = z.ZodObject<{ f: z.ZodLiteral<string>; at: z.ZodNumber } & z.ZodRawShape>;
+
+export interface FaultPackage<S extends StepSchema, K extends string = never, R extends FaultKind = never, F = z.output<S>> {
+  /** The scripted step (`faults.scripted[]`, plan steps). */
+  readonly schema: S;
+  /** Its knobs in the random fault profile. */
+  readonly knobs?: Readonly<Record<K, FaultKnob>>;
+  /**
+   * Drawn at each tick of its stream, in registry order: one chance, then its parameters only when
+   * the chance came up. 'start' draws once per controller at time 0, from the plan's clock stream;
+   * 'nemesis' and 'coordination' at each tick of the profile's or the coordination interval.
+   */
+  readonly draw?: { readonly on: 'start' | 'nemesis' | 'coordination'; at(tick: Tick, mine: Readonly<Record<K, number>>, stream: Draw): F | null };
+  /**
+   * The knobs that make this kind happen at random when one is above 0: of the profile, or of
+   * `coordination.faults` for a coordination kind. Absent: scripted only.
+   */
+  readonly randomWhen?: ReadonlyArray<NoInfer<K> | keyof CoordinationFaultOptions>;
+  /**
+   * The kind replaces the durable state with an image `ageMs(fault)` old: the simulated run keeps
+   * images at a cadence; a real one prepares the image ahead of time with the `prepare` record value.
+   */
+  readonly image?: { ageMs(fault: F): number; readonly prepare: Readonly<Record<string, unknown>> };
+  /** Applied even after the liveness phase healed the world (a clock offset set at time 0). */
+  readonly evenWhenHealed?: boolean;
+  /** Starts the fault; a timed one calls `world.endAt`. */
+  apply(world: FaultWorld, fault: F): Promise<void>;
+  end?(world: FaultWorld, fault: F): Promise<void>;
+  /** The history records this kind writes. */
+  readonly records: Readonly<Record<R, FaultRecord>>;
+}
+
+/** Declares a fault kind; the knob and record names are inferred from the declaration. */
+export function defineFault<S extends StepSchema, K extends string = never, R extends FaultKind = never>(p: FaultPackage<S, K, R>): FaultPackage<S, K, R> {
+  return p;
+}
+
+/** A record without a real counterpart, with the reason. */
+export const simulatedOnly = (reason: string): RealAction => ({ simulatedOnly: reason });
+
+/** Fields of scripted steps. */
+export const ms = z.number().int().nonnegative();
+export const pct = z.number().int().min(0).max(100);
+export const node = z.string().regex(/^(c[1-9][0-9]?|db|provider|operator)$/, "must be 'c<n>', 'db', 'provider' or 'operator'");
+
+/** A knob of the random profile. */
+export const faultKnob = (schema: z.ZodNumber, doc: string, swarm: 'scale' | 'keep' = 'scale'): FaultKnob => ({ schema, swarm, doc });
+
+/** Forwards a coordination fault to the coordination layer, which records what it does. */
+export async function toCoordination(world: FaultWorld, fault: { readonly f: string; readonly at: number }): Promise<void> {
+  world.coordination(fault);
+}

@@ -1,0 +1,66 @@
+// docs/ARCHITECTURE.md "Faults": each fault kind is one package of sim/faults/, and what the rest
+// of the testbed derives from the registry is true of every kind: it is registered under its own
+// name, its random draw happens exactly when the knobs it names are on, and every history record
+// it writes has a real action or says why it has none.
+
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../scenarios/index.ts';
+import { FAULT_PACKAGES, scriptedFaultSchema } from '../../sim/faults/index.ts';
+import { FAULT_KNOBS, faultProfileSchema } from '../../sim/faults/knobs.ts';
+import { FAULT_RECORDS } from '../../sim/faults/records.ts';
+import { generatePlan } from '../../sim/generate-plan.ts';
+import type { Scenario } from '../../scenarios/schema.ts';
+
+const kinds = Object.entries(FAULT_PACKAGES);
+
+/** A plan's fault kinds drawn at random (no scripted step) with only `knobs` on. */
+function drawnKinds(base: Scenario, knobs: Readonly<Record<string, number>>, coordination: boolean): Set<string> {
+  const quiet = Object.fromEntries(Object.keys(base.coordination?.faults ?? {}).map((knob) => [knob, 0]));
+  const scenario: Scenario = coordination
+    ? { ...base, faults: { ...base.faults, scripted: [] }, coordination: { ...base.coordination!, faults: { ...base.coordination!.faults, ...quiet, intervalMs: 500, ...knobs } } }
+    : { ...base, faults: { ...base.faults, scripted: [], profile: { nemesisIntervalMs: 500, ...knobs } } };
+  const found = new Set<string>();
+  for (const seed of [1, 2, 3]) for (const step of generatePlan(scenario, seed).steps) if (step.kind === 'fault') found.add(step.fault.f);
+  return found;
+}
+
+describe('fault kinds (sim/faults/)', () => {
+  it('each is registered under the name its steps carry, and the scenario schema takes its steps', () => {
+    for (const [name, fault] of kinds) {
+      expect(fault.schema.shape.f.value, name).toBe(name);
+      expect(scriptedFaultSchema.safeParse({ f: name }).success, `${name} without its fields`).toBe(false);
+    }
+    expect(scriptedFaultSchema.safeParse({ f: 'meteor', at: 0 }).success).toBe(false);
+  });
+
+  it('the profile is the union of the kinds\' knobs, each zero by default and refused when unknown', () => {
+    for (const [name, fault] of kinds) for (const knob of Object.keys(fault.knobs ?? {})) expect(FAULT_KNOBS, `${name}.${knob}`).toHaveProperty(knob);
+    expect(faultProfileSchema.safeParse({ partitionProbabilityPct: 5 }).success).toBe(true);
+    expect(faultProfileSchema.safeParse({ partitionProbabilityPct: 101 }).success).toBe(false);
+    expect(faultProfileSchema.safeParse({ meteorShowerPct: 1 }).success).toBe(false);
+  });
+
+  it('a kind is drawn at random when the knobs it names are on, and never when they are off', () => {
+    const plain = loadScenario('standard-mix');
+    const coordinated = loadScenario('three-node-failover');
+    for (const [name, fault] of kinds) {
+      if (fault.draw === undefined) continue;
+      const coordination = fault.draw.on === 'coordination';
+      expect(fault.randomWhen, `${name} draws but names no knob that turns it on`).toBeDefined();
+      // The knobs it names, and its own sizes (durations, maxima), but none of its other chances.
+      const sizes = Object.keys(fault.knobs ?? {}).filter((knob) => !knob.endsWith('Pct'));
+      const on = Object.fromEntries([...fault.randomWhen!, ...sizes].map((knob) => [knob, knob.endsWith('Pct') ? 100 : 200]));
+      expect(drawnKinds(coordination ? coordinated : plain, on, coordination), `${name} with ${JSON.stringify(on)}`).toContain(name);
+      expect(drawnKinds(coordination ? coordinated : plain, {}, coordination), `${name} with every knob off`).not.toContain(name);
+    }
+  });
+
+  it('every history record has a real action or the reason it has none, and a band that ends ends on a known record', () => {
+    for (const [record, spec] of Object.entries(FAULT_RECORDS)) {
+      if (typeof spec.real === 'function') continue;
+      expect(spec.real.simulatedOnly.length, record).toBeGreaterThan(10);
+    }
+    for (const [record, spec] of Object.entries(FAULT_RECORDS)) if (spec.endedBy !== undefined) expect(FAULT_RECORDS, record).toHaveProperty(spec.endedBy);
+    for (const [name, fault] of kinds) for (const record of Object.keys(fault.records)) expect(FAULT_RECORDS[record as keyof typeof FAULT_RECORDS], `${name} writes ${record}`).toBe(fault.records[record as never]);
+  });
+});
