@@ -3,12 +3,6 @@
 // recorded as `membership-rejected`. Scripted only.
 
 import { z } from 'zod';
-import { defineFault, ms, node, toCoordination } from './package.ts';
+import { membershipFault, node } from './package.ts';
 
-const schema = z.object({ f: z.literal('member-remove'), at: ms, node: z.union([node, z.literal('leader')]) }).strict();
-
-export const memberRemove = defineFault({
-  schema,
-  apply: toCoordination,
-  records: {},
-});
+export const memberRemove = membershipFault('member-remove', z.union([node, z.literal('leader')]));

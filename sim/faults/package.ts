@@ -170,3 +170,26 @@ export const faultKnob = (schema: z.ZodNumber, doc: string, swarm: 'scale' | 'ke
 export async function toCoordination(world: FaultWorld, fault: { readonly f: string; readonly at: number }): Promise<void> {
   world.coordination(fault);
 }
+
+/**
+ * A coordination fault that lasts a while (it acts on whoever leads, or on all the voters): drawn
+ * at a coordination tick with the chance `chance`, for 1 to `longest` ms (both knobs of
+ * `coordination.faults`).
+ */
+export function timedCoordinationFault<N extends string>(f: N, chance: keyof CoordinationFaultOptions, longest: keyof CoordinationFaultOptions) {
+  return defineFault({
+    schema: z.object({ f: z.literal(f), at: ms, durationMs: ms }).strict(),
+    randomWhen: [chance],
+    draw: {
+      on: 'coordination',
+      at: (tick, _mine, stream) => (stream.chance(tick.coordination![chance]) ? { f, at: tick.at, durationMs: stream.int(1, Math.max(1, tick.coordination![longest])) } : null),
+    },
+    apply: toCoordination,
+    records: {},
+  });
+}
+
+/** An operator's membership request naming `node`: scripted only, committed through the leader. */
+export function membershipFault<N extends string>(f: N, target: z.ZodType<string>) {
+  return defineFault({ schema: z.object({ f: z.literal(f), at: ms, node: target }).strict(), apply: toCoordination, records: {} });
+}

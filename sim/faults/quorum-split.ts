@@ -2,18 +2,6 @@
 // Recorded as a `partition` and `heal`; the coordination layer records the `quorum-loss`.
 // Knobs: `coordination.faults.quorumSplitPct`, `quorumSplitMsMax`.
 
-import { z } from 'zod';
-import { defineFault, ms, toCoordination } from './package.ts';
+import { timedCoordinationFault } from './package.ts';
 
-const schema = z.object({ f: z.literal('quorum-split'), at: ms, durationMs: ms }).strict();
-
-export const quorumSplit = defineFault({
-  schema,
-  randomWhen: ['quorumSplitPct'],
-  draw: {
-    on: 'coordination',
-    at: (tick, _mine, stream) => (stream.chance(tick.coordination!.quorumSplitPct) ? { f: 'quorum-split' as const, at: tick.at, durationMs: stream.int(1, Math.max(1, tick.coordination!.quorumSplitMsMax)) } : null),
-  },
-  apply: toCoordination,
-  records: {},
-});
+export const quorumSplit = timedCoordinationFault('quorum-split', 'quorumSplitPct', 'quorumSplitMsMax');
