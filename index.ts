@@ -12,23 +12,23 @@ export { executePlan, generatePlan, runScenario } from './sim/run.ts';
 export type { ExecuteOptions, OpSpec, Plan, PlanStep, RunScenarioOptions, SimRunResult, StoreChoice } from './sim/run.ts';
 export type { RunResult } from './sim/run-result.ts';
 export type { ControllerPolicy } from './model/controller-policy.ts';
-export { assertPasses, RunFailedError } from './sim/assert-passes.ts';
+export { assertPasses, RunFailedError } from './campaign/assert-passes.ts';
 
 // Many seeds.
-export { seedRange, sweepScenario } from './sim/sweep.ts';
-export type { SweepResult, SweepScenarioOptions } from './sim/sweep.ts';
+export { seedRange, sweepScenario } from './campaign/sweep.ts';
+export type { SweepResult, SweepScenarioOptions } from './campaign/sweep.ts';
 
 // fast-check arbitraries: whole plans that shrink by deleting steps, and seeds.
-export { planArbitrary, SEED_MAX, seedArbitrary } from './sim/arbitraries.ts';
-export type { SeedRange } from './sim/arbitraries.ts';
+export { planArbitrary, SEED_MAX, seedArbitrary } from './campaign/arbitraries.ts';
+export type { SeedRange } from './campaign/arbitraries.ts';
 
 // Shrinking a failure to a counterexample, failure files and their exact replay.
-export { renderCounterexample } from './sim/counterexample.ts';
-export type { RenderOptions } from './sim/counterexample.ts';
-export { shrinkPlan, subPlan } from './sim/shrink.ts';
-export type { PlanExecutor, ShrinkPlanOptions, ShrunkPlan } from './sim/shrink.ts';
-export { failureOf, FailureFileError, readFailureFile, replayFailure, writeFailureFile } from './sim/failure-file.ts';
-export type { FailureFile } from './sim/failure-file.ts';
+export { renderCounterexample } from './campaign/counterexample.ts';
+export type { RenderOptions } from './campaign/counterexample.ts';
+export { shrinkPlan, subPlan } from './campaign/shrink.ts';
+export type { PlanExecutor, ShrinkPlanOptions, ShrunkPlan } from './campaign/shrink.ts';
+export { failureOf, FailureFileError, readFailureFile, replayFailure, writeFailureFile } from './campaign/failure-file.ts';
+export type { FailureFile } from './campaign/failure-file.ts';
 
 // The checkers, by invariant name, over a Jepsen-shaped history.
 export { CHECKERS, checkAll, INVARIANT_NAMES, isInvariantName } from './model/checkers/index.ts';

@@ -1,9 +1,9 @@
 // Detection speed (docs/ARCHITECTURE.md "Performance targets": every built-in mutant caught within 200
 // seeds, median under 20, shrunk to 12 operations or fewer): per mutant, the seeds and wall time
-// until the first catch, and the size of the shrunk counterexample, from sim/mutant-run.ts.
+// until the first catch, and the size of the shrunk counterexample, from campaign/mutant-run.ts.
 
 import { MUTANTS, type Mutant } from '../adapters/mutants/index.ts';
-import { runMutants } from '../sim/mutant-run.ts';
+import { runMutants } from '../campaign/mutant-run.ts';
 
 export interface MutantDetectionOptions {
   /** Seed budget per mutant. */

@@ -1,10 +1,10 @@
-// Seeds per second across cores: the sweep pool (sim/sweep-pool.ts) running a scenario on every
+// Seeds per second across cores: the sweep pool (campaign/sweep-pool.ts) running a scenario on every
 // core, beside the one-core figure. Worker start-up (loading TypeScript) is included, as a sweep
 // pays it too.
 
 import { availableParallelism } from 'node:os';
 import { loadScenario } from '../scenarios/index.ts';
-import { sweepPool } from '../sim/sweep-pool.ts';
+import { sweepPool } from '../campaign/sweep-pool.ts';
 
 export interface PoolThroughputOptions {
   readonly scenario: string;

@@ -16,7 +16,7 @@ import type { ScenarioEvidence } from '../reports/index.ts';
 import { listScenarios } from '../scenarios/index.ts';
 import type { RunResult } from '../sim/run-result.ts';
 import { runScenario } from '../sim/run.ts';
-import { sweepRun } from '../sim/sweep-pool.ts';
+import { sweepRun } from '../campaign/sweep-pool.ts';
 
 export interface ShardMergeOptions {
   readonly shards: number;

@@ -3,7 +3,7 @@
 
 import type { StageCatch } from '../campaign/check/index.ts';
 import type { MutantEvidence, SuiteEvidence } from '../reports/index.ts';
-import type { MutantReport } from '../sim/mutant-run.ts';
+import type { MutantReport } from '../campaign/mutant-run.ts';
 import { replayLine } from '../sim/run.ts';
 
 export function mutantEvidence(m: MutantReport, check: StageCatch | null | undefined, durationMs: number): MutantEvidence {

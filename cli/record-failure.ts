@@ -5,10 +5,10 @@
 // its replay line, and says why there is no file.
 
 import type { Scenario } from '../scenarios/index.ts';
-import { failureOf, writeFailureFile, type FailureFile } from '../sim/failure-file.ts';
+import { failureOf, writeFailureFile, type FailureFile } from '../campaign/failure-file.ts';
 import { runScenario, type SimRunResult } from '../sim/run.ts';
-import { renderCounterexample } from '../sim/counterexample.ts';
-import { shrinkPlan } from '../sim/shrink.ts';
+import { renderCounterexample } from '../campaign/counterexample.ts';
+import { shrinkPlan } from '../campaign/shrink.ts';
 import type { ResolvedAdapter } from './adapters.ts';
 import { firstLine } from './errors.ts';
 

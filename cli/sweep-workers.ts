@@ -3,7 +3,7 @@
 // server's connections hold.
 
 import type { Scenario } from '../scenarios/index.ts';
-import { autoWorkers } from '../sim/sweep-pool.ts';
+import { autoWorkers } from '../campaign/sweep-pool.ts';
 import { UsageError } from './errors.ts';
 
 const MAX_WORKERS = 64;

@@ -9,7 +9,7 @@ import type { ScenarioEvidence } from '../../reports/index.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 import { runScenario, type StoreChoice } from '../../sim/run.ts';
-import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../sim/sweep-pool.ts';
+import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../campaign/sweep-pool.ts';
 import { startRealRun } from '../real-faults.ts';
 
 export interface Sweep {
@@ -75,7 +75,7 @@ export async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, st
 
 /**
  * Stage 1: every scenario on the memory store, on worker threads when the sweep is large enough
- * (sim/sweep-pool.ts). Workers return no histories: the runs a report keeps (the first seed of
+ * (campaign/sweep-pool.ts). Workers return no histories: the runs a report keeps (the first seed of
  * each scenario and its first failing seed) are run again here, and must give the same trace hash.
  */
 export async function memorySweeps(

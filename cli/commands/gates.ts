@@ -11,7 +11,7 @@ import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { checkMutant, checkStore, type StageCatch } from '../../campaign/check/index.ts';
 import { shareOf, WHOLE, type GateWork, type ShardShare } from '../../campaign/shard-plan.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
-import { runMutants } from '../../sim/mutant-run.ts';
+import { runMutants } from '../../campaign/mutant-run.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 import type { StoreChoice } from '../../sim/run.ts';
 import { resolveAdapter } from '../adapters.ts';

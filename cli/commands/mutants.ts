@@ -6,7 +6,7 @@
 import pc from 'picocolors';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { checkMutant, type StageCatch } from '../../campaign/check/index.ts';
-import { runMutants, type MutantReport } from '../../sim/mutant-run.ts';
+import { runMutants, type MutantReport } from '../../campaign/mutant-run.ts';
 import path from 'node:path';
 import { shareOf, WHOLE, type GateWork } from '../../campaign/shard-plan.ts';
 import { EXIT, UsageError } from '../errors.ts';

@@ -9,7 +9,7 @@
 
 import pc from 'picocolors';
 import { listScenarios } from '../../scenarios/index.ts';
-import { FailureFileError, readFailureFile, replayFailure, type FailureFile } from '../../sim/failure-file.ts';
+import { FailureFileError, readFailureFile, replayFailure, type FailureFile } from '../../campaign/failure-file.ts';
 import { replayLine } from '../../sim/run.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { startRealRun } from '../real-faults.ts';

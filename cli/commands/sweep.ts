@@ -2,7 +2,7 @@
 // first failure is written to out/failures/ and its replay line printed.
 //
 // On an in-process store (memory, mutant:<name>) with simulated faults the runs can be spread
-// over worker threads (sim/sweep-pool.ts); the tallies are those of a single-threaded sweep, and
+// over worker threads (campaign/sweep-pool.ts); the tallies are those of a single-threaded sweep, and
 // the first failure (in scenario, seed order) is run again here, where its history is needed
 // for the failure file and shrinking; the same seed gives the same trace hash, which is checked.
 // On a PostgreSQL store `--workers n` keeps n runs in flight at once in this process, each in a
@@ -13,7 +13,7 @@ import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { coverageOf, summarizeCoverage, type CoverageSummary } from '../../sim/coverage.ts';
-import { sweepPool } from '../../sim/sweep-pool.ts';
+import { sweepPool } from '../../campaign/sweep-pool.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
 import { checkConnectionBudget, sweepWorkers } from '../sweep-workers.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { loadScenario } from '../../scenarios/index.ts';
-import { failureOf } from '../../sim/failure-file.ts';
+import { failureOf } from '../../campaign/failure-file.ts';
 import { runScenario } from '../../sim/run.ts';
 import { cleanInput } from '../reports/fixtures.ts';
 import { runCli } from './run-cli.ts';

@@ -8,7 +8,7 @@ import { applyCoordination, initialCoordination } from '../../model/coordination
 import { learnerBeforeVoter } from '../../model/checkers/learner-before-voter.ts';
 import { removedNodeNoAuthority } from '../../model/checkers/removed-node-no-authority.ts';
 import { firstIncarnation } from '../../model/node-incarnation.ts';
-import { runMutants } from '../../sim/mutant-run.ts';
+import { runMutants } from '../../campaign/mutant-run.ts';
 import { HistoryBuilder, lease } from '../model/checkers/history-builder.ts';
 
 const changed = (m: Membership, ...args: Parameters<typeof changeMembership> extends [unknown, ...infer R] ? R : never): Membership => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { findMutant } from '../../adapters/mutants/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
-import { runMutants } from '../../sim/mutant-run.ts';
+import { runMutants } from '../../campaign/mutant-run.ts';
 import { runScenario } from '../../sim/run.ts';
 
 const SEEDS = 40;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { INVARIANT_NAMES, isInvariantName } from '../../model/checkers/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
-import { correctExecutor, mutantExecutor } from '../../sim/mutant-run.ts';
+import { correctExecutor, mutantExecutor } from '../../campaign/mutant-run.ts';
 import { generatePlan } from '../../sim/run.ts';
 
 const SEED_BUDGET = 50;

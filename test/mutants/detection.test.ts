@@ -1,7 +1,7 @@
 // docs/ARCHITECTURE.md "Performance targets" and seeds 000/002/003: every mutant is caught by one of its scenarios within 200 seeds (median under 20), on a plan the correct implementation passes, and shrinks to a counterexample of at most 12 operations (history up to the violation, a waiter's identical polls counted once).
 import { afterAll, describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
-import { runMutants, type MutantReport } from '../../sim/mutant-run.ts';
+import { runMutants, type MutantReport } from '../../campaign/mutant-run.ts';
 
 const SEED_BUDGET = 200;
 const MEDIAN_SEEDS_MAX = 20;

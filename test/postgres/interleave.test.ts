@@ -13,7 +13,7 @@ import { POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
 import { createPostgresStore } from '../../adapters/postgres/store.ts';
 import type { HistoryEvent } from '../../model/history.ts';
 import { loadScenario } from '../../scenarios/index.ts';
-import { failureOf, replayFailure } from '../../sim/failure-file.ts';
+import { failureOf, replayFailure } from '../../campaign/failure-file.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { usePostgres } from './fixture.ts';
 

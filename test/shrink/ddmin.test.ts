@@ -1,7 +1,7 @@
 // docs/ARCHITECTURE.md "Shrinking and replay": ddmin keeps the failure, keeps order, stays in budget and is 1-minimal.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ddmin, NotFailingError } from '../../sim/shrink.ts';
+import { ddmin, NotFailingError } from '../../campaign/shrink.ts';
 
 /** Fails (predicate true) when the subset contains every element of at least one culprit group. */
 function containsAGroup(groups: ReadonlyArray<ReadonlyArray<number>>) {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMutant } from '../../adapters/mutants/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
-import { FailureFileError, failureOf, readFailureFile, replayFailure, writeFailureFile, type FailureFile } from '../../sim/failure-file.ts';
-import { correctExecutor, runMutants } from '../../sim/mutant-run.ts';
+import { FailureFileError, failureOf, readFailureFile, replayFailure, writeFailureFile, type FailureFile } from '../../campaign/failure-file.ts';
+import { correctExecutor, runMutants } from '../../campaign/mutant-run.ts';
 import { generatePlan } from '../../sim/run.ts';
 
 let dir: string;

@@ -4,8 +4,8 @@ import type { HistoryEvent } from '../../model/history.ts';
 import { NO_FAULTS } from '../../sim/faults/knobs.ts';
 import type { Plan, PlanStep } from '../../sim/plan.ts';
 import type { RunResult } from '../../sim/run-result.ts';
-import { counterexampleOf, countOperations, renderCounterexample } from '../../sim/counterexample.ts';
-import { shrinkPlan } from '../../sim/shrink.ts';
+import { counterexampleOf, countOperations, renderCounterexample } from '../../campaign/counterexample.ts';
+import { shrinkPlan } from '../../campaign/shrink.ts';
 
 function opStep(id: string, at: number): PlanStep {
   return {

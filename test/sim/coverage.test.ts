@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { OUTCOME_PAIRS } from '../../model/outcome-kinds.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { coverageOf, summarizeCoverage } from '../../sim/coverage.ts';
-import { sweepRun } from '../../sim/sweep-pool.ts';
+import { sweepRun } from '../../campaign/sweep-pool.ts';
 
 test('a run reports the command kinds it sent and the outcome kinds it got back', async () => {
   const run = await sweepRun(loadScenario('semaphore-capacity'), 1, 'memory');

@@ -1,7 +1,7 @@
 // docs/ARCHITECTURE.md "Time and determinism": a sweep spread over worker threads gives exactly the runs of a single-threaded sweep, in the same order.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios/index.ts';
-import { sweepPool, sweepRun, type SweepRun } from '../../sim/sweep-pool.ts';
+import { sweepPool, sweepRun, type SweepRun } from '../../campaign/sweep-pool.ts';
 
 describe('sweep pool', () => {
   it('returns the same runs, in (scenario, seed) order, as running them one after another', async () => {

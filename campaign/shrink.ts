@@ -7,11 +7,11 @@
 // and a subsequence of a schedule is still a schedule.
 //
 // `shrinkPlan` applies it to a plan's steps against "the run still shows a violation of the same
-// invariant"; sim/counterexample.ts prints what is left as numbered steps.
+// invariant"; campaign/counterexample.ts prints what is left as numbered steps.
 
-import type { OpSpec, Plan, PlanStep } from './plan.ts';
+import type { OpSpec, Plan, PlanStep } from '../sim/plan.ts';
 import { counterexampleOf, countCalls, countOperations } from './counterexample.ts';
-import type { RunResult } from './run-result.ts';
+import type { RunResult } from '../sim/run-result.ts';
 
 export interface DdminOptions {
   /** Upper bound on predicate evaluations, the input's own check included. */

@@ -3,14 +3,14 @@
 // A plan is data, decided up front from (scenario, seed), and any sub-list of its steps is itself
 // a plan (sim/run.ts). So `planArbitrary` draws a seed and generates that seed's whole plan, and
 // shrinks by deleting steps: a failing `test.prop` ends on a short plan of the seed that failed,
-// as the testbed's own shrinker does (sim/shrink.ts), not merely on a smaller seed.
+// as the testbed's own shrinker does (campaign/shrink.ts), not merely on a smaller seed.
 //
 // fast-check is a peer dependency: these are instances of the caller's fast-check.
 
 import { Arbitrary, integer, noShrink, stream, Value, type Random, type Stream } from 'fast-check';
 import type { Scenario } from '../scenarios/schema.ts';
-import { generatePlan } from './generate-plan.ts';
-import type { Plan } from './plan.ts';
+import { generatePlan } from '../sim/generate-plan.ts';
+import type { Plan } from '../sim/plan.ts';
 import { subPlan } from './shrink.ts';
 
 /** The largest seed the `testbed` command accepts. */

@@ -13,10 +13,10 @@ import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import { POLICY_FLAGS, type ControllerPolicy } from '../model/controller-policy.ts';
-import type { Plan } from './plan.ts';
-import { planSchema } from './plan-schema.ts';
-import type { RunResult } from './run-result.ts';
-import { executePlan, type StoreChoice } from './run.ts';
+import type { Plan } from '../sim/plan.ts';
+import { planSchema } from '../sim/plan-schema.ts';
+import type { RunResult } from '../sim/run-result.ts';
+import { executePlan, type StoreChoice } from '../sim/run.ts';
 
 export const FAILURE_FILE_VERSION = 1;
 

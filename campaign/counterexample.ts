@@ -5,7 +5,7 @@
 import { CHECKERS, isInvariantName } from '../model/checkers/index.ts';
 import type { History } from '../model/history.ts';
 import type { Violation } from '../model/verdict.ts';
-import type { RunResult } from './run-result.ts';
+import type { RunResult } from '../sim/run-result.ts';
 
 /** Client calls in a history: every invoke by a controller process. */
 export function countCalls(history: History): number {

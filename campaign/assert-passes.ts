@@ -1,7 +1,7 @@
 // For tests: a run that did not pass becomes an error whose message is the counterexample, as
-// numbered steps with the violations and the replay line (sim/shrink.ts `renderCounterexample`).
+// numbered steps with the violations and the replay line (campaign/shrink.ts `renderCounterexample`).
 
-import type { RunResult } from './run-result.ts';
+import type { RunResult } from '../sim/run-result.ts';
 import { renderCounterexample } from './counterexample.ts';
 
 /** A run that showed a violation (`valid: false`) or that a checker could not decide (`'unknown'`). */

@@ -13,8 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { inProcessAdapter, type InProcessAdapter } from '../adapters/in-process.ts';
 import type { Scenario } from '../scenarios/index.ts';
-import { coverageOf, type RunCoverage } from './coverage.ts';
-import { runScenario } from './run.ts';
+import { coverageOf, type RunCoverage } from '../sim/coverage.ts';
+import { runScenario } from '../sim/run.ts';
 
 const ROLE = 'sweep-pool-worker';
 /** Seeds handed to a worker at a time: large enough to amortize a message, small enough to balance. */

@@ -7,9 +7,9 @@ import { MUTANTS, mutantStoreFactory, type Mutant } from '../adapters/mutants/in
 import type { Violation } from '../model/verdict.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import { failureOf, type FailureFile } from './failure-file.ts';
-import type { Plan } from './plan.ts';
-import type { RunResult } from './run-result.ts';
-import { executePlan, generatePlan, replayLine } from './run.ts';
+import type { Plan } from '../sim/plan.ts';
+import type { RunResult } from '../sim/run-result.ts';
+import { executePlan, generatePlan, replayLine } from '../sim/run.ts';
 import { counterexampleOf, countCalls, countOperations, renderCounterexample } from './counterexample.ts';
 import { DEFAULT_SHRINK_RUNS, shrinkPlan, violates, type ShrunkPlan } from './shrink.ts';
 

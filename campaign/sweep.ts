@@ -4,7 +4,7 @@
 
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import type { Scenario } from '../scenarios/schema.ts';
-import { runScenario, type SimRunResult, type StoreChoice } from './run.ts';
+import { runScenario, type SimRunResult, type StoreChoice } from '../sim/run.ts';
 
 export interface SweepScenarioOptions {
   readonly scenario: Scenario;
