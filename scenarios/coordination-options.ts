@@ -1,91 +1,79 @@
 // The coordination knobs of a run (seed 001 §66–§71, §184–§186): how many voters, the election
 // and heartbeat timing, how long a leader that cannot reach a majority keeps its role, which
 // coordinated role fences the workload, and the coordination faults (TigerBeetle style: every knob
-// a named integer field, unit last, fault knobs default zero). Validated once, then frozen.
+// a named integer field, unit last, fault knobs default zero). Declared once, as the zod schema
+// below: the scenario format, plan files and the option types are derived from it. Validated
+// once, then frozen.
 
 import { strict as assert } from 'node:assert';
-import { COORDINATED_ROLES, type CoordinatedRole } from '../model/coordination-epoch.ts';
+import { z } from 'zod';
+import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 
-export interface CoordinationFaultOptions {
-  /** Interval between coordination nemesis ticks, in ms (0: no random coordination faults). */
-  readonly intervalMs: number;
-  /** Chance (percent) per tick that the current leader crashes (§82, §259). */
-  readonly leaderCrashPct: number;
-  /** Time a crashed leader stays down before its next incarnation starts, in ms. */
-  readonly leaderDownMs: number;
-  /** Chance (percent) per tick that the current leader pauses, GC-style (§90). */
-  readonly leaderPausePct: number;
-  /** Longest leader pause, in ms. */
-  readonly leaderPauseMsMax: number;
-  /** Chance (percent) per tick that the leader is cut off from every other voter but not from the database (§97, §99). */
-  readonly leaderIsolatePct: number;
-  /** Longest leader isolation, in ms. */
-  readonly leaderIsolateMsMax: number;
-  /** Chance (percent) per tick of a symmetric partition: every voter alone, no quorum (§98). */
-  readonly quorumSplitPct: number;
-  /** Longest symmetric partition, in ms. */
-  readonly quorumSplitMsMax: number;
-}
+const ms = z.number().int().nonnegative();
+const pct = z.number().int().min(0).max(100);
 
-export interface CoordinationOptions {
-  /**
-   * Voters of the bootstrap configuration: controllers c1..c<voters> (3 or 5, §66–§70; 1 is the
-   * standalone backend of §162, §325–§326). Further controllers start outside and may join (§59–§63).
-   */
-  readonly voters: number;
-  /** The role whose guard fences the workload's lease creation (and, for coordinators, its writes). */
-  readonly role: CoordinatedRole;
-  /** A follower that heard no leader for a random time in [min, max] starts an election (§185). */
-  readonly electionTimeoutMsMin: number;
-  readonly electionTimeoutMsMax: number;
-  /** Leader heartbeat interval, in ms (§186). */
-  readonly heartbeatMs: number;
-  /** A leader that reached no majority for this long stops its role (check-quorum; §74, §294). */
-  readonly stepDownMs: number;
-  /** The scheduler loop's interval between scans of eligible jobs, in ms. */
-  readonly schedulerTickMs: number;
-  readonly faults: CoordinationFaultOptions;
-}
+export const coordinationFaultsSchema = z
+  .object({
+    /** Interval between coordination nemesis ticks, in ms (0: no random coordination faults). */
+    intervalMs: ms.default(0),
+    /** Chance (percent) per tick that the current leader crashes (§82, §259). */
+    leaderCrashPct: pct.default(0),
+    /** Time a crashed leader stays down before its next incarnation starts, in ms. */
+    leaderDownMs: ms.default(0),
+    /** Chance (percent) per tick that the current leader pauses, GC-style (§90). */
+    leaderPausePct: pct.default(0),
+    /** Longest leader pause, in ms. */
+    leaderPauseMsMax: ms.default(0),
+    /** Chance (percent) per tick that the leader is cut off from every other voter but not from the database (§97, §99). */
+    leaderIsolatePct: pct.default(0),
+    /** Longest leader isolation, in ms. */
+    leaderIsolateMsMax: ms.default(0),
+    /** Chance (percent) per tick of a symmetric partition: every voter alone, no quorum (§98). */
+    quorumSplitPct: pct.default(0),
+    /** Longest symmetric partition, in ms. */
+    quorumSplitMsMax: ms.default(0),
+  })
+  .strict();
 
-const NO_COORDINATION_FAULTS: CoordinationFaultOptions = Object.freeze({
-  intervalMs: 0,
-  leaderCrashPct: 0,
-  leaderDownMs: 0,
-  leaderPausePct: 0,
-  leaderPauseMsMax: 0,
-  leaderIsolatePct: 0,
-  leaderIsolateMsMax: 0,
-  quorumSplitPct: 0,
-  quorumSplitMsMax: 0,
-});
+/** The coordination block of a scenario or a plan; every field has its default. */
+export const coordinationSchema = z
+  .object({
+    /**
+     * Voters of the bootstrap configuration: controllers c1..c<voters> (3 or 5, §66–§70; 1 is the
+     * standalone backend of §162, §325–§326). Further controllers start outside and may join (§59–§63).
+     */
+    voters: z.union([z.literal(1), z.literal(3), z.literal(5)]).default(3),
+    /** The role whose guard fences the workload's lease creation (and, for coordinators, its writes). */
+    role: z.enum(COORDINATED_ROLES).default('scheduler'),
+    /** A follower that heard no leader for a random time in [min, max] starts an election (§185). */
+    electionTimeoutMsMin: ms.default(300),
+    electionTimeoutMsMax: ms.default(600),
+    /** Leader heartbeat interval, in ms (§186). */
+    heartbeatMs: ms.default(100),
+    /** A leader that reached no majority for this long stops its role (check-quorum; §74, §294). */
+    stepDownMs: ms.default(1_000),
+    /** The scheduler loop's interval between scans of eligible jobs, in ms. */
+    schedulerTickMs: ms.default(100),
+    faults: coordinationFaultsSchema.prefault({}),
+  })
+  .strict();
 
-export interface CoordinationInput extends Partial<Omit<CoordinationOptions, 'faults'>> {
-  readonly faults?: Partial<CoordinationFaultOptions>;
-}
-
-const DEFAULTS: Omit<CoordinationOptions, 'faults'> = {
-  voters: 3,
-  role: 'scheduler',
-  electionTimeoutMsMin: 300,
-  electionTimeoutMsMax: 600,
-  heartbeatMs: 100,
-  stepDownMs: 1_000,
-  schedulerTickMs: 100,
-};
+export type CoordinationFaultOptions = Readonly<z.output<typeof coordinationFaultsSchema>>;
+export type CoordinationOptions = Readonly<Omit<z.output<typeof coordinationSchema>, 'faults'>> & { readonly faults: CoordinationFaultOptions };
+/** What a scenario writes: any subset of the knobs. */
+export type CoordinationInput = z.input<typeof coordinationSchema>;
 
 /** Validates once (turmoil's `build()`): an impossible setting is refused with a clear message. */
 export function coordinationOptions(input: CoordinationInput): CoordinationOptions {
-  const faults: CoordinationFaultOptions = Object.freeze({ ...NO_COORDINATION_FAULTS, ...(input.faults ?? {}) });
-  const merged: CoordinationOptions = Object.freeze({ ...DEFAULTS, ...input, faults });
-  for (const [key, value] of [...Object.entries(merged), ...Object.entries(faults)]) {
-    if (key === 'role' || key === 'faults') continue;
-    if (!Number.isSafeInteger(value) || (value as number) < 0) throw new RangeError(`coordination option ${key} must be a non-negative integer, got ${String(value)}`);
-    if (key.endsWith('Pct') && (value as number) > 100) throw new RangeError(`coordination option ${key} must be at most 100, got ${String(value)}`);
+  if (input.voters !== undefined && input.voters !== 1 && input.voters !== 3 && input.voters !== 5) {
+    throw new RangeError(`coordination voters must be 3 or 5 (§66), or 1 for standalone (§325), got ${String(input.voters)}`);
   }
-  if (merged.voters !== 1 && merged.voters !== 3 && merged.voters !== 5) {
-    throw new RangeError(`coordination voters must be 3 or 5 (§66), or 1 for standalone (§325), got ${merged.voters}`);
+  const parsed = coordinationSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new RangeError(`coordination option ${issue.path.join('.')}: ${issue.message}`);
   }
-  if (!COORDINATED_ROLES.includes(merged.role)) throw new RangeError(`coordination role must be one of ${COORDINATED_ROLES.join(', ')}`);
+  const merged: CoordinationOptions = Object.freeze({ ...parsed.data, faults: Object.freeze(parsed.data.faults) });
   if (merged.electionTimeoutMsMin < 1 || merged.electionTimeoutMsMax < merged.electionTimeoutMsMin) {
     throw new RangeError('coordination election timeouts need 1 <= electionTimeoutMsMin <= electionTimeoutMsMax');
   }

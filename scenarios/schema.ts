@@ -4,11 +4,11 @@
 // pass it or whether it demonstrates a violation (`-unmitigated`).
 
 import { z } from 'zod';
-import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
+import { POLICY_FLAGS, type ControllerPolicy } from '../model/controller-policy.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
-import { scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
-import { faultProfileSchema } from '../sim/faults/knobs.ts';
-import { coordinationOptions } from './coordination-options.ts';
+import { FAULT_PACKAGES, scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
+import { faultProfileSchema, type FaultKnobName } from '../sim/faults/knobs.ts';
+import { coordinationOptions, coordinationSchema, type CoordinationFaultOptions, type CoordinationInput } from './coordination-options.ts';
 
 export { MAX_CLOCK_DRIFT_PPM } from '../sim/faults/clock-skew.ts';
 export { scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
@@ -70,66 +70,24 @@ const workload = z
   .refine((w) => Object.keys(w.mix).length > 0, { message: 'workload.mix must name at least one workload kind' })
   .refine((w) => w.workMsMax >= w.workMsMin, { message: 'workload.workMsMax must be at least workMsMin' });
 
-const policyFlags = z
-  .object({
-    stopOnRenewalFailure: z.boolean(),
-    inspectBeforeRetry: z.boolean(),
-    unknownIsFailure: z.boolean(),
-    retryMiddleware: z.boolean(),
-    recheckAfterWait: z.boolean(),
-    sendFencingToken: z.boolean(),
-    forceReleaseWithObservedEpoch: z.boolean(),
-    forceBindsObservedExpiry: z.boolean(),
-    judgeStallOverRenewals: z.boolean(),
-    releaseBeforeReconcile: z.boolean(),
-    cancelNonSupersedable: z.boolean(),
-    canonicalOrder: z.boolean(),
-    checkLeaseBeforeEffect: z.boolean(),
-    roleGuard: z.boolean(),
-    stepDownOnRemoval: z.boolean(),
-  })
-  .partial()
-  .strict();
-
-/** Coordination knobs (scenarios/coordination-options.ts documents each; validated again when a plan is drawn). */
-const coordination = z
-  .object({
-    voters: z.union([z.literal(1), z.literal(3), z.literal(5)]),
-    role: z.enum(COORDINATED_ROLES),
-    electionTimeoutMsMin: ms,
-    electionTimeoutMsMax: ms,
-    heartbeatMs: ms,
-    stepDownMs: ms,
-    schedulerTickMs: ms,
-    faults: z
-      .object({
-        intervalMs: ms,
-        leaderCrashPct: pct,
-        leaderDownMs: ms,
-        leaderPausePct: pct,
-        leaderPauseMsMax: ms,
-        leaderIsolatePct: pct,
-        leaderIsolateMsMax: ms,
-        quorumSplitPct: pct,
-        quorumSplitMsMax: ms,
-      })
-      .partial()
-      .strict(),
-  })
-  .partial()
-  .strict();
+/** Policy flags a scenario flips (model/controller-policy.ts lists them, each with its correct value). */
+const policyFlags = z.partialRecord(z.enum(POLICY_FLAGS as [keyof ControllerPolicy, ...Array<keyof ControllerPolicy>]), z.boolean());
 
 /**
  * Random faults start only at nemesis ticks: these knobs do nothing while `nemesisIntervalMs` is 0
  * (the default), so a profile that sets one without an interval is refused rather than silently
  * run without faults.
  */
-export const TICK_FAULT_KNOBS = ['partitionProbabilityPct', 'pauseProbabilityPct', 'crashProbabilityPct', 'dbCrashProbabilityPct', 'dbFailoverProbabilityPct'] as const;
+export const TICK_FAULT_KNOBS: ReadonlyArray<FaultKnobName> = tickKnobs('nemesis') as FaultKnobName[];
 /** The same for coordination faults and their `intervalMs`. */
-export const COORDINATION_TICK_FAULT_KNOBS = ['leaderCrashPct', 'leaderPausePct', 'leaderIsolatePct', 'quorumSplitPct'] as const;
+export const COORDINATION_TICK_FAULT_KNOBS: ReadonlyArray<keyof CoordinationFaultOptions> = tickKnobs('coordination') as Array<keyof CoordinationFaultOptions>;
+
+/** The knobs that turn on the kinds drawn at the ticks of `stage` (sim/faults/). */
+function tickKnobs(stage: 'nemesis' | 'coordination'): string[] {
+  return Object.values(FAULT_PACKAGES).flatMap((p) => (p.draw?.on === stage ? [...(p.randomWhen ?? [])] : []));
+}
 
 type Profile = z.infer<typeof faultProfileSchema>;
-type CoordinationInput = z.infer<typeof coordination>;
 
 /** Settings each valid on its own that no run can combine; each problem names its field. */
 function inconsistencies(profile: Profile, coordinationInput: CoordinationInput | undefined): Array<{ readonly path: string[]; readonly message: string }> {
@@ -190,7 +148,7 @@ export const scenarioSchema = z
     operations: z.number().int().min(1).max(10_000),
     liveness: z.object({ boundMs: z.number().int().min(1) }).strict().optional(),
     /** The controllers are coordination nodes (c1..c<voters> vote from the start); a scheduler leader dispatches the operations (seed 001). */
-    coordination: coordination.optional(),
+    coordination: coordinationSchema.optional(),
   })
   .strict()
   .refine((s) => s.coordination === undefined || (s.coordination.voters ?? 3) <= s.workload.controllers, {

@@ -11,7 +11,7 @@ import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 import { WORKLOAD_KINDS } from '../scenarios/schema.ts';
 import { scriptedFaultSchema } from './faults/index.ts';
-import { coordinationOptions } from '../scenarios/coordination-options.ts';
+import { coordinationFaultsSchema, coordinationOptions, coordinationSchema, type CoordinationInput } from '../scenarios/coordination-options.ts';
 import { faultOptions, NO_FAULTS } from './faults/knobs.ts';
 
 const count = z.number().int().nonnegative();
@@ -50,29 +50,11 @@ const faultKnobs = z
   .object(Object.fromEntries(Object.keys(NO_FAULTS).map((key) => [key, count])) as Record<keyof typeof NO_FAULTS, typeof count>)
   .strict();
 
+/** Every field of a shape as a required count: a plan carries its settings resolved, none left to a default. */
+const counts = (shape: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.keys(shape).map((key) => [key, count]));
+
 const coordination = z
-  .object({
-    voters: positive,
-    role: z.enum(COORDINATED_ROLES),
-    electionTimeoutMsMin: count,
-    electionTimeoutMsMax: count,
-    heartbeatMs: count,
-    stepDownMs: count,
-    schedulerTickMs: count,
-    faults: z
-      .object({
-        intervalMs: count,
-        leaderCrashPct: count,
-        leaderDownMs: count,
-        leaderPausePct: count,
-        leaderPauseMsMax: count,
-        leaderIsolatePct: count,
-        leaderIsolateMsMax: count,
-        quorumSplitPct: count,
-        quorumSplitMsMax: count,
-      })
-      .loose(),
-  })
+  .object({ ...counts(coordinationSchema.shape), role: z.enum(COORDINATED_ROLES), faults: z.object(counts(coordinationFaultsSchema.shape)).loose() })
   .loose();
 
 /** The nodes a fault step names (controllers `c<n>`, `db`, `provider`, `operator`, or `leader`). */
@@ -111,7 +93,7 @@ export const planSchema = z
       }
     };
     settings('faults', () => faultOptions(plan.faults));
-    if (plan.coordination !== undefined) settings('coordination', () => coordinationOptions(plan.coordination!));
+    if (plan.coordination !== undefined) settings('coordination', () => coordinationOptions(plan.coordination as CoordinationInput));
     const endMs = plan.horizonMs + plan.livenessBoundMs;
     const controller = (node: string) => /^c[1-9][0-9]?$/.test(node) && Number(node.slice(1)) <= plan.controllers;
     for (const [i, s] of plan.steps.entries()) {
