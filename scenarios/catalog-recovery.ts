@@ -4,23 +4,38 @@
 import { DEPLOYS, NET, SAFETY } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
-/** A failover to a replica that lags 1.5 s, a third of the way through (with and without the recovery epoch). */
-const FAILOVER = {
+/** A failover to a replica that lags 1.5 s, a third of the way through. */
+const DB_FAILOVER: ScenarioInput = {
+  name: 'db-failover',
+  title: 'Failover to a lagging replica: the recovery epoch fences every earlier token',
+  sources: ['000 §272–276', '000 §297', '000 §271'],
   workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'infra-apply': 1 }, horizonMs: 10_000, leaseTtlMs: 2_000, workMsMin: 50, workMsMax: 250 },
   faults: { profile: { ...NET }, scripted: [{ f: 'db-failover', at: 4_000, lagMs: 1_500 }] },
   invariants: [...SAFETY, 'restore-invalidates'],
-} satisfies Partial<ScenarioInput>;
+  expect: 'pass',
+  operations: 60,
+};
 
 /**
  * A restore from a 3 s old backup halfway through. Jobs outlast the backup's age, so a lease in the
  * restored image can belong to a holder still at work; provider timeouts leave effects in flight
  * across the restore.
  */
-const RESTORE = {
+const RESTORE: ScenarioInput = {
+  name: 'restore',
+  title: 'Restore from an older backup: pre-restore leases are invalid until reconciled',
+  sources: ['000 §272–276', '000 §297'],
   workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
   faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
   invariants: [...SAFETY, 'restore-invalidates'],
-} satisfies Partial<ScenarioInput>;
+  expect: 'pass',
+  operations: 60,
+};
+
+/** The `-unmitigated` twin of a scenario: the same run without the recovery epoch, which must show the violation. */
+function unmitigated(twin: ScenarioInput, title: string): ScenarioInput {
+  return { ...twin, name: `${twin.name}-unmitigated`, title, mitigations: { recoveryEpoch: false }, expect: 'violation' };
+}
 
 export const RECOVERY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
   {
@@ -33,38 +48,8 @@ export const RECOVERY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     expect: 'pass',
     operations: 40,
   },
-  {
-    name: 'db-failover',
-    title: 'Failover to a lagging replica: the recovery epoch fences every earlier token',
-    sources: ['000 §272–276', '000 §297', '000 §271'],
-    ...FAILOVER,
-    expect: 'pass',
-    operations: 60,
-  },
-  {
-    name: 'db-failover-unmitigated',
-    title: 'Failover without a recovery epoch: fencing regresses',
-    sources: ['000 §272–276', '000 §271'],
-    ...FAILOVER,
-    mitigations: { recoveryEpoch: false },
-    expect: 'violation',
-    operations: 60,
-  },
-  {
-    name: 'restore',
-    title: 'Restore from an older backup: pre-restore leases are invalid until reconciled',
-    sources: ['000 §272–276', '000 §297'],
-    ...RESTORE,
-    expect: 'pass',
-    operations: 60,
-  },
-  {
-    name: 'restore-unmitigated',
-    title: 'Restore without a recovery epoch: a pre-restore lease is honoured',
-    sources: ['000 §272–276', '000 §297'],
-    ...RESTORE,
-    mitigations: { recoveryEpoch: false },
-    expect: 'violation',
-    operations: 60,
-  },
+  DB_FAILOVER,
+  unmitigated(DB_FAILOVER, 'Failover without a recovery epoch: fencing regresses'),
+  RESTORE,
+  unmitigated(RESTORE, 'Restore without a recovery epoch: a pre-restore lease is honoured'),
 ];
