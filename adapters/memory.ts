@@ -6,12 +6,11 @@ import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import { initialState, type ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
-import type { Store, StoreFactory, StoreImage, StoreOptions, TimeSource } from './port.ts';
+import type { Store, StoreFactory, StoreImage, StoreOptions, SyncStore, TimeSource } from './port.ts';
 
 export const MEMORY_ADAPTER = 'memory';
 
-export interface MemoryStore extends Store {
-  executeSync<C extends Command>(command: C): OutcomeOf<C>;
+export interface MemoryStore extends SyncStore {
   snapshot(): Promise<StoreImage>;
   restore(image: StoreImage): Promise<void>;
   /** The same images without a promise, for the simulator's failover and restore. */

@@ -57,6 +57,19 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * A store that also answers without a promise, as the in-process stores do: the simulator's hot
+ * path calls `executeSync` when a store has it, and the answer is the one `execute` would give.
+ */
+export interface SyncStore extends Store {
+  executeSync<C extends Command>(command: C): OutcomeOf<C>;
+}
+
+/** Whether `store` answers synchronously. */
+export function isSyncStore(store: Store): store is SyncStore {
+  return typeof (store as Partial<SyncStore>).executeSync === 'function';
+}
+
 export interface StoreOptions {
   readonly time: TimeSource | 'database';
   /**

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
-import { OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions } from '../adapters/port.ts';
+import { isSyncStore, OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
@@ -252,17 +252,15 @@ function checkedStore(spec: string, inner: Store): Store {
       throw named(command, error);
     }
   };
-  const sync = (inner as { executeSync?: (command: Command) => unknown }).executeSync;
-  const executeSync =
-    typeof sync === 'function'
-      ? (command: Command): unknown => {
-          try {
-            return sync.call(inner, command);
-          } catch (error) {
-            throw named(command, error);
-          }
+  const executeSync = isSyncStore(inner)
+    ? (command: Command): unknown => {
+        try {
+          return inner.executeSync(command);
+        } catch (error) {
+          throw named(command, error);
         }
-      : undefined;
+      }
+    : undefined;
   return new Proxy(inner, {
     get(target, key) {
       if (key === 'execute') return execute;

@@ -6,7 +6,7 @@
 
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
-import { OutcomeUnknownError, StoreUnavailableError, type Store, type TimeSource } from '../adapters/port.ts';
+import { OutcomeUnknownError, StoreUnavailableError, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
 import type { InterleavedStores, Interleaving } from '../adapters/interleaving.ts';
 import { chooserFor } from './interleave-strategy.ts';
 import type { Streams } from './prng.ts';
@@ -17,9 +17,6 @@ import { contractBreach, type PortContract } from './port-contract.ts';
 import type { ShadowModel } from './shadow-model.ts';
 import { EV_DB_FLUSH, EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_DB_REP, MSG_NOTIFY, type Fiber, type Message, type Node } from './sim-node.ts';
 
-export interface SyncStore {
-  executeSync<C extends Command>(command: C): OutcomeOf<C>;
-}
 
 /** What the database node needs of the simulation around it. */
 export interface DatabaseHost {

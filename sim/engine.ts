@@ -10,7 +10,7 @@ import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
-import type { Store, TimeSource } from '../adapters/port.ts';
+import { isSyncStore, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
 import { HistoryRecorder } from './history-recorder.ts';
@@ -26,7 +26,7 @@ import { MessageRouter } from './message-router.ts';
 import { OpLedger } from './op-ledger.ts';
 import { FiberDriver, sleepLocal, waitNotify, type HeldReply } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
-import { DatabaseNode, type Interleaved, type SyncStore } from './database-node.ts';
+import { DatabaseNode, type Interleaved } from './database-node.ts';
 import {
   EV_COORD,
   EV_DB_FLUSH,
@@ -140,8 +140,7 @@ export class Sim {
     const declared = store.capabilities?.commands;
     this.supported = declared === undefined ? null : new Set(declared);
     this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false);
-    const maybe = store as Partial<SyncStore>;
-    this.syncStore = typeof maybe.executeSync === 'function' ? (store as unknown as SyncStore) : null;
+    this.syncStore = isSyncStore(store) ? store : null;
   }
 
   // ---- fibers (sim/fibers.ts) ----------------------------------------------------------------

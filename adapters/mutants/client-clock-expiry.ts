@@ -5,8 +5,7 @@
 
 import type { Command } from '../../model/commands.ts';
 import type { OutcomeOf } from '../../model/outcomes.ts';
-import type { Store, StoreFactory } from '../port.ts';
-import type { SyncStore } from './model-store.ts';
+import type { Store, StoreFactory, SyncStore } from '../port.ts';
 import type { Mutant } from './mutant.ts';
 
 /** The correct store, handed the caller's clock in place of its own (when the caller has one). */

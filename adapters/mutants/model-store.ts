@@ -8,7 +8,7 @@ import type { Outcome, OutcomeOf, Outcomes } from '../../model/outcomes.ts';
 import type { ModelState, Transition } from '../../model/state.ts';
 import { initialState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
-import type { Store, StoreImage, StoreOptions, TimeSource } from '../port.ts';
+import type { StoreImage, StoreOptions, SyncStore, TimeSource } from '../port.ts';
 
 /** The correct transition of any command. */
 export type ReferenceStep = <C extends Command>(state: ModelState, command: C, now: number) => Transition<OutcomeOf<C>>;
@@ -22,11 +22,6 @@ export type BrokenRule<K extends CommandKind> = (
   now: number,
   reference: ReferenceStep,
 ) => Transition<Outcomes[K]>;
-
-/** A store that also answers synchronously, as the memory store does for the simulator's hot path. */
-export interface SyncStore extends Store {
-  executeSync<C extends Command>(command: C): OutcomeOf<C>;
-}
 
 const reference: ReferenceStep = (state, command, now) => step(state, command, now);
 
