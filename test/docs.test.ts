@@ -79,6 +79,25 @@ describe('references to documents', () => {
     expect(dangling).toEqual([]);
   });
 
+  test('every source file a comment of the code names exists (from the root, or from the naming file\'s folder up)', () => {
+    const SOURCE = /^(model|scenarios|adapters|sim|campaign|reports|cli|conformance|scripts)\//;
+    const dangling: string[] = [];
+    for (const file of files.filter((f) => SOURCE.test(f) && f.endsWith('.ts'))) {
+      readFileSync(path.join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          if (!/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+          for (const match of line.matchAll(/(?<![\w./-])((?:[a-z0-9_-]+\/)+[A-Za-z0-9_.-]+\.(?:ts|mjs|py|sh))\b/g)) {
+            const name = match[1]!;
+            const bases = [ROOT, ...path.dirname(file).split('/').map((_, i, parts) => path.join(ROOT, ...parts.slice(0, parts.length - i)))];
+            if (!bases.some((base) => existsSync(path.join(base, name)))) dangling.push(`${file}:${index + 1}: ${name}`);
+          }
+        });
+    }
+    expect(dangling).toEqual([]);
+    expect(files.filter((f) => SOURCE.test(f)).length).toBeGreaterThan(300);
+  });
+
   test('every quoted section of docs/ARCHITECTURE.md and model/SEMANTICS.md is a heading there', () => {
     const headings = new Map<string, string[]>();
     const unknown: string[] = [];
