@@ -6,7 +6,7 @@ import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import { initialState, type ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
-import type { Store, StoreFactory, StoreImage, StoreOptions, SyncStore, TimeSource } from './port.ts';
+import type { StoreFactory, StoreImage, StoreOptions, SyncStore, TimeSource } from './port.ts';
 
 export const MEMORY_ADAPTER = 'memory';
 

@@ -4,17 +4,16 @@
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
-import type { EventQueue } from './event-queue.ts';
 import { faultPackage } from './faults/index.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Plan } from './plan.ts';
-import { EV_FAULT, EV_LIVENESS, EV_OP, EV_SNAPSHOT, SNAPSHOT_INTERVAL_MS } from './sim-node.ts';
+import { EV_FAULT, EV_LIVENESS, EV_OP, EV_SNAPSHOT, SNAPSHOT_INTERVAL_MS, type SimQueue } from './sim-node.ts';
 
 /** What the setup needs of the simulation. */
 export interface AgendaHost {
   readonly now: number;
   readonly plan: Plan;
-  readonly queue: EventQueue;
+  readonly queue: SimQueue;
   readonly history: HistoryRecorder;
   readonly realFaults: RealFaultDriver | null;
   supports(kind: Command['kind']): boolean;

@@ -6,18 +6,17 @@
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import { OPTIONAL_COMMANDS } from './capabilities.ts';
-import type { EventQueue } from './event-queue.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Network } from './network.ts';
 import type { EffectRequest } from './provider.ts';
-import { EV_DELIVER, EV_WAKE, MSG_DB_REQ, MSG_INSP_REQ, MSG_PROV_REQ, Retired, TIMEOUT, WAKE_TIMEOUT, type Fiber, type Message, type Node } from './sim-node.ts';
+import { EV_DELIVER, EV_WAKE, MSG_DB_REQ, MSG_INSP_REQ, MSG_PROV_REQ, Retired, TIMEOUT, WAKE_TIMEOUT, type Fiber, type Message, type Node, type SimQueue } from './sim-node.ts';
 
 /** What the calls need of the simulation. */
 export interface CallHost {
   readonly now: number;
   readonly dbConn: number;
   readonly faultsOn: boolean;
-  readonly queue: EventQueue;
+  readonly queue: SimQueue;
   readonly network: Network;
   readonly history: HistoryRecorder;
   readonly plan: { readonly rpcTimeoutMs: number };

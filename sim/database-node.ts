@@ -10,12 +10,11 @@ import { OutcomeUnknownError, StoreUnavailableError, type Store, type SyncStore,
 import type { InterleavedStores, Interleaving } from '../adapters/interleaving.ts';
 import { chooserFor } from './interleave-strategy.ts';
 import type { Streams } from './prng.ts';
-import type { EventQueue } from './event-queue.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Network } from './network.ts';
 import { contractBreach, type PortContract } from './port-contract.ts';
 import type { ShadowModel } from './shadow-model.ts';
-import { EV_DB_FLUSH, EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_DB_REP, MSG_NOTIFY, type Fiber, type Message, type Node } from './sim-node.ts';
+import { EV_DB_FLUSH, EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_DB_REP, MSG_NOTIFY, type Fiber, type Message, type Node, type SimQueue } from './sim-node.ts';
 
 
 /** What the database node needs of the simulation around it. */
@@ -27,7 +26,7 @@ export interface DatabaseHost {
   readonly faultsOn: boolean;
   readonly store: Store;
   readonly syncStore: SyncStore | null;
-  readonly queue: EventQueue;
+  readonly queue: SimQueue;
   readonly network: Network;
   readonly history: HistoryRecorder;
   readonly contract: PortContract;

@@ -24,7 +24,7 @@ import { Streams } from './prng.ts';
 import { defineCapacities, schedulePlan } from './agenda.ts';
 import { MessageRouter } from './message-router.ts';
 import { OpLedger } from './op-ledger.ts';
-import { FiberDriver, sleepLocal, waitNotify, type HeldReply } from './fibers.ts';
+import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type Interleaved } from './database-node.ts';
 import {
@@ -45,6 +45,7 @@ import {
   Retired,
   type Message,
   type SimCoordination,
+  type SimEvents,
 } from './sim-node.ts';
 
 export { EV_COORD, Fiber, Node, type Journal, type SimCoordination } from './sim-node.ts';
@@ -60,7 +61,7 @@ export interface SimHooks {
 
 export class Sim {
   now = 0;
-  readonly queue = new EventQueue();
+  readonly queue = new EventQueue<SimEvents>();
   readonly history = new HistoryRecorder();
   readonly streams: Streams;
   readonly network: Network;
@@ -238,34 +239,34 @@ export class Sim {
       this.now = event.time;
       switch (event.kind) {
         case EV_WAKE: {
-          const woken = this.fibers.wake(this, event.data as Fiber, event.a, event.b);
+          const woken = this.fibers.wake(this, event.data, event.a, event.b);
           if (woken !== null) await woken;
           break;
         }
         case EV_RESUME: {
-          const resumed = this.fibers.resumeHeld(this, event.data as HeldReply);
+          const resumed = this.fibers.resumeHeld(this, event.data);
           if (resumed !== null) await resumed;
           break;
         }
         case EV_DELIVER: {
-          const pending = this.router.deliver(event.data as Message);
+          const pending = this.router.deliver(event.data);
           if (pending !== null) await pending;
           break;
         }
         case EV_OP:
-          this.enqueueOp(event.data as { node: string; op: OpSpec });
+          this.enqueueOp(event.data);
           break;
         case EV_FAULT:
-          await this.nemesis.apply(event.data as ScriptedFault);
+          await this.nemesis.apply(event.data);
           break;
         case EV_END_FAULT:
-          await this.nemesis.end(event.data as ScriptedFault);
+          await this.nemesis.end(event.data);
           break;
         case EV_SNAPSHOT:
-          await this.nemesis.takeSnapshot(event.data as ScriptedFault | null);
+          await this.nemesis.takeSnapshot(event.data);
           break;
         case EV_RESTART:
-          await this.restart(event.data as Node);
+          await this.restart(event.data);
           break;
         case EV_LIVENESS:
           await this.nemesis.startLiveness();
@@ -274,7 +275,7 @@ export class Sim {
           await this.coordination?.handle(event.data);
           break;
         case EV_EXPIRY:
-          this.db.expiryDue(event.data as string, event.a);
+          this.db.expiryDue(event.data, event.a);
           break;
         case EV_DB_FLUSH:
           await this.db.flush();

@@ -2,18 +2,29 @@
 // the order events were scheduled, so two runs with the same seed pop events in the same order
 // (docs/ARCHITECTURE.md "Time and determinism").
 
-/** One scheduled event. `kind` selects the handler with a switch; `a`/`b`/`data` are its arguments. */
-export interface SimEvent {
+/**
+ * What each kind of event carries: its code → the type of its `data`. The simulator's map is
+ * `SimEvents` (sim/sim-node.ts), which also says what `a` and `b` mean for the kinds that use them.
+ */
+export type EventMap = object;
+/** Any code, any data: a queue nobody typed. */
+type Untyped = Readonly<Record<number, unknown>>;
+
+/** One scheduled event of kind `K`: flat, so that scheduling allocates one object. */
+export interface Scheduled<K extends number, D> {
   readonly time: number;
   readonly seq: number;
-  readonly kind: number;
+  readonly kind: K;
   readonly a: number;
   readonly b: number;
-  readonly data: unknown;
+  readonly data: D;
 }
 
-export class EventQueue {
-  private readonly heap: SimEvent[] = [];
+/** Any event of `M`, discriminated by `kind`: a switch on it narrows `data`. */
+export type SimEvent<M extends EventMap = Untyped> = { [K in keyof M & number]: Scheduled<K, M[K]> }[keyof M & number];
+
+export class EventQueue<M extends EventMap = Untyped> {
+  private readonly heap: Array<SimEvent<M>> = [];
   private nextSeq = 0;
 
   get size(): number {
@@ -25,10 +36,10 @@ export class EventQueue {
     return this.nextSeq;
   }
 
-  push(time: number, kind: number, a: number, b: number, data: unknown): SimEvent {
+  push<K extends keyof M & number>(time: number, kind: K, a: number, b: number, data: M[K]): SimEvent<M> {
     if (!Number.isInteger(time)) throw new RangeError(`event time must be an integer number of milliseconds, got ${time}`);
     if (time < 0) throw new RangeError(`event time must not be negative, got ${time}`);
-    const event: SimEvent = { time, seq: this.nextSeq++, kind, a, b, data };
+    const event = { time, seq: this.nextSeq++, kind, a, b, data } as Scheduled<K, M[K]> as SimEvent<M>;
     const heap = this.heap;
     let i = heap.length;
     heap.push(event);
@@ -47,7 +58,7 @@ export class EventQueue {
     return this.heap[0]?.time;
   }
 
-  pop(): SimEvent | undefined {
+  pop(): SimEvent<M> | undefined {
     const heap = this.heap;
     const top = heap[0];
     if (top === undefined) return undefined;
@@ -70,6 +81,6 @@ export class EventQueue {
   }
 }
 
-function before(x: SimEvent, y: SimEvent): boolean {
+function before(x: { readonly time: number; readonly seq: number }, y: { readonly time: number; readonly seq: number }): boolean {
   return x.time < y.time || (x.time === y.time && x.seq < y.seq);
 }

@@ -5,15 +5,9 @@
 // anything else it throws is kept and ends the run (the loop rethrows it).
 
 import { strict as assert } from 'node:assert';
-import type { EventQueue } from './event-queue.ts';
-import { EV_RESUME, EV_WAKE, Retired, TIMEOUT, WAKE_TIMEOUT, type Fiber } from './sim-node.ts';
+import { EV_RESUME, EV_WAKE, Retired, TIMEOUT, WAKE_TIMEOUT, type Fiber, type HeldReply, type SimQueue } from './sim-node.ts';
 
-/** A reply that reached a paused node, held on the agenda (EV_RESUME) until the node resumes. */
-export interface HeldReply {
-  readonly fiber: Fiber;
-  readonly waitId: number;
-  readonly value: unknown;
-}
+export type { HeldReply };
 
 export class FiberDriver {
   private signal: (() => void) | null = null;
@@ -38,7 +32,7 @@ export class FiberDriver {
    * EV_WAKE: a fiber's wait `waitId` is over (`flag` WAKE_TIMEOUT: its call timed out). A stale
    * wake is ignored; a paused node wakes when it resumes. Null when there is nothing to run now.
    */
-  wake(at: { readonly now: number; readonly queue: EventQueue }, fiber: Fiber, waitId: number, flag: number): Promise<void> | null {
+  wake(at: { readonly now: number; readonly queue: SimQueue }, fiber: Fiber, waitId: number, flag: number): Promise<void> | null {
     if (fiber.dead || fiber.waitId !== waitId) return null;
     if (fiber.node.pausedUntil > at.now) {
       at.queue.push(fiber.node.pausedUntil, EV_WAKE, waitId, flag, fiber);
@@ -49,7 +43,7 @@ export class FiberDriver {
   }
 
   /** EV_RESUME: a held reply is delivered, unless its wait is over or its node is still paused. */
-  resumeHeld(at: { readonly now: number; readonly queue: EventQueue }, held: HeldReply): Promise<void> | null {
+  resumeHeld(at: { readonly now: number; readonly queue: SimQueue }, held: HeldReply): Promise<void> | null {
     const fiber = held.fiber;
     if (fiber.dead || fiber.waitId !== held.waitId) return null;
     if (fiber.node.pausedUntil > at.now) {
@@ -90,7 +84,7 @@ export class FiberDriver {
 /** What the waits need of the simulation. */
 export interface WaitHost {
   readonly now: number;
-  readonly queue: EventQueue;
+  readonly queue: SimQueue;
   block(fiber: Fiber): Promise<unknown>;
   checkAlive(fiber: Fiber): void;
 }

@@ -4,18 +4,17 @@
 
 import type { FaultKind } from '../model/history.ts';
 import type { DatabaseNode } from './database-node.ts';
-import type { EventQueue } from './event-queue.ts';
 import type { FiberDriver } from './fibers.ts';
 import type { Network } from './network.ts';
 import type { EffectRequest, Provider } from './provider.ts';
-import { EV_DELIVER, EV_RESUME, MSG_DB_REP, MSG_DB_REQ, MSG_INSP_REQ, MSG_NOTIFY, MSG_PROV_REP, MSG_PROV_REQ, type Message } from './sim-node.ts';
+import { EV_DELIVER, EV_RESUME, MSG_DB_REP, MSG_DB_REQ, MSG_INSP_REQ, MSG_NOTIFY, MSG_PROV_REP, MSG_PROV_REQ, type Message, type SimQueue } from './sim-node.ts';
 
 /** What the router needs of the simulation. */
 export interface RouterHost {
   readonly now: number;
   readonly dbConn: number;
   readonly faultsOn: boolean;
-  readonly queue: EventQueue;
+  readonly queue: SimQueue;
   readonly network: Network;
   readonly provider: Provider;
   fault(f: FaultKind, value: Readonly<Record<string, unknown>>): void;

@@ -4,7 +4,8 @@
 
 import { LocalClock } from './clock.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
-import type { OpSpec } from './plan.ts';
+import type { EventQueue } from './event-queue.ts';
+import type { OpSpec, ScriptedFault } from './plan.ts';
 
 export const EV_OP = 1;
 export const EV_DELIVER = 2;
@@ -24,6 +25,43 @@ export const EV_DB_FLUSH = 13;
 
 /** EV_WAKE's `b`: the fiber wakes because its call timed out. */
 export const WAKE_TIMEOUT = 1;
+
+/** A reply that reached a paused node, held on the agenda (EV_RESUME) until the node resumes. */
+export interface HeldReply {
+  readonly fiber: Fiber;
+  readonly waitId: number;
+  readonly value: unknown;
+}
+
+/** A coordination timer: the rest of its shape is the coordination layer's (sim/coordination/service.ts). */
+export interface CoordinationTimer {
+  readonly kind: string;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * What each kind of event carries. `a` and `b` are 0 except for EV_WAKE (`a`: the wait id it
+ * wakes, `b`: WAKE_TIMEOUT when a call timed out) and EV_EXPIRY (`a`: the expiry time).
+ */
+export interface SimEvents {
+  readonly [EV_OP]: { readonly node: string; readonly op: OpSpec };
+  readonly [EV_DELIVER]: Message;
+  readonly [EV_WAKE]: Fiber;
+  readonly [EV_FAULT]: ScriptedFault;
+  /** The fault whose image is prepared ahead of time (real faults), or null for the simulated cadence. */
+  readonly [EV_SNAPSHOT]: ScriptedFault | null;
+  readonly [EV_RESTART]: Node;
+  readonly [EV_END_FAULT]: ScriptedFault;
+  readonly [EV_LIVENESS]: null;
+  readonly [EV_COORD]: CoordinationTimer;
+  /** The scope whose lease expires. */
+  readonly [EV_EXPIRY]: string;
+  readonly [EV_RESUME]: HeldReply;
+  readonly [EV_DB_FLUSH]: null;
+}
+
+/** The simulator's agenda. */
+export type SimQueue = EventQueue<SimEvents>;
 
 /** How often the replica/backup image is taken when a plan has failover or restore. */
 export const SNAPSHOT_INTERVAL_MS = 100;
@@ -116,7 +154,7 @@ export class Fiber {
 
 /** The coordination service of a plan with `coordination` (sim/coordination/service.ts). */
 export interface SimCoordination {
-  handle(data: unknown): Promise<void>;
+  handle(data: CoordinationTimer): Promise<void>;
   /** Takes a planned operation as a job for the scheduler leader instead of a fixed node. */
   submit(op: OpSpec): void;
   /** The run ended at `endMs`: every job not finished by then is recorded as such. */

@@ -27,7 +27,6 @@ import type {
 } from '../../model/outcomes.ts';
 import { INTENT_TRANSITIONS } from '../../model/effect-intent.ts';
 import { isValidBegin } from '../../model/idempotency.ts';
-import { isValidId } from '../../model/validation.ts';
 import { decodeText, encodeText } from './text-codec.ts';
 import type { Tx } from './transaction.ts';
 

@@ -1,5 +1,5 @@
 // seed 000 §299 / docs/ARCHITECTURE.md "Time and determinism": the agenda pops by time, ties by insertion order.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { test as propTest } from '@fast-check/vitest';
 import fc from 'fast-check';
 import { EventQueue } from '../../sim/event-queue.ts';
@@ -21,6 +21,23 @@ describe('EventQueue', () => {
     const q = new EventQueue();
     expect(() => q.push(1.5, 1, 0, 0, null)).toThrow(/integer/);
     expect(() => q.push(-1, 1, 0, 0, null)).toThrow(/negative/);
+  });
+
+  it('a typed agenda takes each kind with its own data, and a switch on the kind narrows it (checked by tsc)', () => {
+    const q = new EventQueue<{ readonly 1: string; readonly 2: { readonly n: number } }>();
+    q.push(0, 1, 0, 0, 'text');
+    q.push(0, 2, 0, 0, { n: 7 });
+    // @ts-expect-error: kind 2 carries { n }, not a string
+    expect(() => q.push(0, 2, 0, 0, 'wrong')).not.toThrow();
+    // @ts-expect-error: no kind 3 on this agenda
+    expect(() => q.push(0, 3, 0, 0, null)).not.toThrow();
+    const seen: unknown[] = [];
+    for (let e = q.pop(); e !== undefined; e = q.pop()) {
+      if (e.kind === 1) expectTypeOf(e.data).toEqualTypeOf<string>();
+      else expectTypeOf(e.data).toEqualTypeOf<{ readonly n: number }>();
+      seen.push(e.data);
+    }
+    expect(seen).toEqual(['text', { n: 7 }, 'wrong', null]);
   });
 
   propTest.prop([fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 300 })])('any push order pops sorted by (time, sequence)', (times) => {
