@@ -56,6 +56,8 @@ const FLAGS = {
   checkQuorum: true,
   /** A new member joins as a learner and votes only once promoted (seed 001 §16–§17, §62–§63). */
   learnerFirst: true,
+  /** A learner is promoted only once it knows the committed epoch: it caught up (seed 001 §62). */
+  promoteWhenCaughtUp: true,
   /** An election needs a majority of the voters (seed 001 §67–§71). */
   majorityElections: true,
   /** A new leader's role guard carries the epoch its own election committed (seed 001 §29, §82–§88). */

@@ -78,7 +78,7 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['fenced-stale-leader'],
   }],
   ['restart-new-incarnation', 'Restarted node gets new incarnation.', { scenarios: ['restart-incarnation'] }],
-  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'], mutants: ['voter-without-learner-stage'], invariants: ['learner-before-voter'] }],
+  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'], mutants: ['voter-without-learner-stage', 'learner-promoted-before-caught-up'], invariants: ['learner-before-voter'] }],
   ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { scenarios: ['membership-change'], mutants: ['removed-leader-keeps-role'], invariants: ['removed-node-no-authority'] }],
   ['quorum-loss-blocks', 'Quorum loss blocks coordination-sensitive operations.', {
     scenarios: ['quorum-loss', 'db-healthy-coordination-lost'],

@@ -137,6 +137,9 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
         { f: 'member-promote', at: 2_500, node: 'c4' },
         { f: 'member-remove', at: 4_000, node: 'leader' },
         { f: 'member-add', at: 5_500, node: 'c5' },
+        // An eager operator: asked 10 ms after the add, before a heartbeat reached the learner; the
+        // promotion waits until it has caught up (§62), and the later request finds it a voter.
+        { f: 'member-promote', at: 5_510, node: 'c5' },
         { f: 'member-promote', at: 6_500, node: 'c5' },
         { f: 'member-remove', at: 8_000, node: 'leader' },
       ],

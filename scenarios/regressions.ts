@@ -129,7 +129,7 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     scenario: 'membership-change',
     seed: 1,
     shows: 'a leader that commits its own removal gives up its role at once; learners join first and are promoted once caught up (001 §59–§66, §215, §338)',
-    traceHash: '4c1ab777aeea4cb72ee333ea12bea19951a0409929f5e9c803a48312ce8168e3',
+    traceHash: '814e02c5d67bc49d1ac2c02d93a44d044ff95d8ce1b64b7b72cfd107e367fcbf',
     catches: { mutant: 'removed-leader-keeps-role', invariant: 'removed-node-no-authority' },
   },
   {

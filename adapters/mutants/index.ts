@@ -50,6 +50,7 @@ import { nestedAcquireOrder } from './nested-acquire-order.ts';
 import { roleGuardSurvivesStepDown } from './role-guard-survives-step-down.ts';
 import { noCheckQuorum } from './no-check-quorum.ts';
 import { voterWithoutLearnerStage } from './voter-without-learner-stage.ts';
+import { learnerPromotedBeforeCaughtUp } from './learner-promoted-before-caught-up.ts';
 import { minorityElection } from './minority-election.ts';
 import { roleEpochNotBumped } from './role-epoch-not-bumped.ts';
 import { newLeaderSkipsReclaim } from './new-leader-skips-reclaim.ts';
@@ -113,6 +114,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   roleGuardSurvivesStepDown,
   noCheckQuorum,
   voterWithoutLearnerStage,
+  learnerPromotedBeforeCaughtUp,
   minorityElection,
   roleEpochNotBumped,
   newLeaderSkipsReclaim,

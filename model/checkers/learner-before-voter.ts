@@ -1,6 +1,7 @@
 // learner-before-voter (seed 001 §16–§17, §62–§63, §157, §338 "New member joins as learner before
 // voter"): every voter that was not in the bootstrap configuration was a learner first and was
-// promoted by a committed change; configurations change one node at a time, each with the next
+// promoted by a committed change, once it had caught up (it knew the committed epoch, §62 "catch
+// up, verify health, promote"); configurations change one node at a time, each with the next
 // version and an audit record naming the leader that committed it (§227); and only voters of the
 // configuration in force elect a leader — a learner's or an outsider's vote never counts.
 
@@ -53,6 +54,9 @@ export function learnerBeforeVoter(history: History): Verdict {
     const at = change.event.index;
     if (change.version !== current.version + 1) violations.push(violation(INVARIANT, `membership version ${change.version} (#${at}) follows version ${current.version}: a change without its audit record`, [current.event.index, at]));
     if (change.by === null) violations.push(violation(INVARIANT, `membership change ${change.change} ${change.node ?? ''} (#${at}) names no leader that committed it`, [at]));
+    if (change.catchUp !== undefined && change.catchUp.learnerEpoch < change.catchUp.committedEpoch) {
+      violations.push(violation(INVARIANT, `${change.node} was promoted (#${at}) knowing epoch ${change.catchUp.learnerEpoch} while epoch ${change.catchUp.committedEpoch} was committed: a learner that had not caught up`, [at]));
+    }
     const expected = expectedAfter(current, change);
     if (expected === null) {
       violations.push(violation(INVARIANT, `${change.change} of ${change.node ?? '?'} (#${at}) is not allowed on voters [${current.voters.join(', ')}], learners [${current.learners.join(', ')}]`, [current.event.index, at]));

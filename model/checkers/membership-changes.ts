@@ -1,5 +1,6 @@
 // Reads the membership audit record from a history: the `membership-change` fault events
-// `{ version, change, node, voters, learners, by }` (seed 001 §20, §227). A history without them
+// `{ version, change, node, voters, learners, by }` (seed 001 §20, §227), a promotion with what
+// the learner had caught up to (`learnerEpoch`, `committedEpoch`). A history without them
 // ran on a fixed configuration in which every controller votes.
 
 import { assert } from '../assert.ts';
@@ -16,6 +17,8 @@ export interface MembershipRecord {
   readonly learners: ReadonlyArray<string>;
   /** The leader incarnation that committed it (null for the bootstrap configuration). */
   readonly by: string | null;
+  /** A promotion: the epoch the learner knew and the one committed when it was proposed (absent in older histories). */
+  readonly catchUp?: { readonly learnerEpoch: number; readonly committedEpoch: number };
 }
 
 const CHANGES = new Set(['bootstrap', 'add-learner', 'promote', 'remove']);
@@ -44,8 +47,14 @@ export function membershipRecords(history: History): ReadonlyArray<MembershipRec
       voters: names(event.value, 'voters', event.index),
       learners: names(event.value, 'learners', event.index),
       by: nullableString(event.value, 'by', event.index),
+      ...catchUpOf(event),
     };
   });
+}
+
+function catchUpOf(event: FaultEvent): Pick<MembershipRecord, 'catchUp'> {
+  if (asFields(event.value)?.['learnerEpoch'] === undefined) return {};
+  return { catchUp: { learnerEpoch: requireNumber(event.value, 'learnerEpoch', event.index), committedEpoch: requireNumber(event.value, 'committedEpoch', event.index) } };
 }
 
 /** The node of a process or incarnation name: `c2` of `c2#3:lead4`. */

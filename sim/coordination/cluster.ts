@@ -69,11 +69,12 @@ export interface ClusterRules {
   readonly guardEndsWithRole: boolean;
   /** A new member joins as a learner; off: it is committed as a voter at once. */
   readonly learnerFirst: boolean;
+  readonly promoteWhenCaughtUp: boolean;
   /** Each leader's role guard carries the epoch its election committed; off: the role keeps its predecessor's epoch. */
   readonly newRoleEpochPerLeader: boolean;
 }
 
-const CORRECT_RULES: ClusterRules = { majorityElections: true, guardEndsWithRole: true, learnerFirst: true, newRoleEpochPerLeader: true };
+const CORRECT_RULES: ClusterRules = { majorityElections: true, guardEndsWithRole: true, learnerFirst: true, promoteWhenCaughtUp: true, newRoleEpochPerLeader: true };
 
 export class Cluster {
   /** Every node, member or not, in a fixed order. */
@@ -280,7 +281,7 @@ export class Cluster {
     const reachable = 1 + this.peersOf(leader).filter((peer) => links.connected(leader.name, peer.name)).length;
     if (reachable < this.majority) return { kind: 'NoQuorum', reachable };
     const target = this.byName.get(change.node);
-    const caughtUp = target !== undefined && target.knownEpoch === this.committed.epoch;
+    const caughtUp = (target !== undefined && target.knownEpoch === this.committed.epoch) || !this.rules.promoteWhenCaughtUp;
     const next = applyCoordination(this.committed, { kind: 'ChangeMembership', term: leader.term, change, caughtUp });
     if (next.outcome.kind !== 'MembershipChanged') return next.outcome;
     this.committed = next.state;
@@ -292,6 +293,12 @@ export class Cluster {
     }
     if (change.kind === 'remove' && target !== undefined && stepDownRemoved) this.stepDown(target);
     return next.outcome;
+  }
+
+  /** How far `name` has caught up: the epoch it knows and the one committed (§62, match state of the audit record). */
+  catchUpOf(name: string): { readonly knownEpoch: number; readonly committedEpoch: number } | null {
+    const node = this.byName.get(name);
+    return node === undefined ? null : { knownEpoch: node.knownEpoch, committedEpoch: this.committed.epoch };
   }
 
   /** The other voters of the committed configuration. */

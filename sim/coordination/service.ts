@@ -63,7 +63,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     const names = sim.controllers.map((node) => node.name);
     assert.ok(names.length >= options.voters, 'the bootstrap voters are controllers');
     const policy = sim.policy;
-    this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
+    this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, promoteWhenCaughtUp: policy.promoteWhenCaughtUp, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
     this.jobs = new JobTable(sim.history);
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
@@ -278,6 +278,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     const target = fault.node === 'leader' ? leader.name : fault.node;
     const kind = fault.f === 'member-add' ? 'add-learner' : fault.f === 'member-promote' ? 'promote' : 'remove';
     const change: MembershipChange = { kind, node: target };
+    // What the learner knew when its promotion was proposed, for the audit record (§62, §227).
+    const catchUp = kind === 'promote' ? this.cluster.catchUpOf(target) : null;
     const outcome = this.cluster.changeMembership(leader, change, this.links, this.sim.policy.stepDownOnRemoval);
     if (outcome.kind === 'NoQuorum') return retry();
     const by = incarnationId(leader.incarnation);
@@ -287,13 +289,13 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
       this.sim.fault('membership-rejected', { change: kind, node: target, reason: outcome.reason, by });
       return;
     }
-    this.recordMembership(kind, target, by);
+    this.recordMembership(kind, target, by, catchUp === null ? {} : { learnerEpoch: catchUp.knownEpoch, committedEpoch: catchUp.committedEpoch });
     this.updateQuorum();
   }
 
-  private recordMembership(change: string, node: string | null, by: string | null): void {
+  private recordMembership(change: string, node: string | null, by: string | null, extra: Readonly<Record<string, number>> = {}): void {
     const membership = this.cluster.committed.membership;
-    this.sim.fault('membership-change', { version: membership.version, change, node, voters: votersOf(membership), learners: learnersOf(membership), by });
+    this.sim.fault('membership-change', { version: membership.version, change, node, voters: votersOf(membership), learners: learnersOf(membership), by, ...extra });
   }
 
   // ---- helpers -------------------------------------------------------------------------------

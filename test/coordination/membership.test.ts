@@ -77,6 +77,20 @@ describe('learner-before-voter', () => {
   });
 });
 
+describe('learner-before-voter: promotion once caught up (001 §62)', () => {
+  it('passes a promotion of a learner that knew the committed epoch, and finds one that did not', () => {
+    const promoted = (learnerEpoch: number) => {
+      const h = new HistoryBuilder();
+      config(h, 0, 'bootstrap', null, ['c1', 'c2', 'c3'], [], null);
+      config(h, 1, 'add-learner', 'c4', ['c1', 'c2', 'c3'], ['c4'], 'c1#1');
+      h.fault('membership-change', { version: 2, change: 'promote', node: 'c4', voters: ['c1', 'c2', 'c3', 'c4'], learners: [], by: 'c1#1', learnerEpoch, committedEpoch: 2 });
+      return learnerBeforeVoter(h.build());
+    };
+    expect(promoted(2)).toEqual({ valid: true, violations: [] });
+    expect(promoted(1).violations.map((v) => v.message)).toEqual(['c4 was promoted (#2) knowing epoch 1 while epoch 2 was committed: a learner that had not caught up']);
+  });
+});
+
 describe('removed-node-no-authority', () => {
   const guardedAcquire = (h: HistoryBuilder, process: string, holder: string, epoch: number, token: number): void => {
     h.op(process, { kind: 'Acquire', scope: 'job-1', holder, ttlMs: 1_000, guard: { role: 'scheduler', epoch } }, { kind: 'Acquired', lease: lease('job-1', holder, token) });

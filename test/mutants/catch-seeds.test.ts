@@ -73,6 +73,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'role-guard-survives-step-down', scenario: 'quorum-loss', seed: 1, invariant: 'quorum-loss-degraded' },
   { mutant: 'no-check-quorum', scenario: 'quorum-loss', seed: 1, invariant: 'quorum-loss-degraded' },
   { mutant: 'voter-without-learner-stage', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },
+  { mutant: 'learner-promoted-before-caught-up', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },
   { mutant: 'minority-election', scenario: 'minority-partition', seed: 1, invariant: 'one-leader-per-term' },
   { mutant: 'new-leader-skips-reclaim', scenario: 'three-node-failover', seed: 2, invariant: 'jobs-complete' },
   { mutant: 'role-epoch-not-bumped', scenario: 'release-coordinator-epoch', seed: 1, invariant: 'no-split-promotion' },
