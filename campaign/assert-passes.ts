@@ -1,5 +1,5 @@
 // For tests: a run that did not pass becomes an error whose message is the counterexample, as
-// numbered steps with the violations and the replay line (campaign/shrink.ts `renderCounterexample`).
+// numbered steps with the violations and the replay line (campaign/counterexample.ts `renderCounterexample`).
 
 import type { RunResult } from '../sim/run-result.ts';
 import { renderCounterexample } from './counterexample.ts';

@@ -4,6 +4,7 @@
 // (a read-only directory, a full disk) does not hide the violation: the run still reports it, with
 // its replay line, and says why there is no file.
 
+import { policyFlips } from '../model/controller-policy.ts';
 import type { Scenario } from '../scenarios/index.ts';
 import { failureOf, writeFailureFile, type FailureFile } from '../campaign/failure-file.ts';
 import { runScenario, type SimRunResult } from '../sim/run.ts';
@@ -55,7 +56,9 @@ const INTERLEAVED_SHRINK_RUNS = 60;
 export async function recordFailure(result: SimRunResult, scenario: Scenario, adapter: ResolvedAdapter, shrink: boolean): Promise<RecordedFailure> {
   const concurrency = adapter.interleave === undefined ? '' : adapter.interleave.strategy === 'free' ? '-free' : `-interleave-${adapter.interleave.strategy}`;
   const file = failurePath(result.scenario, result.seed, `${adapter.name}${concurrency}`);
-  const policy = adapter.policy === undefined ? {} : { policy: adapter.policy };
+  // Every flag the run flipped, the scenario's and the adapter's, so that the file replays alone.
+  const flips = policyFlips(result.policy);
+  const policy = Object.keys(flips).length === 0 ? {} : { policy: flips };
   const interleave = adapter.interleave?.strategy;
   const extra = interleave === undefined ? policy : { ...policy, interleave };
   // An interleaved run replays exactly when its store answers alike (the built-in PostgreSQL

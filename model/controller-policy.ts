@@ -74,6 +74,11 @@ export const POLICY_FLAGS: ReadonlyArray<keyof ControllerPolicy> = Object.freeze
   Object.keys(CORRECT_POLICY).sort() as Array<keyof ControllerPolicy>,
 );
 
+/** The flags of `policy` that differ from the correct protocol. */
+export function policyFlips(policy: Partial<ControllerPolicy>): Partial<ControllerPolicy> {
+  return Object.fromEntries(POLICY_FLAGS.flatMap((flag) => (policy[flag] !== undefined && policy[flag] !== CORRECT_POLICY[flag] ? [[flag, policy[flag]]] : [])));
+}
+
 export function controllerPolicy(partial?: Partial<ControllerPolicy>): ControllerPolicy {
   const merged: ControllerPolicy = { ...CORRECT_POLICY, ...(partial ?? {}) };
   for (const flag of POLICY_FLAGS) {

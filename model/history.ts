@@ -53,7 +53,8 @@ export type FaultKind =
  * - `db-restore`, `db-failover`: `{ blockedScopes?: string[] }`, the scopes that stay blocked until reconciled;
  * - `liveness-phase`: `{ boundMs: number }`, faults are healed and every wait completes within that bound;
  * - `membership-change`: `{ version, change: 'bootstrap' | 'add-learner' | 'promote' | 'remove', node, voters, learners, by }`,
- *   the audit record of one committed configuration (`by`: the leader incarnation that committed it).
+ *   the audit record of one committed configuration (`by`: the leader incarnation that committed it); a
+ *   `promote` also carries `learnerEpoch` and `committedEpoch`, what the learner had caught up to.
  */
 export interface FaultEvent {
   readonly index: number;

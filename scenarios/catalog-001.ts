@@ -138,7 +138,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
         { f: 'member-remove', at: 4_000, node: 'leader' },
         { f: 'member-add', at: 5_500, node: 'c5' },
         // An eager operator: asked 10 ms after the add, before a heartbeat reached the learner; the
-        // promotion waits until it has caught up (§62), and the later request finds it a voter.
+        // promotion waits until it has caught up (001 §62), and the later request finds it a voter.
         { f: 'member-promote', at: 5_510, node: 'c5' },
         { f: 'member-promote', at: 6_500, node: 'c5' },
         { f: 'member-remove', at: 8_000, node: 'leader' },

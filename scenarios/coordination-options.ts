@@ -71,7 +71,7 @@ export function coordinationOptions(input: CoordinationInput): CoordinationOptio
   const parsed = coordinationSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new RangeError(`coordination option ${issue.path.join('.')}: ${issue.message}`);
+    throw new RangeError(`${issue.path.length === 0 ? 'coordination' : `coordination option ${issue.path.join('.')}`}: ${issue.message}`);
   }
   const merged: CoordinationOptions = Object.freeze({ ...parsed.data, faults: Object.freeze(parsed.data.faults) });
   if (merged.electionTimeoutMsMin < 1 || merged.electionTimeoutMsMax < merged.electionTimeoutMsMin) {

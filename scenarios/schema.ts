@@ -4,7 +4,7 @@
 // pass it or whether it demonstrates a violation (`-unmitigated`).
 
 import { z } from 'zod';
-import { POLICY_FLAGS, type ControllerPolicy } from '../model/controller-policy.ts';
+import { POLICY_FLAGS, policyFlips, type ControllerPolicy } from '../model/controller-policy.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { FAULT_PACKAGES, scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
 import { faultProfileSchema, type FaultKnobName } from '../sim/faults/knobs.ts';
@@ -167,7 +167,7 @@ export const scenarioSchema = z
   .refine((s) => !s.invariants.includes('work-within-lease') || (s.workload.workStepMs > 0 && Object.keys(s.workload.mix).some((k) => STEPPED_KINDS.has(k))), {
     message: 'work-within-lease judges work steps: set workload.workStepMs and mix an exclusive workload (env-deploy, infra-apply, alias-publish, migration, cancel-deploy, cross-tenant)',
   })
-  .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || s.policy !== undefined, {
+  .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || Object.keys(policyFlips(s.policy ?? {})).length > 0, {
     message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",
   })
   .superRefine((s, context) => {

@@ -57,6 +57,12 @@ const coordination = z
   .object({ ...counts(coordinationSchema.shape), role: z.enum(COORDINATED_ROLES), faults: z.object(counts(coordinationFaultsSchema.shape)).loose() })
   .loose();
 
+/** A plan's coordination settings without the fields a newer testbed may have added (read as the plan's other settings are). */
+function knownCoordination(settings: Readonly<Record<string, unknown>>): CoordinationInput {
+  const known = (from: unknown, shape: object) => Object.fromEntries(Object.keys(shape).flatMap((key) => (typeof from === 'object' && from !== null && key in from ? [[key, (from as Record<string, unknown>)[key]]] : [])));
+  return { ...known(settings, coordinationSchema.shape), faults: known(settings['faults'], coordinationFaultsSchema.shape) } as CoordinationInput;
+}
+
 /** The nodes a fault step names (controllers `c<n>`, `db`, `provider`, `operator`, or `leader`). */
 function faultNodes(fault: z.infer<typeof scriptedFaultSchema>): ReadonlyArray<string> {
   return 'node' in fault ? [fault.node] : 'from' in fault ? [fault.from, fault.to] : [];
@@ -93,7 +99,7 @@ export const planSchema = z
       }
     };
     settings('faults', () => faultOptions(plan.faults));
-    if (plan.coordination !== undefined) settings('coordination', () => coordinationOptions(plan.coordination as CoordinationInput));
+    if (plan.coordination !== undefined) settings('coordination', () => coordinationOptions(knownCoordination(plan.coordination!)));
     const endMs = plan.horizonMs + plan.livenessBoundMs;
     const controller = (node: string) => /^c[1-9][0-9]?$/.test(node) && Number(node.slice(1)) <= plan.controllers;
     for (const [i, s] of plan.steps.entries()) {

@@ -162,7 +162,9 @@ function withFindings(verdict: Verdict, extra: ReadonlyArray<Violation>): Verdic
   return { valid: false, violations: [...verdict.violations, ...extra] };
 }
 
+/** Runs a scenario's plan under the policy flags the scenario flips, and over them those of `options` (a policy mutant's). */
 export async function runScenario(options: RunScenarioOptions): Promise<SimRunResult> {
   const plan = options.plan ?? generatePlan(options.scenario, options.seed);
-  return executePlan(plan, options);
+  if (options.scenario.policy === undefined) return executePlan(plan, options);
+  return executePlan(plan, { ...options, policy: { ...options.scenario.policy, ...(options.policy ?? {}) } });
 }

@@ -54,7 +54,9 @@ export function learnerBeforeVoter(history: History): Verdict {
     const at = change.event.index;
     if (change.version !== current.version + 1) violations.push(violation(INVARIANT, `membership version ${change.version} (#${at}) follows version ${current.version}: a change without its audit record`, [current.event.index, at]));
     if (change.by === null) violations.push(violation(INVARIANT, `membership change ${change.change} ${change.node ?? ''} (#${at}) names no leader that committed it`, [at]));
-    if (change.catchUp !== undefined && change.catchUp.learnerEpoch < change.catchUp.committedEpoch) {
+    if (change.change === 'promote' && change.catchUp === undefined) {
+      violations.push(violation(INVARIANT, `the promotion of ${change.node} (#${at}) does not record what the learner had caught up to`, [at]));
+    } else if (change.catchUp !== undefined && change.catchUp.learnerEpoch < change.catchUp.committedEpoch) {
       violations.push(violation(INVARIANT, `${change.node} was promoted (#${at}) knowing epoch ${change.catchUp.learnerEpoch} while epoch ${change.catchUp.committedEpoch} was committed: a learner that had not caught up`, [at]));
     }
     const expected = expectedAfter(current, change);

@@ -17,7 +17,7 @@ export interface MembershipRecord {
   readonly learners: ReadonlyArray<string>;
   /** The leader incarnation that committed it (null for the bootstrap configuration). */
   readonly by: string | null;
-  /** A promotion: the epoch the learner knew and the one committed when it was proposed (absent in older histories). */
+  /** A promotion: the epoch the learner knew and the one committed when it was proposed. */
   readonly catchUp?: { readonly learnerEpoch: number; readonly committedEpoch: number };
 }
 

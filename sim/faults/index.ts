@@ -56,10 +56,9 @@ export type PackageKnob = { [K in ScriptedFaultKind]: Packages[K] extends FaultP
 /** The history records that fault kinds write. */
 export type PackageRecord = { [K in ScriptedFaultKind]: keyof Packages[K]['records'] }[ScriptedFaultKind];
 
-// Each kind is registered under its own `f`.
-const registeredUnderItsName: { [K in ScriptedFaultKind]: z.output<Packages[K]['schema']>['f'] extends K ? true : never } = Object.fromEntries(
-  Object.keys(FAULT_PACKAGES).map((k) => [k, true]),
-) as never;
+// Each kind is registered under its own `f`: a kind registered under another name does not compile.
+type Misregistered = { [K in ScriptedFaultKind]: z.output<Packages[K]['schema']>['f'] extends K ? never : K }[ScriptedFaultKind];
+const registeredUnderItsName: [Misregistered] extends [never] ? true : Misregistered = true;
 void registeredUnderItsName;
 
 type Schema = Packages[ScriptedFaultKind]['schema'];

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { FAULT_PACKAGES, type PackageKnob } from './index.ts';
 import { faultKnob, ms, pct, type FaultKnob } from './package.ts';
 
-/** Knobs that belong to no one fault kind: the nemesis cadence and the network's delays. */
+/** Knobs that belong to no one fault kind: the nemesis cadence, the network's delays and held messages. */
 const RUN_KNOBS = {
   nemesisIntervalMs: faultKnob(ms, 'Interval between nemesis ticks that may start random faults, in ms (0: no random faults).', 'keep'),
   networkDelayMsMin: faultKnob(ms, 'Smallest one-way network delay, in ms.', 'keep'),
@@ -45,7 +45,8 @@ export function faultOptions(partial: Partial<FaultOptions> | undefined): FaultO
 /**
  * Swarm testing: the seed also picks the fault mix. Each knob of `ceiling` is kept, zeroed or
  * scaled down, so some seeds run with few fault kinds at high intensity and others with many.
- * Knobs that set a cadence or a duration rather than an amount of faults are kept as they are.
+ * Knobs marked 'keep' (the nemesis cadence, the network's delays, the down times of a crashed
+ * controller or database) are kept as they are; the others, durations of faults included, are scaled.
  */
 export function swarmFaults(ceiling: FaultOptions, stream: { int(min: number, max: number): number }): FaultOptions {
   const out: Record<string, number> = {};

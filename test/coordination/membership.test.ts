@@ -58,7 +58,7 @@ describe('learner-before-voter', () => {
     config(h, 0, 'bootstrap', null, ['c1', 'c2', 'c3'], [], null);
     h.fault('leader-change', { term: 1, epoch: 1, leader: 'c1#1', voters: 3, votes: ['c1', 'c2'] });
     config(h, 1, 'add-learner', 'c4', ['c1', 'c2', 'c3'], ['c4'], 'c1#1');
-    config(h, 2, 'promote', 'c4', ['c1', 'c2', 'c3', 'c4'], [], 'c1#1');
+    h.fault('membership-change', { version: 2, change: 'promote', node: 'c4', voters: ['c1', 'c2', 'c3', 'c4'], learners: [], by: 'c1#1', learnerEpoch: 1, committedEpoch: 1 });
     h.fault('leader-change', { term: 2, epoch: 2, leader: 'c4#1', voters: 4, votes: ['c2', 'c3', 'c4'] });
     expect(learnerBeforeVoter(h.build())).toEqual({ valid: true, violations: [] });
   });
@@ -88,6 +88,11 @@ describe('learner-before-voter: promotion once caught up (001 §62)', () => {
     };
     expect(promoted(2)).toEqual({ valid: true, violations: [] });
     expect(promoted(1).violations.map((v) => v.message)).toEqual(['c4 was promoted (#2) knowing epoch 1 while epoch 2 was committed: a learner that had not caught up']);
+    const h = new HistoryBuilder();
+    config(h, 0, 'bootstrap', null, ['c1', 'c2', 'c3'], [], null);
+    config(h, 1, 'add-learner', 'c4', ['c1', 'c2', 'c3'], ['c4'], 'c1#1');
+    config(h, 2, 'promote', 'c4', ['c1', 'c2', 'c3', 'c4'], [], 'c1#1');
+    expect(learnerBeforeVoter(h.build()).violations.map((v) => v.message)).toEqual(['the promotion of c4 (#2) does not record what the learner had caught up to']);
   });
 });
 

@@ -35,6 +35,9 @@ describe('fault kinds (sim/faults/)', () => {
 
   it('the profile is the union of the kinds\' knobs, each zero by default and refused when unknown', () => {
     for (const [name, fault] of kinds) for (const knob of Object.keys(fault.knobs ?? {})) expect(FAULT_KNOBS, `${name}.${knob}`).toHaveProperty(knob);
+    // No two kinds declare the same knob (the profile would keep only one of them).
+    const declared = kinds.flatMap(([, fault]) => Object.keys(fault.knobs ?? {}));
+    expect(new Set(declared).size).toBe(declared.length);
     expect(faultProfileSchema.safeParse({ partitionProbabilityPct: 5 }).success).toBe(true);
     expect(faultProfileSchema.safeParse({ partitionProbabilityPct: 101 }).success).toBe(false);
     expect(faultProfileSchema.safeParse({ meteorShowerPct: 1 }).success).toBe(false);
