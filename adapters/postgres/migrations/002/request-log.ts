@@ -1,0 +1,39 @@
+// Migration 2 of the PostgreSQL store (../002-one-statement-commands.ts): the request log that
+// resolves an unknown outcome of a one-statement command, and the one statement every function
+// ends a writing command with: its outcome logged for the calling connection.
+
+/** The last statement of a writing one-statement command (the log entry, after the command's writes). */
+export const LOG_OUTCOME = `INSERT INTO request_log AS g (conn, request_id, outcome, logged_at) VALUES (p_conn, p_request, v_out, clock_timestamp())
+    ON CONFLICT (conn) DO UPDATE SET request_id = EXCLUDED.request_id, outcome = EXCLUDED.outcome, logged_at = EXCLUDED.logged_at;`;
+
+export const REQUEST_LOG = `
+-- The outcome of the last writing one-statement command of each client connection
+-- (fast-path.ts): a connection whose reply was lost is resolved by looking its request id up
+-- here. One row per connection, overwritten by the connection's next call (by then its client has
+-- the previous reply), so the log holds one row per live connection; rows of connections that went
+-- away are swept after an hour (fast-path.ts). Not part of a store image.
+CREATE TABLE request_log (
+  conn       uuid PRIMARY KEY,
+  request_id uuid        NOT NULL,
+  outcome    json        NOT NULL,
+  logged_at  timestamptz NOT NULL
+);
+
+-- Each function below is one command in one autocommit statement: the statement is the
+-- transaction, so the command costs one network round trip. Isolation and lock order are those
+-- of transaction.ts: READ COMMITTED, and inside a VOLATILE function every statement takes a
+-- fresh snapshot, so a read that follows a lock sees every commit made before the lock was
+-- granted. Locks are taken in the order recovery gate (shared advisory lock, as in BEGIN of the
+-- multi-statement path) -> role row (guard) -> the scope's scope_counter row (FOR UPDATE) ->
+-- rows under that scope (lease, waiter, aggregate, tombstone) -> this connection's request_log
+-- row, which no other connection touches. Without a guard, the gate and the scope lock share one
+-- statement: its FROM item takes the gate before the select list's subquery locks the row. A
+-- missing scope row is inserted (ON CONFLICT DO NOTHING waits for a racing insert) and locked
+-- again. Every write of a command and its log entry go in one final statement (data-modifying
+-- CTEs), after the decision. Store time is p_now (virtual ms) or, when NULL, the
+-- server clock read after the scope lock is granted. Strings arrive and are stored encoded
+-- (text-codec.ts); the outcome JSON carries only what the caller did not send, and
+-- fast-path.ts builds the typed outcome from it.
+-- Outcomes that changed nothing (Fenced, Busy, Stale, Rejected without a guard write, ...) are
+-- not logged: if their reply is lost, "not applied" is exactly true.
+`;
