@@ -3,9 +3,9 @@
 // automatically"). The controller reads an unknown outcome as a failure and starts the work over
 // as a new operation.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const unknownTreatedAsFailure: Mutant = {
+export const unknownTreatedAsFailure: PolicyMutant = {
   name: 'unknown-treated-as-failure',
   bug: 'an unknown outcome is taken as a failure and the work restarts as a new operation',
   source: '000 §52–§53, §285',

@@ -3,9 +3,9 @@
 // "am I leader?" and then creates leases with no guard, so the store has no epoch to check: a
 // deposed leader that still believes it leads keeps creating authoritative leases.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const booleanLeaderFlag: Mutant = {
+export const booleanLeaderFlag: PolicyMutant = {
   name: 'boolean-leader-flag',
   bug: 'the scheduler acts on a boolean leader flag and sends no role guard, so a deposed leader’s leases are not fenced',
   source: '001 §90, §262, §296–§305',

@@ -3,9 +3,9 @@
 // treats every mode as AllowParallel: a second deploy of a Queue or RejectNew group starts while
 // the first is still running.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const groupModesCollapsed: Mutant = {
+export const groupModesCollapsed: PolicyMutant = {
   name: 'group-modes-collapsed',
   bug: 'concurrency groups in Queue and RejectNew mode start every run at once, as AllowParallel',
   source: '000 §10–§17, §118–§122, §305',

@@ -2,9 +2,9 @@
 // declared supersedable"; production deploy, release publish and DB migration are not), §17,
 // §315. CancelPrevious cancels whatever runs in the group, protected operations included.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const cancelNonSupersedable: Mutant = {
+export const cancelNonSupersedable: PolicyMutant = {
   name: 'cancel-non-supersedable',
   bug: 'CancelPrevious cancels a running operation that is not supersedable',
   source: '000 §17, §119–§121',

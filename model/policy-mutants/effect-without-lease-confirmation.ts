@@ -4,9 +4,9 @@
 // a write whose reply sat in the network, it calls the provider on a lease that already expired
 // and may have a new owner.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const effectWithoutLeaseConfirmation: Mutant = {
+export const effectWithoutLeaseConfirmation: PolicyMutant = {
   name: 'effect-without-lease-confirmation',
   bug: 'a holder calls the external provider without confirming its lease first, so an expired lease still drives a side effect',
   source: '000 §157–§160, §25–§30',

@@ -3,9 +3,9 @@
 // ("Removed node cannot keep coordination authority"). The leader commits its own node's removal
 // and carries on: it keeps its role guard and keeps scheduling under it.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const removedLeaderKeepsRole: Mutant = {
+export const removedLeaderKeepsRole: PolicyMutant = {
   name: 'removed-leader-keeps-role',
   bug: 'a leader whose node was removed from the cluster keeps its role and keeps creating leases under its guard',
   source: '001 §64–§65, §215, §244, §338',

@@ -2,9 +2,9 @@
 // comes before "release lease"; "Otherwise new owner may collide with old external operation"),
 // §288 provider timeout test ("Lease not blindly released before observation"), §289.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const releaseBeforeReconcile: Mutant = {
+export const releaseBeforeReconcile: PolicyMutant = {
   name: 'release-before-reconcile',
   bug: 'the lease is released while an effect is still in flight or unknown, before reconciliation',
   source: '000 §115–§117, §288–§289',

@@ -6,9 +6,9 @@
 // partition) reports nothing, so the handler keeps working after its lease has expired and may
 // have passed to the next holder.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const handlerOutlivesStalledRefresh: Mutant = {
+export const handlerOutlivesStalledRefresh: PolicyMutant = {
   name: 'handler-outlives-stalled-refresh',
   bug: 'a holder\'s handler stops only on a refused renewal, so a renewal call that hangs lets it work past its lease',
   source: '002 "Why staged" 2; 003 commit 0892821; 000 §157–§160',

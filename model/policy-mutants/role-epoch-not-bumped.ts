@@ -3,9 +3,9 @@
 // hands the role assignment keeps its predecessor's epoch: the new coordinator's guard carries the
 // same epoch as the deposed one's, so the store cannot tell their promotions apart.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const roleEpochNotBumped: Mutant = {
+export const roleEpochNotBumped: PolicyMutant = {
   name: 'role-epoch-not-bumped',
   bug: 'a new leader’s role guard carries its predecessor’s role epoch instead of the epoch its election committed',
   source: '001 §29, §82–§88, §94, §264–§265',

@@ -2,9 +2,9 @@
 // §283, §340 (election safety). The vote count compares with half the voters instead of a
 // majority: an isolated voter, or one side of an even split, elects itself.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const minorityElection: Mutant = {
+export const minorityElection: PolicyMutant = {
   name: 'minority-election',
   bug: 'an election is won with half the voters’ votes rounded down, not a majority',
   source: '001 §67–§71, §89, §283',

@@ -3,9 +3,9 @@
 // is committed as soon as it is asked for, whether or not the learner has caught up: a voter joins
 // the majority without the committed state.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const learnerPromotedBeforeCaughtUp: Mutant = {
+export const learnerPromotedBeforeCaughtUp: PolicyMutant = {
   name: 'learner-promoted-before-caught-up',
   bug: 'a learner is promoted to voter before it has caught up with the committed state',
   source: '001 §62, §338',

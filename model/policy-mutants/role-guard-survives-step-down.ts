@@ -3,9 +3,9 @@
 // the node's role but the guard object stays valid in the process: the scheduler loop keeps
 // creating leases with it through a quorum loss.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const roleGuardSurvivesStepDown: Mutant = {
+export const roleGuardSurvivesStepDown: PolicyMutant = {
   name: 'role-guard-survives-step-down',
   bug: 'a leader’s role guard stays usable after it steps down, so it keeps scheduling without a majority',
   source: '001 §74–§75, §96, §294, §296–§305',

@@ -3,9 +3,9 @@
 // recovery procedure reopens the blocked scopes at once, without inspecting the effects that
 // were in flight when the database was replaced.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const reopenWithoutInspection: Mutant = {
+export const reopenWithoutInspection: PolicyMutant = {
   name: 'reopen-without-inspection',
   bug: 'after failover or restore, blocked scopes are reopened without inspecting their in-flight effects',
   source: '000 §64–§65, §237, §272–§276, §297',

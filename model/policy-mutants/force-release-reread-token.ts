@@ -3,9 +3,9 @@
 // seed 000 §200–§204, §290. The operator investigates the stuck holder's lease, then re-reads the
 // scope and force-releases whatever lease is current by then — a newer, healthy holder's.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const forceReleaseRereadToken: Mutant = {
+export const forceReleaseRereadToken: PolicyMutant = {
   name: 'force-release-reread-token',
   bug: 'the operator force-releases the token it re-reads after investigating, not the one it observed and reconciled',
   source: '002 PR #53; 003 preempt re-validation; 000 §200–§204, §290',

@@ -4,9 +4,9 @@
 // not re-check, so a grant whose reply sat out a pause or a slow network drives its first side
 // effect after the lease already expired.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const noRecheckAfterWait: Mutant = {
+export const noRecheckAfterWait: PolicyMutant = {
   name: 'no-recheck-after-wait',
   bug: 'a waiter that got the lease trusts the grant as a fresh confirmation instead of re-checking ownership',
   source: '003 displaced-waiter; 000 §86–§90, §157–§160',

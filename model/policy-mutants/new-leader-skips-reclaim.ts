@@ -4,9 +4,9 @@
 // dispatching when it died: they stay marked as being dispatched by a process that no longer
 // exists, and are never run.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const newLeaderSkipsReclaim: Mutant = {
+export const newLeaderSkipsReclaim: PolicyMutant = {
   name: 'new-leader-skips-reclaim',
   bug: 'a new leader does not reclaim the jobs a failed leader left half-dispatched, so they are never run',
   source: '001 §84–§88, §259',

@@ -4,9 +4,9 @@
 // The operator validates that the lease is still the stalled one it watched, then forces it by
 // token alone in a second step: a holder that comes back and renews in between loses a live lease.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const forceWithoutObservedExpiry: Mutant = {
+export const forceWithoutObservedExpiry: PolicyMutant = {
   name: 'force-without-observed-expiry',
   bug: 'the force release is bound to the token only, so its validation and the force are two steps and a renewal between them is ignored',
   source: '002 022d1f8, ebe1ab8 (remote force validation atomic); 000 §200–§204, §290',

@@ -5,9 +5,9 @@
 // so a force release from another instance actually stops the victim"). The controller sees its
 // renewal fail and keeps working as if it still owned the scope.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const holderNotStoppedOnRenewalFailure: Mutant = {
+export const holderNotStoppedOnRenewalFailure: PolicyMutant = {
   name: 'holder-not-stopped-on-renewal-failure',
   bug: 'a holder whose renewal fails keeps starting side effects instead of entering OwnershipUncertain',
   source: '003 commit 0892821; 002 544eda0; 000 §157–§160',

@@ -3,9 +3,9 @@
 // each held while waiting for the next: two requests listing the same scopes in opposite orders
 // each hold one and wait for the other.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const nestedAcquireOrder: Mutant = {
+export const nestedAcquireOrder: PolicyMutant = {
   name: 'nested-acquire-order',
   bug: 'multi-resource requests take their scopes one by one in request order instead of all at once in canonical order',
   source: '000 §99–§105, §108–§109, §291',

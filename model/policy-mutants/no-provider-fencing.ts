@@ -4,9 +4,9 @@
 // after the next owner's effect. Seed 002 ("Why staged" item 3): a holder the new owner cannot
 // stop in time (on another instance, or a request already on its way) is stopped only by fencing.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const noProviderFencing: Mutant = {
+export const noProviderFencing: PolicyMutant = {
   name: 'no-provider-fencing',
   bug: 'effects are sent without the fencing token, so the provider cannot refuse a stale holder’s late request',
   source: '000 §26–§28, §281; 002 "Why staged" item 3 (holders on other instances need fencing)',

@@ -2,9 +2,9 @@
 // lease window"), §98, §261 quorum-loss test. The leader never checks that its heartbeats still
 // reach a majority: cut off from every other voter, it goes on leading and scheduling.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const noCheckQuorum: Mutant = {
+export const noCheckQuorum: PolicyMutant = {
   name: 'no-check-quorum',
   bug: 'the leader never steps down when its heartbeats stop reaching a majority (no check-quorum)',
   source: '001 §71–§75, §98, §261',

@@ -3,9 +3,9 @@
 // finds an effect in flight in its predecessor's journal retries it without asking the provider
 // whether the first attempt was applied.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const retryWithoutInspection: Mutant = {
+export const retryWithoutInspection: PolicyMutant = {
   name: 'retry-without-inspection',
   bug: 'after a crash the next incarnation retries an in-flight effect without inspecting the provider first',
   source: '000 §64–§65, §191–§193, §287',

@@ -4,9 +4,9 @@
 // waiter"), seed 000 §10–§17, §119–§121. The CancelPrevious group orders runs by when they reach
 // it: a run whose controller was busy or paused arrives late and cancels the newer run.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const arrivalOrderSupersedes: Mutant = {
+export const arrivalOrderSupersedes: PolicyMutant = {
   name: 'arrival-order-supersedes',
   bug: 'CancelPrevious lets the run that arrives last win, so an old run delayed on its way supersedes a newer one',
   source: '003 admission-order (delayed registration displaces a newer waiter); 000 §10–§17, §119–§121',

@@ -4,9 +4,9 @@
 // scope id from kind, project and name only: two tenants' environments of the same name are one
 // scope.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const tenantDroppedFromScope: Mutant = {
+export const tenantDroppedFromScope: PolicyMutant = {
   name: 'tenant-dropped-from-scope',
   bug: 'scope ids are derived without the tenant, so two tenants’ scopes of the same name collide',
   source: '000 §242–§250, §295; 003 injective lock scope keys',

@@ -3,9 +3,9 @@
 // provider timeout a generic retry layer in the controller re-issues the effect at once, without
 // asking the provider what happened (§194 "No Generic Retry Middleware For Mutations").
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const blindRetryAfterTimeout: Mutant = {
+export const blindRetryAfterTimeout: PolicyMutant = {
   name: 'blind-retry-after-timeout',
   bug: 'after a provider timeout the effect is re-issued without inspecting the provider first',
   source: '000 §64–§65, §191–§194, §285',

@@ -4,9 +4,9 @@
 // The operator takes a lease whose expiry did not move for half a renewal interval for an orphan:
 // a fresh or healthy lease, between two of its holder's renewals, is forced.
 
-import type { Mutant } from './mutant.ts';
+import type { PolicyMutant } from './policy-mutant.ts';
 
-export const orphanJudgedTooSoon: Mutant = {
+export const orphanJudgedTooSoon: PolicyMutant = {
   name: 'orphan-judged-too-soon',
   bug: 'a holder is judged stalled when its lease did not move for half a renewal interval, so fresh and healthy leases are forced',
   source: '002 b1a49c3, 544eda0 (fresh lease mistaken for an orphan); 000 §202',
