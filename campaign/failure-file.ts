@@ -43,6 +43,7 @@ export const failureFileSchema = z
     violations: z.array(violationSchema),
     traceHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest'),
     replay: z.string().min(1),
+    history: z.array(z.object({ index: z.number().int().nonnegative(), time: z.number(), process: z.string(), type: z.enum(['invoke', 'ok', 'fail', 'info', 'fault', 'truth']), f: z.string() }).passthrough()).optional(),
   })
   .strict();
 
@@ -65,6 +66,12 @@ export interface FailureFile {
   readonly traceHash: string;
   /** The one line that replays the seed from scratch. */
   readonly replay: string;
+  /**
+   * The history of the failing run of `plan`, as recorded: what a replay is compared with, and
+   * all there is to go on when the store cannot replay exactly (its answers depend on more than
+   * the commands and the store time).
+   */
+  readonly history?: RunResult['history'];
 }
 
 /** A failure file that cannot be read; the message is one line naming the file and the problem. */
@@ -93,6 +100,7 @@ export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutan
     violations: result.violations,
     traceHash: result.traceHash,
     replay: result.replay,
+    history: result.history,
   };
 }
 

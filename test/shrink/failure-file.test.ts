@@ -31,6 +31,18 @@ describe('failure.json', () => {
     expect(await readdir(join(dir, 'nested'))).toEqual(['round-trip.json']);
   });
 
+  it('carries the history of the failing run, validated like the rest of the file', async () => {
+    const plan = generatePlan(loadScenario('stale-holder'), 7);
+    const result = await correctExecutor()(plan);
+    const path = join(dir, 'with-history.json');
+    await writeFailureFile(path, failureOf(plan, result));
+    const read = await readFailureFile(path);
+    expect(read.history).toHaveLength(result.events);
+    expect(read.history).toEqual(JSON.parse(JSON.stringify(result.history)));
+    const damaged = { ...JSON.parse(JSON.stringify(read)), history: [{ index: 0, time: 0, type: 'nonsense', process: 'x', f: 'y' }] };
+    await expect(writeFailureFile(join(dir, 'damaged.json'), damaged)).rejects.toThrow(/history\.0\.type/);
+  });
+
   it('replaying the stored plan gives the identical trace hash (correct store)', async () => {
     const failure = await correctFailureShaped();
     const path = join(dir, 'correct.json');
