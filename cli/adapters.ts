@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
-import { isSyncStore, OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions } from '../adapters/port.ts';
+import { isSyncStore, OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
@@ -179,10 +179,12 @@ async function resolveExec(spec: string): Promise<ResolvedAdapter> {
 /**
  * A user's store, module or process: probed once up front, so a store that does not implement the
  * port is bad input before any run starts, and a factory that fails or never answers is said to
- * before any work; each call then goes through `checkedStore`.
+ * before any work; each call then goes through `checkedStore`. The probe is not thrown away: it
+ * is the store of the first run that asks for one on the same terms (its time sources forward to
+ * that run's), so a store that is costly to open is opened once per run, not once more up front.
  */
 async function userStore(spec: string, userFactory: StoreFactory, probeConnection?: string): Promise<ResolvedAdapter> {
-  const factory: StoreFactory = async (options) => {
+  const open = async (options: StoreOptions): Promise<Store> => {
     let store: unknown;
     try {
       store = await awaiting(`the store factory of ${spec}`, Promise.resolve(userFactory(options)));
@@ -191,14 +193,44 @@ async function userStore(spec: string, userFactory: StoreFactory, probeConnectio
     }
     return checkedStore(spec, checkStore(spec, store));
   };
-  const probe = await bounded(`the store factory of ${spec}`, factory({ time: { now: () => 0 }, ...(probeConnection === undefined ? {} : { connectionString: probeConnection }) }), FACTORY_TIMEOUT_MS);
-  try {
-    await probe.close();
-  } catch (error) {
-    throw new UndecidedError(`adapter ${spec}: close() of a new store failed: ${firstLine(error)}`, { cause: error });
-  }
-  const name = spec;
-  return { name, store: { name, factory }, deterministic: probe.capabilities?.deterministic === true, close: async () => {} };
+  const forward = forwardingTime();
+  const probeOptions: StoreOptions = { time: forward.time, callerClock: forward.callerClock, ...(probeConnection === undefined ? {} : { connectionString: probeConnection }) };
+  let spare: Store | null = await bounded(`the store factory of ${spec}`, open(probeOptions), FACTORY_TIMEOUT_MS);
+  const deterministic = spare.capabilities?.deterministic === true;
+  const factory: StoreFactory = async (options) => {
+    if (spare === null || options.time === 'database' || options.connectionString !== undefined) return open(options);
+    const store = spare;
+    spare = null;
+    forward.bind(options.time, options.callerClock);
+    return store;
+  };
+  const close = async (): Promise<void> => {
+    if (spare === null) return;
+    const store = spare;
+    spare = null;
+    try {
+      await store.close();
+    } catch (error) {
+      throw new UndecidedError(`adapter ${spec}: close() of a new store failed: ${firstLine(error)}`, { cause: error });
+    }
+  };
+  // A probe opened on a connection of its own serves no run: every run gets a fresh schema.
+  if (probeConnection !== undefined) await close();
+  return { name: spec, store: { name: spec, factory }, deterministic, close };
+}
+
+/** Time sources that read the ones bound later (virtual time 0 until then). */
+function forwardingTime(): { time: TimeSource; callerClock: TimeSource; bind(time: TimeSource, callerClock: TimeSource | undefined): void } {
+  let time: TimeSource = { now: () => 0 };
+  let caller: TimeSource | undefined;
+  return {
+    time: { now: () => time.now() },
+    callerClock: { now: () => (caller ?? time).now() },
+    bind(t, c) {
+      time = t;
+      caller = c;
+    },
+  };
 }
 
 /**

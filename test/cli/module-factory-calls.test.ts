@@ -1,0 +1,48 @@
+// A user's store is opened once per run: the probe that checks the module up front is the store of
+// the first run, not an extra one (a store backed by a database pays its setup once per run).
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCliAsync } from './run-cli.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+
+const scratch = scratchDirs('testbed-module-factory-');
+const MEMORY = path.resolve(import.meta.dirname, '../../adapters/memory.ts');
+
+/** The memory store as a module that writes one line to `log` each time its factory is called. */
+function countingModule(dir: string, log: string): string {
+  const file = path.join(dir, 'counting.mts');
+  writeFileSync(
+    file,
+    `import { appendFileSync } from 'node:fs';
+import createMemoryStore from ${JSON.stringify(MEMORY)};
+export default async (options) => {
+  appendFileSync(${JSON.stringify(log)}, 'opened\\n');
+  const store = await createMemoryStore(options);
+  return { name: 'counting', execute: (command) => store.execute(command), close: () => store.close() };
+};
+`,
+  );
+  writeFileSync(log, '');
+  return file;
+}
+
+const opened = (log: string): number => readFileSync(log, 'utf8').split('\n').filter((line) => line === 'opened').length;
+
+describe('the factory of a user module store', () => {
+  test('is called once for a run and once per run of a sweep, and the runs judge as before', async () => {
+    const dir = scratch();
+    const log = path.join(dir, 'factory.log');
+    const adapter = countingModule(dir, log);
+    const run = await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', adapter, '--json'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(opened(log)).toBe(1);
+    const memory = await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', '1', '--json'], { cwd: dir });
+    // The reused probe reads the run's clock: the run is the memory store's, trace hash and all.
+    expect((JSON.parse(run.stdout) as { traceHash: string }).traceHash).toBe((JSON.parse(memory.stdout) as { traceHash: string }).traceHash);
+    const sweep = await runCliAsync(['sweep', '--scenario', 'stale-holder', '--seeds', '1..3', '--adapter', adapter, '--json'], { cwd: dir });
+    expect(sweep.code, sweep.stderr).toBe(0);
+    expect(opened(log)).toBe(1 + 3);
+  }, 120_000);
+});
