@@ -49,7 +49,6 @@ type Packages = typeof FAULT_PACKAGES;
 export type ScriptedFaultKind = keyof Packages;
 /** A scripted fault step, as played (defaults filled in). */
 export type ScriptedFault = { [K in ScriptedFaultKind]: z.output<Packages[K]['schema']> }[ScriptedFaultKind];
-/** A scripted fault step as written in a scenario. */
 /** The knobs of the random profile that fault kinds declare. */
 export type PackageKnob = { [K in ScriptedFaultKind]: Packages[K] extends FaultPackage<StepSchema, infer N, never> ? N : never }[ScriptedFaultKind];
 /** The history records that fault kinds write. */
