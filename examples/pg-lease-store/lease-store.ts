@@ -33,6 +33,12 @@ type Outcome = Record<string, unknown> & { kind: string };
 export interface LeaseStoreOptions extends StoreOptions {
   /** Read the token counter without locking it (a race, for the testbed to find). */
   readonly race?: boolean;
+  /**
+   * Read store time in SQL (`now()`), after the scope's lock, instead of from `options.time`: the
+   * way a store whose expiry lives in SQL reads it. The testbed's database time makes `now()` the
+   * run's virtual time.
+   */
+  readonly sqlTime?: boolean;
 }
 
 export async function createLeaseStore(options: LeaseStoreOptions): Promise<Store> {
@@ -47,11 +53,14 @@ export async function createLeaseStore(options: LeaseStoreOptions): Promise<Stor
 
   const lease = (scope: string, row: LeaseRow) => ({ scope, holder: row.holder, token: Number(row.token), acquiredAt: Number(row.acquired_at), expiresAt: Number(row.expires_at) });
 
-  async function decide(command: Command, at: number): Promise<Outcome> {
+  const sqlNow = async (): Promise<number> => Number((await client.query<{ at: string }>('SELECT floor(extract(epoch FROM now()) * 1000)::bigint AS at')).rows[0]!.at);
+
+  async function decide(command: Command, given: number | null): Promise<Outcome> {
     if (!('scope' in command) || typeof command.scope !== 'string') throw new Error(`not implemented: ${command.kind}`);
     const scope = command.scope;
     await client.query('INSERT INTO lease_tokens (scope, last) VALUES ($1, 0) ON CONFLICT (scope) DO NOTHING', [scope]);
     const counter = await one(`SELECT last AS token FROM lease_tokens WHERE scope = $1${options.race === true && command.kind === 'Acquire' ? '' : ' FOR UPDATE'}`, [scope]);
+    const at = given ?? (await sqlNow());
     const row = await one('SELECT holder, token, acquired_at, expires_at FROM leases WHERE scope = $1', [scope]);
     const live = row !== undefined && at < Number(row.expires_at) ? row : undefined;
     const stale = { kind: 'Stale', currentToken: live === undefined ? null : Number(live.token) };
@@ -100,7 +109,7 @@ export async function createLeaseStore(options: LeaseStoreOptions): Promise<Stor
     name: options.race === true ? 'pg-lease-store (racy)' : 'pg-lease-store',
     capabilities: { commands: COMMANDS, deterministic: true },
     async execute(command) {
-      const at = now();
+      const at = options.sqlTime === true ? null : now();
       await client.query('BEGIN');
       try {
         const outcome = await decide(command, at);

@@ -3,7 +3,8 @@
 // a store and a connection of its own, and the statements of concurrent calls reach the server in
 // a seeded order. The correct store passes; its racy variant (Acquire reads the token counter
 // without a lock) passes serially and is caught interleaved, and its failure is shrunk and replays
-// to the same trace hash; a store that connects elsewhere is refused in one line, exit 3.
+// to the same trace hash; a store that reads time in SQL gets the run's virtual time (database
+// time); a store that connects elsewhere is refused in one line, exit 3.
 
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -52,6 +53,14 @@ describe('--interleave on a store module', () => {
     expect(replay.code, replay.stderr).toBe(1);
     expect(replay.stdout).toMatch(/trace hash matches the failure file/);
   }, 180_000);
+
+  test('database time: a store that reads store time in SQL (now(), after its lock) decides on the run\'s virtual time', async () => {
+    // The store is compared with the reference model outcome for outcome (differential): a lease
+    // stamped with the server's own clock would diverge at its first Acquire.
+    const result = await testbed(['sweep', '--scenario', SCENARIO, '--seeds', '1..3', '--adapter', path.join(EXAMPLE, 'sql-time.ts'), '--interleave', '--json'], scratch());
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as SweepJson).failures).toBe(0);
+  }, 120_000);
 
   test('free-running (--concurrency free): the racy store is caught, and replay reruns the plan and counts how often it came back', async () => {
     const cwd = scratch();

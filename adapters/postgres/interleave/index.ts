@@ -4,8 +4,9 @@
 
 import pg from 'pg';
 import { INTERLEAVE_WINDOW_MS, type Chooser, type InterleavedStores, type InterleaveStrategy, type Interleaving, type SessionCall } from '../../interleaving.ts';
-import type { Store, StoreFactory } from '../../port.ts';
+import type { Store, StoreFactory, TimeSource } from '../../port.ts';
 import { createPostgresStore, type PostgresStoreOptions } from '../store.ts';
+import { databaseTimeSql, setDatabaseTime } from './database-time.ts';
 import { StatementGate } from './statement-gate.ts';
 import { SessionProxy } from './wire-proxy.ts';
 
@@ -28,6 +29,11 @@ export class InterleavingNotConnectedError extends Error {
 export interface OpenInterleavedOptions {
   /** One Inspect on every store before the first batch, so no batch pays for connecting or migrating (built-in stores). */
   readonly warmUp: boolean;
+  /**
+   * Database time (database-time.ts): the store time the schema's clock is set to before every
+   * call, when the schema has one.
+   */
+  readonly clock?: TimeSource;
 }
 
 export async function openInterleaved(connectionString: string, sessions: ReadonlyArray<string>, openStore: OpenStore, opened: OpenInterleavedOptions = { warmUp: true }): Promise<InterleavedStores> {
@@ -49,7 +55,7 @@ export async function openInterleaved(connectionString: string, sessions: Readon
   try {
     for (const session of sessions) proxies.set(session, new SessionProxy(session, upstream, gate.changed));
     gate.attach(proxies);
-    main = await openStore(connectionString, 2);
+    main = withClock(await openStore(connectionString, 2), probe, opened.clock);
     // The main store creates the schema; each session then opens its connection (the gate lets
     // everything pass outside a batch), so no batch pays for connecting or migrating.
     if (opened.warmUp) await main.execute({ kind: 'Inspect' });
@@ -68,6 +74,7 @@ export async function openInterleaved(connectionString: string, sessions: Readon
   return {
     main: main!,
     runBatch: async (calls: ReadonlyArray<SessionCall>, choose: Chooser | null) => {
+      if (opened.clock !== undefined) await setDatabaseTime(probe, opened.clock.now());
       const result = await gate.runBatch(
         calls.map((call) => ({ session: call.session, run: () => storeOf(stores, call.session).execute(call.command) as Promise<unknown> })),
         choose,
@@ -80,6 +87,23 @@ export async function openInterleaved(connectionString: string, sessions: Readon
     },
     close,
   };
+}
+
+/** The main store, setting the schema's clock before each of its calls (none to set: the store itself). */
+function withClock(store: Store, probe: pg.Client, clock: TimeSource | undefined): Store {
+  if (clock === undefined) return store;
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'execute') {
+        return async (command: Parameters<Store['execute']>[0]) => {
+          await setDatabaseTime(probe, clock.now());
+          return target.execute(command);
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 function storeOf(stores: ReadonlyMap<string, Store>, session: string): Store {
@@ -108,39 +132,49 @@ export function postgresInterleaving(
   };
 }
 
-/** `connectionString` with every connection's `search_path` set to `schema` (libpq `options`). */
-export function withSearchPath(connectionString: string, schema: string): string {
+/**
+ * `connectionString` with every connection's `search_path` set to `schema` (libpq `options`);
+ * `pg_catalog` named after it lets the schema's functions shadow PostgreSQL's own.
+ */
+export function withSearchPath(connectionString: string, schema: string, shadowCatalog = false): string {
   const url = new URL(connectionString);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  url.searchParams.set('options', `-c search_path=${schema}${shadowCatalog ? ',pg_catalog' : ''}`);
   return url.toString();
 }
 
-/** A fresh schema on the server at `connectionString`, and the string that makes it every connection's `search_path`. */
-export async function freshSchemaUrl(connectionString: string, schema: string): Promise<string> {
+/**
+ * A fresh schema on the server at `connectionString`, and the string that makes it every
+ * connection's `search_path`. With `databaseTime` the schema gets the testbed's clock
+ * (database-time.ts), which shadows PostgreSQL's time functions.
+ */
+export async function freshSchemaUrl(connectionString: string, schema: string, databaseTime = false): Promise<string> {
   const admin = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
   admin.on('error', () => undefined);
   await admin.connect();
   try {
     await admin.query(`CREATE SCHEMA ${schema}`);
+    if (databaseTime) await admin.query(databaseTimeSql(schema));
   } finally {
     await admin.end().catch(() => undefined);
   }
-  return withSearchPath(connectionString, schema);
+  return withSearchPath(connectionString, schema, databaseTime);
 }
 
 /**
  * Controlled interleaving of a user's store that keeps its data where it is told
  * (`StoreOptions.connectionString`): each run gets a fresh schema on the server, made the
  * `search_path` of every connection; the store is opened once per session with the string of that
- * session's proxy, and once more, directly, as the main store.
+ * session's proxy, and once more, directly, as the main store. Unless the run is on the server's
+ * own clock, the schema reads the run's store time (database-time.ts).
  */
 export function connectingInterleaving(strategy: InterleaveStrategy, connectionString: string, freshSchema: () => string, factory: StoreFactory): Interleaving {
   return {
     strategy,
     windowMs: INTERLEAVE_WINDOW_MS,
     open: async (options, sessions) => {
-      const url = await freshSchemaUrl(connectionString, freshSchema());
-      return openInterleaved(url, sessions, (session) => factory({ ...options, connectionString: session }), { warmUp: false });
+      const clock = options.time === 'database' ? undefined : options.time;
+      const url = await freshSchemaUrl(connectionString, freshSchema(), clock !== undefined);
+      return openInterleaved(url, sessions, (session) => factory({ ...options, connectionString: session }), { warmUp: false, ...(clock === undefined ? {} : { clock }) });
     },
   };
 }

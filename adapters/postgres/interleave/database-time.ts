@@ -1,0 +1,33 @@
+// Database time for a user's SQL store (docs/ARCHITECTURE.md "Database time"): when the testbed
+// hands a store its database (`--interleave`, `--concurrency free`), the store's schema gets a
+// clock that reads the simulator's virtual time, so expiry decided inside SQL (a library's own
+// `now()`, a stored function) runs on the same time as everything else in the run.
+//
+// - `testbed_now()` returns store time in integer milliseconds: what `options.time.now()` gives.
+// - `now()`, `transaction_timestamp()`, `statement_timestamp()` and `clock_timestamp()` of the
+//   schema shadow PostgreSQL's own: every connection's `search_path` is `<schema>, pg_catalog`,
+//   so an unqualified call finds these first. They return `testbed_now()` as a timestamptz.
+//   (`CURRENT_TIMESTAMP` and `LOCALTIMESTAMP` are keywords bound to pg_catalog and cannot be
+//   shadowed; a store reading time that way keeps the server's clock.)
+//
+// The clock is one row, set by the testbed on a connection of its own before every call it
+// makes: store time stands still during a call, and during a batch of calls that run at once,
+// as it does for the built-in stores.
+
+import type pg from 'pg';
+
+/** The clock table and the functions, created in `schema` (a quoted identifier is not needed: schemas are testbed-made). */
+export function databaseTimeSql(schema: string): string {
+  const clock = `SELECT to_timestamp(now_ms / 1000.0) FROM ${schema}.testbed_clock`;
+  const shadow = (name: string): string => `CREATE FUNCTION ${schema}.${name}() RETURNS timestamptz LANGUAGE sql STABLE AS $$ ${clock} $$;`;
+  return `
+    CREATE TABLE ${schema}.testbed_clock (now_ms bigint NOT NULL);
+    INSERT INTO ${schema}.testbed_clock VALUES (0);
+    CREATE FUNCTION ${schema}.testbed_now() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT now_ms FROM ${schema}.testbed_clock $$;
+    ${['now', 'transaction_timestamp', 'statement_timestamp', 'clock_timestamp'].map(shadow).join('\n    ')}`;
+}
+
+/** Sets the store time every connection of the schema reads (on a connection whose `search_path` is the schema). */
+export async function setDatabaseTime(client: pg.Client, nowMs: number): Promise<void> {
+  await client.query('UPDATE testbed_clock SET now_ms = $1', [nowMs]);
+}
