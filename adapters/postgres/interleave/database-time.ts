@@ -1,4 +1,4 @@
-// Database time for a user's SQL store (docs/ARCHITECTURE.md "Database time"): when the testbed
+// Database time for a user's SQL store (docs/ARCHITECTURE.md "Controlled interleaving"): when the testbed
 // hands a store its database (`--interleave`, `--concurrency free`), the store's schema gets a
 // clock that reads the simulator's virtual time, so expiry decided inside SQL (a library's own
 // `now()`, a stored function) runs on the same time as everything else in the run.
