@@ -27,23 +27,60 @@ export const INTERLEAVE_WINDOW_MS = 25;
 /** Picks the next session among those with a statement held (in session order); returns its index. */
 export type Chooser = (candidates: ReadonlyArray<string>) => number;
 
+/**
+ * The pseudo-session a chooser may pick, when store time passes during a batch, to move store time
+ * on to the next instant at which a call of the batch reached the database (or the batch's end).
+ */
+export const CLOCK_SESSION = '@clock';
+
 export interface SessionCall {
   readonly session: string;
   readonly command: Command;
+  /** The virtual time the call reached the database: with time passing, none of its statements goes before store time reaches it. */
+  readonly arrivedAt: number;
+}
+
+export interface SettledCall {
+  readonly call: number;
+  readonly result: PromiseSettledResult<unknown>;
+  /** The store times the call may have read: every instant store time took while it ran. */
+  readonly storeTimes: ReadonlyArray<number>;
 }
 
 export interface BatchResult {
   /** Every call's result, in the order the calls finished (ties in session order; free-running: as they came). */
-  readonly settled: ReadonlyArray<{ readonly call: number; readonly result: PromiseSettledResult<unknown> }>;
-  /** The session of each statement released, in release order. */
+  readonly settled: ReadonlyArray<SettledCall>;
+  /** The session of each statement released, in release order, and CLOCK_SESSION where store time moved on. */
   readonly schedule: ReadonlyArray<string>;
+}
+
+/**
+ * A store run with passing time may say which store time its last call decided with (null: it
+ * cannot tell); the shadow model then explains that call at that time alone.
+ */
+export interface StoreTimeReport {
+  lastStoreTime(): number | null;
+}
+
+export function reportsStoreTime(store: object): store is StoreTimeReport {
+  return typeof (store as Partial<StoreTimeReport>).lastStoreTime === 'function';
 }
 
 export interface InterleavedStores {
   /** The store of calls made on the database host itself (setup, recovery, snapshots): never held. */
   readonly main: Store;
-  /** Runs at most one call per session at once, statement by statement as `choose` decides (null: free-running). */
-  runBatch(calls: ReadonlyArray<SessionCall>, choose: Chooser | null): Promise<BatchResult>;
+  /**
+   * Store time passes during a batch (`passingTime`): it starts at the first call's arrival and
+   * moves, when the chooser picks CLOCK_SESSION, through the later arrivals up to the batch's end.
+   * Only a store that reads store time in SQL after its locks (the built-in stores: database
+   * time) can be run so; for the others store time is the batch's end throughout.
+   */
+  readonly passingTime: boolean;
+  /**
+   * Runs at most one call per session at once, statement by statement as `choose` decides (null:
+   * free-running), the batch ending at store time `end`.
+   */
+  runBatch(calls: ReadonlyArray<SessionCall>, choose: Chooser | null, end: number): Promise<BatchResult>;
   close(): Promise<void>;
 }
 

@@ -20,4 +20,17 @@ export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     expect: 'pass',
     operations: 120,
   },
+  {
+    name: 'sql-renewal-race',
+    title: 'Leases barely longer than the store\'s round trips, renewed by heartbeats while contenders wait: a renewal racing its own lease\'s expiry is refused, never granted while another holder owns the scope',
+    sources: ['000 §31–33', '000 §78', '000 §280', '000 §282'],
+    // Leases of 50 ms renewed every third of that, so a renewal delayed by a held message or a
+    // pause reaches the store within the interleaving window (25 ms) before its lease expires,
+    // when the waiters told the scope is free reach it too; store time passes inside that window.
+    workload: { controllers: 8, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 4_000, leaseTtlMs: 50, workMsMin: 10, workMsMax: 60, waitPct: 100, burstPct: 20 },
+    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 5, holdProbabilityPct: 60, holdMsMax: 40, nemesisIntervalMs: 50, pauseProbabilityPct: 50, pauseMsMax: 50 } },
+    invariants: [...SAFETY],
+    expect: 'pass',
+    operations: 100,
+  },
 ];

@@ -7,7 +7,7 @@
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
-import type { InterleavedStores, Interleaving } from '../adapters/interleaving.ts';
+import { CLOCK_SESSION, type InterleavedStores, type Interleaving } from '../adapters/interleaving.ts';
 import { chooserFor } from './interleave-strategy.ts';
 import type { Streams } from './prng.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
@@ -98,12 +98,12 @@ export class DatabaseNode {
 
   // ---- controlled interleaving (adapters/interleaving.ts) -------------------------------------
 
-  /** Calls waiting for the next batch, in arrival order. */
-  private waiting: Message[] = [];
+  /** Calls waiting for the next batch, in arrival order, with the time each arrived. */
+  private waiting: Array<{ readonly m: Message; readonly at: number }> = [];
   private flushPending = false;
 
   private enqueue(m: Message, windowMs: number): void {
-    this.waiting.push(m);
+    this.waiting.push({ m, at: this.host.now });
     if (this.flushPending) return;
     this.flushPending = true;
     this.host.queue.push(this.host.now + windowMs, EV_DB_FLUSH, 0, 0, null);
@@ -113,19 +113,25 @@ export class DatabaseNode {
    * Runs the calls that arrived in the window at once, one per session (a session's second call
    * goes to the next batch, at the same instant), statement by statement in the order the seeded
    * chooser decides. The schedule is recorded in the history, so it is part of the trace hash.
+   * Where the store allows it, store time passes during the batch, from the first call's arrival
+   * to now, when the chooser says (adapters/interleaving.ts `passingTime`).
    */
   async flush(): Promise<void> {
     this.flushPending = false;
     const batch: Message[] = [];
-    const later: Message[] = [];
+    const arrivals: number[] = [];
+    const later: Array<{ readonly m: Message; readonly at: number }> = [];
     const sessions = new Set<string>();
-    for (const m of this.waiting) {
+    for (const waiting of this.waiting) {
+      const m = waiting.m;
       // A request that arrived before a database crash or failover is lost with its connection.
       if (this.host.dbDown || m.conn !== this.host.dbConn) continue;
-      if (sessions.has(m.fiber.node.name)) later.push(m);
+      // A session's second call goes to the next batch, whose store time starts where this one ends.
+      if (sessions.has(m.fiber.node.name)) later.push({ m, at: this.host.now });
       else {
         sessions.add(m.fiber.node.name);
         batch.push(m);
+        arrivals.push(waiting.at);
       }
     }
     this.waiting = later;
@@ -135,14 +141,15 @@ export class DatabaseNode {
     }
     if (batch.length === 0) return;
     const { stores, interleaving } = this.interleaved!;
-    const calls = batch.map((m) => ({ session: m.fiber.node.name, command: m.payload as Command }));
-    const choose = interleaving.strategy === 'free' ? null : chooserFor(interleaving.strategy, this.host.streams.get('interleave'), [...sessions]);
-    const result = await stores.runBatch(calls, choose);
+    const calls = batch.map((m, i) => ({ session: m.fiber.node.name, command: m.payload as Command, arrivedAt: arrivals[i]! }));
+    const choosing = stores.passingTime ? [...sessions, CLOCK_SESSION] : [...sessions];
+    const choose = interleaving.strategy === 'free' ? null : chooserFor(interleaving.strategy, this.host.streams.get('interleave'), choosing);
+    const result = await stores.runBatch(calls, choose, this.host.now);
     const finished = result.settled.map(({ call }) => calls[call]!.session);
     this.host.history.truth(this.host.now, 'database', 'interleaving', { calls: [...sessions], schedule: [...result.schedule], finished });
     const clean = result.settled.every(({ call, result: r }) => r.status === 'fulfilled' && contractBreach(calls[call]!.command, r.value) === null);
     if (clean) {
-      const entries = result.settled.map(({ call, result: r }) => ({ command: calls[call]!.command, actual: (r as PromiseFulfilledResult<unknown>).value, process: batch[call]!.fiber.process }));
+      const entries = result.settled.map(({ call, result: r, storeTimes }) => ({ command: calls[call]!.command, actual: (r as PromiseFulfilledResult<unknown>).value, process: batch[call]!.fiber.process, storeTimes }));
       this.host.shadow.executedBatch(entries, this.host.now);
     } else {
       // Which order the batch ran in cannot be told without every outcome.

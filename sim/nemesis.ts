@@ -15,7 +15,7 @@ import type { FaultWorld } from './faults/package.ts';
 
 export class Nemesis {
   /** Replica/backup images, taken at a fixed cadence when the plan has failover or restore. */
-  private readonly images: Array<{ time: number; image: StoreImage; shadow: ModelState }> = [];
+  private readonly images: Array<{ time: number; image: StoreImage; shadow: ReadonlyArray<ModelState> }> = [];
 
   constructor(
     private readonly sim: NemesisHost,

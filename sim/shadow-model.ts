@@ -3,19 +3,26 @@
 // The first disagreement is a `differential` violation naming the command and both outcomes.
 // The shadow follows the store's durable state through simulated snapshots and restores; where
 // it cannot know what the store did (an unknown outcome, durable state replaced by a real fault),
-// it stops and says why, so that nothing after that point is judged against it.
+// it stops and says why, so that nothing after that point is judged against it. After concurrent
+// calls it may follow several states, each of which explains every answer so far
+// (sim/batch-order.ts); an answer is a divergence when no state it follows gives it.
 
 import type { Command } from '../model/commands.ts';
 import { sameData } from '../model/data-equal.ts';
 import { initialState, type ModelState } from '../model/state.ts';
 import { step } from '../model/step.ts';
+import { sameState } from './state-equal.ts';
 import { explainBatch, type BatchEntry } from './batch-order.ts';
 import type { Violation } from '../model/verdict.ts';
 
 export const DIFFERENTIAL = 'differential';
 
+/** Distinct states the shadow follows at most; past that it stops rather than guess. */
+const MAX_STATES = 64;
+
 export class ShadowModel {
-  private state: ModelState = initialState();
+  /** The states of the model that explain every answer so far: one, unless calls ran at once. */
+  private states: ReadonlyArray<ModelState> = [initialState()];
   private divergence: Violation | null = null;
   /** Why the shadow stopped following the store (null: it followed it to the end). */
   stoppedBecause: string | null = null;
@@ -31,45 +38,59 @@ export class ShadowModel {
   /** The store executed `command` at store time `now` and answered `actual`; `index` is the history event of the call. */
   executed(command: Command, now: number, actual: unknown, process: string, index: number | null): void {
     if (!this.active) return;
-    let expected;
+    const explaining: ModelState[] = [];
+    let expected: unknown;
     try {
-      expected = step(this.state, command, now);
+      for (let i = 0; i < this.states.length; i++) {
+        const stepped = step(this.states[i]!, command, now);
+        if (i === 0) expected = stepped.outcome;
+        if (!sameData(actual, stepped.outcome)) continue;
+        if (!explaining.some((other) => sameState(other, stepped.state))) explaining.push(stepped.state);
+      }
     } catch (error) {
       this.stoppedBecause = `the reference model rejected ${command.kind}: ${error instanceof Error ? error.message : String(error)}`;
       return;
     }
-    this.state = expected.state;
     this.compared++;
-    if (sameData(actual, expected.outcome)) return;
+    if (explaining.length > 0) {
+      
+      this.states = explaining;
+      return;
+    }
+    const among = this.states.length === 1 ? '' : ` (in the first of the ${this.states.length} states it follows)`;
     this.divergence = {
       invariant: DIFFERENTIAL,
-      message: `${command.kind} by ${process} at store time ${now}: the store answered ${JSON.stringify(actual)}, the reference model ${JSON.stringify(expected.outcome)}; command ${JSON.stringify(command)}`,
+      message: `${command.kind} by ${process} at store time ${now}: the store answered ${JSON.stringify(actual)}, the reference model ${JSON.stringify(expected)}${among}; command ${JSON.stringify(command)}`,
       ...(index === null ? {} : { events: [index] }),
     };
   }
 
   /**
-   * Calls the store ran at once (controlled interleaving), all at store time `now`, listed in the
-   * order they finished. They were concurrent, so any order of them is allowed (linearizability):
-   * the shadow takes the first order whose outcomes are all the store's (sim/batch-order.ts) and
-   * reports a divergence only when no order explains them.
+   * Calls the store ran at once (controlled interleaving), listed in the order they finished, at
+   * store time `now` or at the store times each entry names. They were concurrent, so any order
+   * of them is allowed (linearizability): the shadow follows every state that some order gives
+   * with all the store's answers (sim/batch-order.ts), and reports a divergence only when none does.
    */
   executedBatch(entries: ReadonlyArray<BatchEntry>, now: number): void {
     if (!this.active) return;
-    const order = explainBatch(this.state, entries, now);
+    const order = explainBatch(this.states, entries, now);
     if (order.kind === 'undecided') {
       this.stoppedBecause = order.why;
       return;
     }
     if (order.kind === 'explained') {
-      this.state = order.state;
+      if (order.states.length > MAX_STATES) {
+        this.stoppedBecause = `more than ${MAX_STATES} states of the reference model explain the store's answers so far`;
+        return;
+      }
+      this.states = order.states;
       this.compared += entries.length;
       return;
     }
     const calls = entries.map((e) => `${e.command.kind} by ${e.process} answered ${JSON.stringify(e.actual)}`).join('; ');
     this.divergence = {
       invariant: DIFFERENTIAL,
-      message: `${entries.length} calls ran at once at store time ${now} and no order of them gives the store's answers: ${calls}`,
+      message: `${entries.length} calls ran at once ${times(entries, now)} and no order of them gives the store's answers: ${calls}`,
     };
   }
 
@@ -82,16 +103,24 @@ export class ShadowModel {
     if (this.active) this.stoppedBecause = why;
   }
 
-  /** The model's state at a store snapshot, to restore with it. */
-  image(): ModelState {
-    return this.state;
+  /** The model's states at a store snapshot, to restore with it. */
+  image(): ReadonlyArray<ModelState> {
+    return this.states;
   }
 
-  restore(image: ModelState): void {
-    this.state = image;
+  restore(image: ReadonlyArray<ModelState>): void {
+    this.states = image;
   }
 
   violations(): ReadonlyArray<Violation> {
     return this.divergence === null ? [] : [this.divergence];
   }
+}
+
+/** When the calls of a batch ran: one store time, or the span store time passed through. */
+function times(entries: ReadonlyArray<BatchEntry>, now: number): string {
+  const all = entries.flatMap((e) => e.storeTimes ?? [now]);
+  const first = Math.min(...all);
+  const last = Math.max(...all);
+  return first === last ? `at store time ${first}` : `between store times ${first} and ${last}`;
 }

@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { Command } from '../../model/commands.ts';
 import type { Outcome, OutcomeOf } from '../../model/outcomes.ts';
 import { StoreUnavailableError, type Store, type StoreFactory, type StoreImage, type StoreOptions } from '../port.ts';
+import type { StoreTimeReport } from '../interleaving.ts';
 import { acquirePermit, defineCapacity, releasePermit, reserve, transitionReservation } from './capacity-commands.ts';
 import { FastPathRunner, isFastCommand } from './fast-path.ts';
 import { startPostgres, type PostgresServer } from './harness.ts';
@@ -55,6 +56,12 @@ export interface PostgresStoreOptions extends StoreOptions {
    * multi-statement transactions (transaction.ts), never on the fast path.
    */
   readonly commands?: CommandBodies;
+  /**
+   * With `time: 'database'`: the schema carries the testbed's clock (interleave/database-time.ts),
+   * which shadows the server's time functions, so store time is the run's virtual time, read in
+   * SQL after the command's locks.
+   */
+  readonly databaseClock?: boolean;
 }
 
 type CommandOfKind<K extends Command['kind']> = Command extends infer C ? (C extends { readonly kind: infer CK } ? (K extends CK ? C : never) : never) : never;
@@ -132,12 +139,12 @@ function dispatch(tx: Tx, command: Command): Promise<Outcome> {
   }
 }
 
-export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store & StoreTimeReport> {
   const schema = options.schema ?? 'testbed';
   assertSchemaName(schema);
   const clientConfig: pg.ClientConfig = {
     connectionString: options.connectionString,
-    options: `-c search_path=${schema}`,
+    options: `-c search_path=${schema}${options.databaseClock === true ? ',pg_catalog' : ''}`,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     types,
   };
@@ -168,10 +175,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   };
 
   const virtualNow = (): number | null => (time === 'database' ? null : time.now());
+  /** The store time the last call decided with, where a transaction read it (StoreTimeReport). */
+  let lastRead: number | null = null;
 
   return {
     name: options.name ?? 'postgres',
+    lastStoreTime: () => lastRead,
     async execute<C extends Command>(command: C): Promise<OutcomeOf<C>> {
+      lastRead = null;
       await ready(command.kind);
       const now = virtualNow();
       const replaced = options.commands?.[command.kind] as ((tx: Tx, command: C) => Promise<Outcome>) | undefined;
@@ -179,7 +190,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (fastPath && isFastCommand(command) && replaced === undefined) return (await fast.run(command, now)) as OutcomeOf<C>;
       const readOnly = command.kind === 'Inspect';
       const exclusive = command.kind === 'AdvanceRecoveryEpoch';
-      const body = (tx: Tx): Promise<Outcome> => (replaced === undefined ? dispatch(tx, command) : replaced(tx, command));
+      const body = async (tx: Tx): Promise<Outcome> => {
+        const outcome = await (replaced === undefined ? dispatch(tx, command) : replaced(tx, command));
+        lastRead = tx.timeRead();
+        return outcome;
+      };
       const outcome = await runner.run(command.kind, now, body, { readOnly, exclusive });
       return outcome as OutcomeOf<C>;
     },

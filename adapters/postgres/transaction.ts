@@ -42,6 +42,8 @@ export interface Tx {
   readonly virtualNow: number | null;
   /** Remember a store time read by a lock statement (database time): the latest lock's wins. */
   noteNow(now: number): void;
+  /** The store time this transaction decided with, once read (null: not read yet). */
+  timeRead(): number | null;
   /**
    * A write that nothing later in this transaction reads: it is sent together with COMMIT. Its
    * failure aborts the transaction like any other statement's.
@@ -242,5 +244,6 @@ function makeTx(client: pg.PoolClient, virtualNow: number | null): Tx {
     noteNow(now: number): void {
       if (virtualNow === null) cached = now;
     },
+    timeRead: () => cached,
   };
 }

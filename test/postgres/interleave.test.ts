@@ -1,9 +1,10 @@
 // Controlled interleaving on PostgreSQL (adapters/postgres/interleave/, sim/database-node.ts): a
 // session per simulated process, store calls that meet at the database run at once, and their
 // statements reach the server in a seeded order. The same seed gives the same schedule and the
-// same trace hash; the real store passes; each SQL race mutant that interleaving can expose is
-// caught on sql-contention, while the same seeds run serially pass (the bug is invisible without
-// concurrency); a failure replays with the same trace hash.
+// same trace hash; store time passes inside a batch where the chooser says; the real store
+// passes; each SQL race mutant that interleaving can expose is caught on its scenario, while the
+// same seeds run serially pass (the bug is invisible without concurrency); a failure replays
+// with the same trace hash.
 
 import { describe, expect, test } from 'vitest';
 import type { InterleaveStrategy } from '../../adapters/interleaving.ts';
@@ -48,6 +49,9 @@ describe('controlled interleaving on PostgreSQL', () => {
     // Not vacuous: many batches held several calls, and their statements alternated between sessions.
     expect(run.filter((b) => b.calls.length > 1).length).toBeGreaterThan(20);
     expect(run.some((b) => b.schedule.some((s, i) => i > 1 && s !== b.schedule[i - 1] && b.schedule.slice(0, i - 1).includes(s)))).toBe(true);
+    // Store time passed inside batches: the chooser moved the clock, in some batch between statements.
+    expect(run.filter((b) => b.schedule.includes('@clock')).length).toBeGreaterThan(10);
+    expect(first.history.some((e) => e.type === 'truth' && e.f === 'interleaving' && (e.value as { schedule: string[] }).schedule.indexOf('@clock') > 0)).toBe(true);
     const second = await interleaved('sql-contention', 1, strategy);
     expect(second.traceHash).toBe(first.traceHash);
   }, 60_000);

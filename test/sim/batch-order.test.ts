@@ -19,17 +19,17 @@ describe('explainBatch', () => {
     // c9's acquire of s0 answered Busy: it ran after c8's acquire of s0, which finished later.
     const busy = { command: acquire('s0', 'late'), actual: { kind: 'Busy', holder: 'first', token: 2, expiresAt: NOW + 500 }, process: 'c9' };
     const first = { command: acquire('s0', 'first'), actual: { kind: 'Acquired', lease: lease('s0', 'first', 2) }, process: 'c8' };
-    const order = explainBatch(held, [...others, busy, first], NOW);
+    const order = explainBatch([held], [...others, busy, first], NOW);
     expect(order.kind).toBe('explained');
   });
 
   test('two owners granted the same token at once are explained by no order', () => {
     const entries = ['a', 'b'].map((holder) => ({ command: acquire('s', holder), actual: { kind: 'Acquired', lease: lease('s', holder, 1) }, process: holder }));
-    expect(explainBatch(initialState(), entries, NOW)).toMatchObject({ kind: 'unexplained' });
+    expect(explainBatch([initialState()], entries, NOW)).toMatchObject({ kind: 'unexplained' });
   });
 
   test('a search past its budget is undecided, never a divergence', () => {
     const entries = Array.from({ length: 6 }, (_, i) => ({ command: acquire('s', `h${i}`), actual: { kind: 'Acquired', lease: lease('s', `h${i}`, 1) }, process: `c${i}` }));
-    expect(explainBatch(initialState(), entries, NOW, 10)).toMatchObject({ kind: 'undecided' });
+    expect(explainBatch([initialState()], entries, NOW, 10)).toMatchObject({ kind: 'undecided' });
   });
 });

@@ -101,4 +101,36 @@ describe('the shadow model', () => {
     shadow.executed({ ...acquire, holder: 'B' }, 20, { kind: 'Acquired', lease: { scope: acquire.scope, holder: 'B', token: 1, acquiredAt: 20, expiresAt: 1_020 } }, 'c2#1', null);
     expect(shadow.violations()).toEqual([]);
   });
+  describe('store time passing during a batch (000 §91: aging)', () => {
+    // Waiter A (priority 0) queued at 0; then B (priority 2) queues in a batch during which store
+    // time went from 500 to 1500. Either time gives B position 1, but at 3000 B has aged past A
+    // only if it queued at 500 (2 + 2 > 3); queued at 1500 it ties with A, and A goes first. The
+    // answer to A's Acquire at 3000 tells which, so the shadow must follow both states until then.
+    const scope = 'env:s';
+    const enqueue = (waiterId: string, priority: number): Command => ({ kind: 'Enqueue', scope, waiterId, holder: waiterId, priority });
+    const acquireAsA: Command = { kind: 'Acquire', scope, holder: 'A', ttlMs: 1_000, waiterId: 'A' };
+    const afterBatch = (): ShadowModel => {
+      const shadow = new ShadowModel(true);
+      shadow.executed(enqueue('A', 0), 0, { kind: 'Enqueued', position: 1 }, 'c1#1', null);
+      shadow.executedBatch([{ command: enqueue('B', 2), actual: { kind: 'Enqueued', position: 1 }, process: 'c2#1', storeTimes: [500, 1_500] }], 1_500);
+      return shadow;
+    };
+
+    test.each([
+      ['B queued at 500', { kind: 'Rejected', reason: 'not-head-of-queue' }],
+      ['B queued at 1500', { kind: 'Acquired', lease: { scope, holder: 'A', token: 1, acquiredAt: 3_000, expiresAt: 4_000 } }],
+    ])('an answer explained only by %s is accepted', (_, answer) => {
+      const shadow = afterBatch();
+      shadow.executed(acquireAsA, 3_000, answer, 'c1#1', 4);
+      expect(shadow.violations()).toEqual([]);
+      expect(shadow.stoppedBecause).toBeNull();
+    });
+
+    test('an answer neither state gives is a divergence', () => {
+      const shadow = afterBatch();
+      shadow.executed(acquireAsA, 3_000, { kind: 'Rejected', reason: 'unknown-waiter' }, 'c1#1', 4);
+      expect(shadow.violations()[0]).toMatchObject({ invariant: 'differential', events: [4] });
+      expect(shadow.violations()[0]!.message).toContain('in the first of the 2 states it follows');
+    });
+  });
 });

@@ -3,7 +3,7 @@
 // decides which held statement reaches the server next. The main store connects directly.
 
 import pg from 'pg';
-import { INTERLEAVE_WINDOW_MS, type Chooser, type InterleavedStores, type InterleaveStrategy, type Interleaving, type SessionCall } from '../../interleaving.ts';
+import { INTERLEAVE_WINDOW_MS, reportsStoreTime, type Chooser, type InterleavedStores, type InterleaveStrategy, type Interleaving, type SessionCall } from '../../interleaving.ts';
 import type { Store, StoreFactory, TimeSource } from '../../port.ts';
 import { createPostgresStore, type PostgresStoreOptions } from '../store.ts';
 import { databaseTimeSql, setDatabaseTime } from './database-time.ts';
@@ -34,6 +34,8 @@ export interface OpenInterleavedOptions {
    * call, when the schema has one.
    */
   readonly clock?: TimeSource;
+  /** Store time passes during a batch (adapters/interleaving.ts): the stores read the schema's clock after their locks. */
+  readonly passingTime?: boolean;
 }
 
 export async function openInterleaved(connectionString: string, sessions: ReadonlyArray<string>, openStore: OpenStore, opened: OpenInterleavedOptions = { warmUp: true }): Promise<InterleavedStores> {
@@ -71,19 +73,35 @@ export async function openInterleaved(connectionString: string, sessions: Readon
     await close();
     throw error;
   }
+  const passingTime = opened.clock !== undefined && opened.passingTime === true;
+  const set = opened.clock === undefined ? () => Promise.resolve() : (ms: number) => setDatabaseTime(probe, ms);
   return {
     main: main!,
-    runBatch: async (calls: ReadonlyArray<SessionCall>, choose: Chooser | null) => {
-      if (opened.clock !== undefined) await setDatabaseTime(probe, opened.clock.now());
+    passingTime,
+    runBatch: async (calls: ReadonlyArray<SessionCall>, choose: Chooser | null, end: number) => {
+      const times = passingTime ? [...new Set([...calls.map((call) => call.arrivedAt), end])].sort((a, b) => a - b) : [end];
+      const reported = new Array<number | null>(calls.length).fill(null);
+      const run = async (call: SessionCall, i: number): Promise<unknown> => {
+        const store = storeOf(stores, call.session);
+        const outcome: unknown = await store.execute(call.command);
+        if (reportsStoreTime(store)) reported[i] = store.lastStoreTime();
+        return outcome;
+      };
       const result = await gate.runBatch(
-        calls.map((call) => ({ session: call.session, run: () => storeOf(stores, call.session).execute(call.command) as Promise<unknown> })),
+        calls.map((call, i) => ({ session: call.session, arrivedAt: passingTime ? call.arrivedAt : end, run: () => run(call, i) })),
         choose,
+        { times, set },
       );
       // A store that connects somewhere else is never held: interleaving it would prove nothing.
       if ([...proxies.values()].every((proxy) => proxy.lanes.length === 0)) {
         throw new InterleavingNotConnectedError('the store made no connection through the connection string it was given (options.connectionString): --interleave holds only statements that pass through it');
       }
-      return result;
+      // A call that says which of the store times it ran through it decided with is explained at that one.
+      const settled = result.settled.map((entry) => {
+        const at = reported[entry.call];
+        return at !== null && at !== undefined && entry.storeTimes.includes(at) ? { ...entry, storeTimes: [at] } : entry;
+      });
+      return { settled, schedule: result.schedule };
     },
     close,
   };
@@ -125,9 +143,14 @@ export function postgresInterleaving(
   return {
     strategy,
     windowMs: INTERLEAVE_WINDOW_MS,
-    open: (options, sessions) => {
+    open: async (options, sessions) => {
       const schema = freshSchema();
-      return openInterleaved(connectionString, sessions, (url, poolSize) => createPostgresStore({ ...options, ...variant, connectionString: url, schema, poolSize }));
+      if (options.time === 'database') return openInterleaved(connectionString, sessions, (url, poolSize) => createPostgresStore({ ...options, ...variant, connectionString: url, schema, poolSize }));
+      // Database time: the stores read the schema's clock (after their locks), which the gate
+      // moves on during a batch, so a call can see store time pass between its statements.
+      const url = await freshSchemaUrl(connectionString, schema, true);
+      const open: OpenStore = (session, poolSize) => createPostgresStore({ ...options, ...variant, time: 'database', databaseClock: true, connectionString: session, schema, poolSize });
+      return openInterleaved(url, sessions, open, { warmUp: true, clock: options.time, passingTime: true });
     },
   };
 }

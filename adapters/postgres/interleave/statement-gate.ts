@@ -18,17 +18,25 @@
 // its deadlock_timeout) and the gate goes on with what that leaves.
 
 import pg from 'pg';
-import type { Chooser } from '../../interleaving.ts';
+import { CLOCK_SESSION, type Chooser } from '../../interleaving.ts';
 import type { Lane, SessionProxy } from './wire-proxy.ts';
 
 export interface GateCall<T> {
   readonly session: string;
+  /** Store time at which the call reached the database: none of its units goes before. */
+  readonly arrivedAt: number;
   run(): Promise<T>;
 }
 
+/** Store time during a batch: the instants it takes, ascending, and how the server is told. */
+export interface GateClock {
+  readonly times: ReadonlyArray<number>;
+  set(ms: number): Promise<void>;
+}
+
 export interface GateResult<T> {
-  /** Every call's result, in the order the calls finished. */
-  readonly settled: ReadonlyArray<{ readonly call: number; readonly result: PromiseSettledResult<T> }>;
+  /** Every call's result, in the order the calls finished, with the store times it ran through. */
+  readonly settled: ReadonlyArray<{ readonly call: number; readonly result: PromiseSettledResult<T>; readonly storeTimes: ReadonlyArray<number> }>;
   /** The session of each released unit, in release order. */
   readonly schedule: ReadonlyArray<string>;
 }
@@ -67,61 +75,87 @@ export class StatementGate {
     wake?.();
   };
 
-  async runBatch<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser | null): Promise<GateResult<T>> {
-    if (choose === null) return this.freeRunning(calls);
+  /** With a clock, store time passes during the batch (adapters/interleaving.ts `passingTime`). */
+  async runBatch<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser | null, clock: GateClock): Promise<GateResult<T>> {
+    // Free-running holds nothing, so store time cannot pass between statements: it is the batch's end.
+    const first = choose === null ? clock.times[clock.times.length - 1]! : clock.times[0]!;
+    await clock.set(first);
+    if (choose === null) return this.freeRunning(calls, first);
     if (this.inBatch) throw new Error('one batch at a time');
     this.inBatch = true;
     try {
-      return await this.interleave(calls, choose);
+      return await this.interleave(calls, choose, clock);
     } finally {
       this.inBatch = false;
       this.changed();
     }
   }
 
-  private async interleave<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser): Promise<GateResult<T>> {
-    const finished: Array<{ call: number; step: number; result: PromiseSettledResult<T> }> = [];
+  private async interleave<T>(calls: ReadonlyArray<GateCall<T>>, choose: Chooser, clock: GateClock): Promise<GateResult<T>> {
+    const finished: Array<{ call: number; step: number; result: PromiseSettledResult<T>; storeTimes: ReadonlyArray<number> }> = [];
     const schedule: string[] = [];
     const active = new Set(calls.map((call) => call.session));
     if (active.size !== calls.length) throw new Error('a batch holds at most one call per session');
+    let tick = 0;
+    /** Per session, the clock indexes at which a unit of its call ran: the only times it can have read. */
+    const ran = new Map(calls.map((call) => [call.session, new Set<number>()]));
+    const arrived = new Map(calls.map((call) => [call.session, call.arrivedAt]));
     calls.forEach((call, i) => {
+      const settle = (result: PromiseSettledResult<T>): void => {
+        const ticks = ran.get(call.session)!.size === 0 ? [tick] : [...ran.get(call.session)!].sort((a, b) => a - b);
+        this.finish(finished, active, call.session, { call: i, step: schedule.length, result, storeTimes: ticks.map((t) => clock.times[t]!) });
+      };
       call.run().then(
-        (value) => this.finish(finished, active, call.session, { call: i, step: schedule.length, result: { status: 'fulfilled', value } }),
-        (reason: unknown) => this.finish(finished, active, call.session, { call: i, step: schedule.length, result: { status: 'rejected', reason } }),
+        (value) => settle({ status: 'fulfilled', value }),
+        (reason: unknown) => settle({ status: 'rejected', reason }),
       );
     });
     for (;;) {
       await this.quiet(active);
       if (active.size === 0) break;
-      const candidates = await this.candidates(active);
-      if (candidates.length === 0) {
+      const now = clock.times[tick]!;
+      // A call that has not reached the database yet by store time sends nothing.
+      const candidates = (await this.candidates(active)).filter((l) => arrived.get(l.session)! <= now);
+      const names = candidates.map((l) => l.session);
+      if (tick < clock.times.length - 1) names.push(CLOCK_SESSION);
+      if (names.length === 0) {
         // Every unit left is blocked: wait for the server's deadlock detector.
         await this.nextChange(STALL_MS, 'every statement of the batch is blocked on a lock and none was released');
         continue;
       }
-      const lane = candidates[choose(candidates.map((l) => l.session))]!;
-      schedule.push(lane.session);
+      const chosen = choose(names);
+      schedule.push(names[chosen]!);
+      if (chosen === candidates.length) {
+        tick++;
+        await clock.set(clock.times[tick]!);
+        // A unit blocked on a lock while the clock moved on reads the new time when it wakes.
+        for (const session of active) if (this.proxies.get(session)?.lanes.some((l) => !l.closed && l.running)) ran.get(session)!.add(tick);
+        continue;
+      }
+      const lane = candidates[chosen]!;
+      ran.get(lane.session)!.add(tick);
       lane.release();
     }
     finished.sort((x, y) => x.step - y.step || this.order.get(calls[x.call]!.session)! - this.order.get(calls[y.call]!.session)!);
-    return { settled: finished.map(({ call, result }) => ({ call, result })), schedule };
+    return { settled: finished.map(({ call, result, storeTimes }) => ({ call, result, storeTimes })), schedule };
   }
 
   /** Free-running: every statement passes as it comes, and the calls are reported as they finish. */
-  private async freeRunning<T>(calls: ReadonlyArray<GateCall<T>>): Promise<GateResult<T>> {
-    const settled: Array<{ call: number; result: PromiseSettledResult<T> }> = [];
+  private async freeRunning<T>(calls: ReadonlyArray<GateCall<T>>, now: number): Promise<GateResult<T>> {
+    const settled: Array<{ call: number; result: PromiseSettledResult<T>; storeTimes: ReadonlyArray<number> }> = [];
+    const storeTimes = [now];
     await Promise.all(
       calls.map((call, i) =>
         call.run().then(
-          (value) => void settled.push({ call: i, result: { status: 'fulfilled', value } }),
-          (reason: unknown) => void settled.push({ call: i, result: { status: 'rejected', reason } }),
+          (value) => void settled.push({ call: i, result: { status: 'fulfilled', value }, storeTimes }),
+          (reason: unknown) => void settled.push({ call: i, result: { status: 'rejected', reason }, storeTimes }),
         ),
       ),
     );
     return { settled, schedule: [] };
   }
 
-  private finish<T>(finished: Array<{ call: number; step: number; result: PromiseSettledResult<T> }>, active: Set<string>, session: string, entry: { call: number; step: number; result: PromiseSettledResult<T> }): void {
+  private finish<T, E>(finished: E[], active: Set<string>, session: string, entry: E): void {
     finished.push(entry);
     active.delete(session);
     this.changed();

@@ -20,8 +20,9 @@ export interface PostgresMutant {
   /**
    * The modes that catch it: `interleave` (a sweep of `scenario` with `--interleave`) and
    * `stress`. A race between a check and its own lease's expiry needs store time to pass between
-   * two statements of one call; under interleaving a batch runs at one store time, so only
-   * stress, on the database clock, catches those.
+   * two statements of one call, which interleaving gives only within a batch's window (25 virtual
+   * ms, docs/ARCHITECTURE.md "Controlled interleaving"): it catches such a race only where the
+   * scenario makes the call reach the store that close to the expiry.
    */
   readonly caughtBy: ReadonlyArray<'interleave' | 'stress'>;
   /** The scenario whose interleaved sweep catches it (with `interleave` in `caughtBy`). */

@@ -33,6 +33,7 @@ export const renewCheckThenExtend: PostgresMutant = {
   bug: "Renew checks holder, token and expiry in one unlocked statement and extends the scope's lease row in the next, so a renewal racing its own expiry is granted while another holder owns the scope",
   breaks: '000 §31–§33, §78, §282',
   source: '000 §282 (renewal race test); 002 (checks and writes that do not bind to the lease observed)',
-  caughtBy: ['stress'],
+  caughtBy: ['interleave', 'stress'],
+  scenario: 'sql-renewal-race',
   commands: { Renew: renew },
 };
