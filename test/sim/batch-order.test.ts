@@ -32,4 +32,24 @@ describe('explainBatch', () => {
     const entries = Array.from({ length: 6 }, (_, i) => ({ command: acquire('s', `h${i}`), actual: { kind: 'Acquired', lease: lease('s', `h${i}`, 1) }, process: `c${i}` }));
     expect(explainBatch([initialState()], entries, NOW, 10)).toMatchObject({ kind: 'undecided' });
   });
+  test('orders and times that give the same answers but leave different states are all kept, equal ones once', () => {
+    // Two enqueues on one scope, each at store time 10 or 20: positions 1 and 2 fix who came
+    // first, but not when. Three pairs of enqueue times remain, each a state of its own (b at 10
+    // after a at 20 is out: a, aged from the future, would rank behind b).
+    const enqueue = (waiterId: string): Command => ({ kind: 'Enqueue', scope: 'env:s', waiterId, holder: waiterId, priority: 0 });
+    const entries = [
+      { command: enqueue('a'), actual: { kind: 'Enqueued', position: 1 }, process: 'c1', storeTimes: [10, 20] },
+      { command: enqueue('b'), actual: { kind: 'Enqueued', position: 2 }, process: 'c2', storeTimes: [10, 20] },
+    ];
+    const order = explainBatch([initialState()], entries, 20);
+    expect(order.kind).toBe('explained');
+    expect(order.kind === 'explained' && order.states.length).toBe(3);
+    // Commuting calls (two scopes) reach one state whichever goes first.
+    const commuting = [
+      { command: acquire('s1', 'a'), actual: { kind: 'Acquired', lease: lease('s1', 'a', 1) }, process: 'c1' },
+      { command: acquire('s2', 'b'), actual: { kind: 'Acquired', lease: lease('s2', 'b', 1) }, process: 'c2' },
+    ];
+    const merged = explainBatch([initialState()], commuting, NOW);
+    expect(merged.kind === 'explained' && merged.states.length).toBe(1);
+  });
 });
