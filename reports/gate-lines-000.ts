@@ -16,8 +16,9 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   }],
   ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', {
-    scenarios: ['idempotency-different-request'],
-    mutants: ['digest-ignored'],
+    // A completion that outlived its record must not land on the record another request took.
+    scenarios: ['idempotency-different-request', 'idempotency-late-completion'],
+    mutants: ['digest-ignored', 'complete-ignores-digest'],
     invariants: ['digest-conflict'],
     suites: ['idempotency'],
   }],
@@ -105,8 +106,9 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     suites: ['idempotency'],
   }],
   ['digest-mismatch-rejected', 'Same key with different request digest is rejected.', {
-    scenarios: ['idempotency-different-request'],
-    mutants: ['digest-ignored'],
+    // A completion that outlived its record must not land on the record another request took.
+    scenarios: ['idempotency-different-request', 'idempotency-late-completion'],
+    mutants: ['digest-ignored', 'complete-ignores-digest'],
     invariants: ['digest-conflict'],
     suites: ['idempotency'],
   }],
@@ -133,8 +135,9 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['multi-resource-composite', 'Multi-resource acquisition uses composite scope/order/compensation.', {
     scenarios: ['multi-resource-compensation', 'deadlock-order'],
-    mutants: ['nested-acquire-order'],
-    invariants: ['liveness'],
+    // Out of order the acquisitions deadlock; not all or nothing, a busy one leaves phantom leases.
+    mutants: ['nested-acquire-order', 'acquire-all-keeps-partial'],
+    invariants: ['liveness', 'no-phantom-lease'],
   }],
   ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'], mutants: ['nested-acquire-order'], invariants: ['liveness'] }],
   ['reservations-within-capacity', 'Reservations do not exceed resource capacity.', {

@@ -131,7 +131,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §291', '000 §99–105', '000 §108–109'],
     workload: { controllers: 4, scopes: 2, mix: { 'multi-resource': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000, waitPct: 100, waitTimeoutMs: 5_000 },
     faults: { profile: { ...NET } },
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'liveness'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'liveness'],
     expect: 'pass',
     operations: 40,
     liveness: { boundMs: 15_000 },
@@ -142,7 +142,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §292', '000 §106–107', '000 §207'],
     workload: { controllers: 5, scopes: 2, mix: { 'device-reservation': 3, 'multi-resource': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000, waitPct: 0 },
     faults: { profile: { ...NET, nemesisIntervalMs: 500, crashProbabilityPct: 10, restartDelayMs: 300 } },
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'capacity'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'capacity'],
     expect: 'pass',
     operations: 40,
   },
@@ -164,7 +164,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     // the order; a fifth of the requests try once without waiting and must not jump the queue.
     workload: { controllers: 6, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000, workMsMin: 300, workMsMax: 900, waitPct: 80, waitTimeoutMs: 30_000 },
     faults: { profile: { ...NET } },
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'liveness'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'liveness'],
     expect: 'pass',
     operations: 30,
     liveness: { boundMs: 30_000 },
@@ -258,6 +258,19 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     invariants: ['unknown-not-new', 'digest-conflict', 'idempotency-scope', 'no-blind-retry'],
     expect: 'pass',
     operations: 40,
+  },
+  {
+    name: 'idempotency-late-completion',
+    title: 'A request that outlives its idempotency record completes late: its outcome never lands on the record another request took the key with',
+    sources: ['000 §46–47', '000 §284', '000 §43–45'],
+    // Records kept 150 ms while provider timeouts make requests run for up to a second: a record
+    // expires under its running request, another request (another digest) takes the key, and the
+    // first one's IdempotencyComplete arrives on the second one's record.
+    workload: { controllers: 4, scopes: 1, mix: { 'api-request': 1, 'api-conflict': 2 }, horizonMs: 8_000, idempotencyRetentionMs: 150 },
+    faults: { profile: { ...NET, providerTimeoutPct: 40, providerTimeoutAppliedPct: 50 } },
+    invariants: ['digest-conflict', 'idempotency-scope'],
+    expect: 'pass',
+    operations: 60,
   },
   {
     name: 'swarm-mix',

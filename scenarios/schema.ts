@@ -52,6 +52,12 @@ const workload = z
     /** Longest a waiter waits before it gives up with CancelWait, in ms. */
     waitTimeoutMs: z.number().int().min(1).default(20_000),
     /**
+     * How long an idempotent request's record is kept (its IdempotencyBegin `retentionMs`). Absent:
+     * an hour, longer than any run. Shorter than a request takes, a record can expire while its
+     * request still runs, and the key be taken by another request before the first completes.
+     */
+    idempotencyRetentionMs: z.number().int().min(1).optional(),
+    /**
      * Share (percent) of operations that repeat the one before on another controller at the same
      * instant: the same workload, scope and request (an idempotent request keeps its key and
      * digest, as a redelivered request does). Bursts of contending processes: a scheduled tick

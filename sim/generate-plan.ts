@@ -199,6 +199,7 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
     controllers: w.controllers,
     rpcTimeoutMs: w.rpcTimeoutMs,
     waitTimeoutMs: w.waitTimeoutMs,
+    ...(w.idempotencyRetentionMs === undefined ? {} : { idempotencyRetentionMs: w.idempotencyRetentionMs }),
     horizonMs: w.horizonMs,
     livenessBoundMs: scenario.liveness?.boundMs ?? Math.max(10_000, w.waitTimeoutMs + 5 * w.leaseTtlMs),
     protectedScopes: [...protectedScopes].sort(),

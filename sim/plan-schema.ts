@@ -79,6 +79,7 @@ export const planSchema = z
     controllers: z.number().int().min(1).max(32),
     rpcTimeoutMs: positive,
     waitTimeoutMs: positive,
+    idempotencyRetentionMs: positive.optional(),
     horizonMs: z.number().int().min(1).max(3_600_000),
     livenessBoundMs: positive,
     protectedScopes: z.array(text),

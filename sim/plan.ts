@@ -68,6 +68,8 @@ export interface Plan {
   readonly controllers: number;
   readonly rpcTimeoutMs: number;
   readonly waitTimeoutMs: number;
+  /** The retention of idempotent requests' records, where the scenario sets one (else an hour). */
+  readonly idempotencyRetentionMs?: number;
   /** End of the safety phase; faults heal here and the liveness phase starts. */
   readonly horizonMs: number;
   /** Every waiter must have completed this long after the liveness phase starts. */

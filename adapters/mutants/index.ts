@@ -39,6 +39,8 @@ import { expiredReservationConsumed } from './expired-reservation-consumed.ts';
 import { digestIgnored } from './digest-ignored.ts';
 import { idempotencyKeyUnscoped } from './idempotency-key-unscoped.ts';
 import { unknownBeginsNew } from './unknown-begins-new.ts';
+import { acquireAllKeepsPartial } from './acquire-all-keeps-partial.ts';
+import { completeIgnoresDigest } from './complete-ignores-digest.ts';
 import { groupModesCollapsed } from '../../model/policy-mutants/group-modes-collapsed.ts';
 import { reopenWithoutInspection } from '../../model/policy-mutants/reopen-without-inspection.ts';
 import { noRecheckAfterWait } from '../../model/policy-mutants/no-recheck-after-wait.ts';
@@ -90,6 +92,8 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   digestIgnored,
   idempotencyKeyUnscoped,
   unknownBeginsNew,
+  acquireAllKeepsPartial,
+  completeIgnoresDigest,
   // Controller-level: each flips one policy flag.
   holderNotStoppedOnRenewalFailure,
   handlerOutlivesStalledRefresh,

@@ -17,6 +17,7 @@ import { forceReleaseAudited } from './force-release-audited.ts';
 import { forceReleaseJudged } from './force-release-judged.ts';
 import { liveness } from './liveness.ts';
 import { noBlindRetry } from './no-blind-retry.ts';
+import { noPhantomLease } from './no-phantom-lease.ts';
 import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { oneOwnerPerEpoch } from './one-owner-per-epoch.ts';
@@ -54,6 +55,7 @@ export const INVARIANT_NAMES = [
   'concurrency-group',
   'tenant-isolation',
   'work-within-lease',
+  'no-phantom-lease',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -82,6 +84,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'concurrency-group': concurrencyGroup,
   'tenant-isolation': tenantIsolation,
   'work-within-lease': workWithinLease,
+  'no-phantom-lease': noPhantomLease,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

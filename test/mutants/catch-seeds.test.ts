@@ -49,6 +49,8 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'expired-reservation-consumed', scenario: 'renewal-failure-stops-holder', seed: 2, invariant: 'capacity' },
   { mutant: 'digest-ignored', scenario: 'idempotency-different-request', seed: 1, invariant: 'digest-conflict' },
   { mutant: 'unknown-begins-new', scenario: 'idempotency-unknown-outcome', seed: 44, invariant: 'unknown-not-new' },
+  { mutant: 'acquire-all-keeps-partial', scenario: 'deadlock-order', seed: 1, invariant: 'no-phantom-lease' },
+  { mutant: 'complete-ignores-digest', scenario: 'idempotency-late-completion', seed: 1, invariant: 'digest-conflict' },
   { mutant: 'holder-not-stopped-on-renewal-failure', scenario: 'paused-holder-expiry', seed: 1, invariant: 'lease-exclusive' },
   { mutant: 'blind-retry-after-timeout', scenario: 'provider-timeout-unknown', seed: 1, invariant: 'no-blind-retry' },
   { mutant: 'unknown-treated-as-failure', scenario: 'provider-timeout-unknown', seed: 1, invariant: 'no-blind-retry' },

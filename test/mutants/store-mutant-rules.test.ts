@@ -323,6 +323,16 @@ const CASES: ReadonlyArray<RuleCase> = [
     broken: { kind: 'InProgress' },
   },
   {
+    mutant: 'complete-ignores-digest',
+    rule: 'a completion carrying another request’s digest is recorded on the key’s record, not Conflict (§46–§47)',
+    script: async (run) => {
+      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
+      return run({ kind: 'IdempotencyComplete', ...KEY, digest: 'd2', outcome: { kind: 'Succeeded', response: 'r2' } }, 10);
+    },
+    correct: { kind: 'Conflict', existingDigest: 'd1' },
+    broken: { kind: 'Recorded' },
+  },
+  {
     mutant: 'idempotency-key-unscoped',
     rule: 'a request of another subject reusing a key finds the other subject’s record (§44–§45)',
     script: async (run) => {
@@ -342,6 +352,17 @@ const CASES: ReadonlyArray<RuleCase> = [
     },
     correct: { kind: 'Unknown' },
     broken: { kind: 'New' },
+  },
+  {
+    mutant: 'acquire-all-keeps-partial',
+    rule: 'an AcquireAll that finds a scope busy leaves no lease on the scopes before it (§99–§105)',
+    script: async (run) => {
+      await run({ kind: 'Acquire', scope: 'env:b', holder: 'a', ttlMs: 1_000 }, 0);
+      await run({ kind: 'AcquireAll', scopes: ['env:b', 'env:a'], holder: 'c', ttlMs: 1_000 }, 10);
+      return run({ kind: 'Acquire', scope: 'env:a', holder: 'd', ttlMs: 1_000 }, 20);
+    },
+    correct: { kind: 'Acquired', lease: { holder: 'd', token: 1 } },
+    broken: { kind: 'Busy', holder: 'c', token: 1 },
   },
 ];
 

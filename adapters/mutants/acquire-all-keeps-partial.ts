@@ -1,0 +1,36 @@
+// acquire-all-keeps-partial — seed 000 §99–§105 (multi-resource acquisition: canonical order, all
+// or nothing, compensation), §21–§22. AcquireAll takes the scopes one by one in canonical order
+// and, when one is busy, answers Busy but keeps the leases it already took: the caller was told
+// it holds nothing, so those leases are never renewed nor released, and every other caller finds
+// the scopes busy until they expire.
+
+import type { AcquireAllCommand } from '../../model/commands.ts';
+import { grantLease } from '../../model/lease.ts';
+import { canonicalOrder } from '../../model/multi-resource.ts';
+import type { AcquireAllResult } from '../../model/outcomes.ts';
+import { liveLease, type ModelState, type Transition } from '../../model/state.ts';
+import type { Mutant } from './mutant.ts';
+import { modelMutantStore } from './model-store.ts';
+
+function acquireOneByOne(state: ModelState, command: AcquireAllCommand, now: number, reference: () => Transition<AcquireAllResult>): Transition<AcquireAllResult> {
+  const answer = reference();
+  if (answer.outcome.kind !== 'Busy') return answer;
+  let next = state;
+  for (const scope of canonicalOrder(command.scopes)) {
+    const live = liveLease(next, scope, now);
+    // THE BUG: the leases granted before the busy scope stay.
+    if (live !== null) return { state: next, outcome: { kind: 'Busy', scope, holder: live.holder, token: live.token } };
+    next = grantLease(next, scope, command.holder, command.ttlMs, now).state;
+  }
+  return answer;
+}
+
+export const acquireAllKeepsPartial: Mutant = {
+  name: 'acquire-all-keeps-partial',
+  bug: 'AcquireAll that finds a scope busy answers Busy but keeps the leases it took on the scopes before it',
+  source: '000 §21–§22, §99–§105',
+  rule: 'Multi-resource acquisition: all or nothing (a Busy AcquireAll leaves no lease)',
+  invariants: ['no-phantom-lease'],
+  scenarios: ['deadlock-order', 'multi-resource-compensation'],
+  store: () => modelMutantStore('acquire-all-keeps-partial', ['AcquireAll'], (state, command, now, reference) => acquireOneByOne(state, command, now, () => reference(state, command, now))),
+};

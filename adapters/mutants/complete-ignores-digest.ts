@@ -1,0 +1,23 @@
+// complete-ignores-digest — seed 000 §46–§47, §284. IdempotencyBegin compares the request digest,
+// but IdempotencyComplete finds the record by key alone and records the outcome whatever digest
+// it carries. A request that outlived its record (retention shorter than the request) completes
+// on the record another request took the key with, and that request's retries replay an outcome
+// that is not theirs.
+
+import type { Mutant } from './mutant.ts';
+import { modelMutantStore } from './model-store.ts';
+
+export const completeIgnoresDigest: Mutant = {
+  name: 'complete-ignores-digest',
+  bug: 'IdempotencyComplete records its outcome on the key’s record whatever request digest it carries',
+  source: '000 §46–§47, §284',
+  rule: 'Idempotency: IdempotencyComplete (a live record with another digest → Conflict)',
+  invariants: ['digest-conflict'],
+  scenarios: ['idempotency-late-completion'],
+  store: () =>
+    modelMutantStore('complete-ignores-digest', ['IdempotencyComplete'], (state, command, now, reference) => {
+      const answer = reference(state, command, now);
+      if (answer.outcome.kind !== 'Conflict') return answer;
+      return reference(state, { ...command, digest: answer.outcome.existingDigest }, now);
+    }),
+};
