@@ -241,7 +241,9 @@ export class DatabaseNode {
   private armExpiry(scope: string, at: number): void {
     if (this.leaseExpiry.get(scope) === at) return;
     this.leaseExpiry.set(scope, at);
-    if (at > this.host.now) this.host.queue.push(at, EV_EXPIRY, at, 0, scope);
+    // Where store time passed during a batch, a lease the batch saw may have expired by its end:
+    // its listeners are told at once.
+    this.host.queue.push(Math.max(at, this.host.now), EV_EXPIRY, at, 0, scope);
   }
 
   expiryDue(scope: string, at: number): void {

@@ -61,6 +61,8 @@ export interface SimRunResult extends RunResult {
   readonly policy: ControllerPolicy;
   /** Real fault actions taken, in order, when `faults: 'real'`. */
   readonly realActions: ReadonlyArray<{ readonly f: string; readonly outcome: string }>;
+  /** What the shadow model compared, and why it stopped following the store (null: it followed it to the end). Absent when the run did not run. */
+  readonly shadow?: { readonly compared: number; readonly stoppedBecause: string | null };
 }
 
 /** A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
@@ -124,6 +126,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     plan,
     policy,
     realActions: sim.realActions,
+    shadow: { compared: sim.shadow.compared, stoppedBecause: sim.shadow.stoppedBecause },
     ...(lacking.unjudged.length === 0 ? {} : { unjudged: lacking.unjudged }),
   };
 }

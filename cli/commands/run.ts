@@ -78,6 +78,8 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
   if (!options.json) {
     process.stdout.write(`${formatRun(result)}\n`);
     for (const action of result.realActions) process.stdout.write(pc.dim(`  real fault ${action.f}: ${action.outcome}\n`));
+    // Nothing after this point was compared with the reference model: say so, it bounds what the run proved.
+    if (result.shadow?.stoppedBecause != null) process.stdout.write(pc.dim(`  reference model stopped after ${result.shadow.compared} commands: ${result.shadow.stoppedBecause}\n`));
   }
   if (result.valid === false) {
     const recorded = await recordFailure(result, scenario, adapter, options.shrink);

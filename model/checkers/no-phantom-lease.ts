@@ -1,7 +1,8 @@
 // no-phantom-lease (seed 000 §21–§22, §78, §99–§105): every lease a store names — the holder and
 // token of a Busy answer, a lease in an Inspect view — was granted to that holder with that token
 // by a call the history shows answered (Acquired, AcquiredAll, HandedOff), or may have been
-// granted by a call whose outcome is unknown. A lease nobody was told they hold is a phantom: an
+// granted by a call that did not answer ok (still in flight, unknown, or failed: counted as
+// possible, which costs a little power and never a false violation). A lease nobody was told they hold is a phantom: an
 // AcquireAll that kept the scopes it took before a busy one (not all or nothing), a grant rolled
 // back in the answer but not in the store, a holder written from the wrong request. Its holder
 // does not know it owns the scope, so it is never renewed nor released, and nothing else can
@@ -17,7 +18,7 @@ const INVARIANT = 'no-phantom-lease';
 
 const key = (scope: string, holder: string): string => `${scope}\u0000${holder}`;
 
-/** (scope, holder) pairs some call may have been granted without the history saying so: its outcome is unknown. */
+/** (scope, holder) pairs some call may have been granted without the history saying so: it did not answer ok. */
 function uncertainGrants(operations: ReadonlyArray<Operation>): ReadonlySet<string> {
   const uncertain = new Set<string>();
   const unsettled = (op: Operation): boolean => op.completion === null || op.completion.type !== 'ok';

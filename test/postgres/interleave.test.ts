@@ -49,6 +49,9 @@ describe('controlled interleaving on PostgreSQL', () => {
     // Not vacuous: many batches held several calls, and their statements alternated between sessions.
     expect(run.filter((b) => b.calls.length > 1).length).toBeGreaterThan(20);
     expect(run.some((b) => b.schedule.some((s, i) => i > 1 && s !== b.schedule[i - 1] && b.schedule.slice(0, i - 1).includes(s)))).toBe(true);
+    // The shadow model followed the store through every batch to the end.
+    expect(first.shadow?.stoppedBecause).toBeNull();
+    expect(first.shadow?.compared).toBeGreaterThan(100);
     // Store time passed inside batches: the chooser moved the clock, in some batch between statements.
     expect(run.filter((b) => b.schedule.includes('@clock')).length).toBeGreaterThan(10);
     expect(first.history.some((e) => e.type === 'truth' && e.f === 'interleaving' && (e.value as { schedule: string[] }).schedule.indexOf('@clock') > 0)).toBe(true);

@@ -11,19 +11,22 @@
 //   shadowed; a store reading time that way keeps the server's clock.)
 //
 // The clock is one row, set by the testbed on a connection of its own before every call it
-// makes: store time stands still during a call, and during a batch of calls that run at once,
-// as it does for the built-in stores.
+// makes. For a store module, store time stands still during a call and during a batch of calls
+// that run at once; for the built-in stores it may move on inside a batch, between statements
+// (adapters/interleaving.ts `passingTime`). The functions are VOLATILE, so each reads the row as
+// it is when it is evaluated: a clock read in a statement that waited for a lock is the time
+// after the wait, as PostgreSQL's own clock_timestamp() would be.
 
 import type pg from 'pg';
 
 /** The clock table and the functions, created in `schema` (a quoted identifier is not needed: schemas are testbed-made). */
 export function databaseTimeSql(schema: string): string {
   const clock = `SELECT to_timestamp(now_ms / 1000.0) FROM ${schema}.testbed_clock`;
-  const shadow = (name: string): string => `CREATE FUNCTION ${schema}.${name}() RETURNS timestamptz LANGUAGE sql STABLE AS $$ ${clock} $$;`;
+  const shadow = (name: string): string => `CREATE FUNCTION ${schema}.${name}() RETURNS timestamptz LANGUAGE sql VOLATILE AS $$ ${clock} $$;`;
   return `
     CREATE TABLE ${schema}.testbed_clock (now_ms bigint NOT NULL);
     INSERT INTO ${schema}.testbed_clock VALUES (0);
-    CREATE FUNCTION ${schema}.testbed_now() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT now_ms FROM ${schema}.testbed_clock $$;
+    CREATE FUNCTION ${schema}.testbed_now() RETURNS bigint LANGUAGE sql VOLATILE AS $$ SELECT now_ms FROM ${schema}.testbed_clock $$;
     ${['now', 'transaction_timestamp', 'statement_timestamp', 'clock_timestamp'].map(shadow).join('\n    ')}`;
 }
 

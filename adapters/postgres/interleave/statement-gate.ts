@@ -128,7 +128,7 @@ export class StatementGate {
       if (chosen === candidates.length) {
         tick++;
         await clock.set(clock.times[tick]!);
-        // A unit blocked on a lock while the clock moved on reads the new time when it wakes.
+        // A unit blocked on a lock while the clock moved on may read the new time when it wakes.
         for (const session of active) if (this.proxies.get(session)?.lanes.some((l) => !l.closed && l.running)) ran.get(session)!.add(tick);
         continue;
       }
