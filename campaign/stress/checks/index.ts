@@ -11,8 +11,9 @@ import { checkFencingMonotonic, FENCING_MONOTONIC } from './fencing-monotonic.ts
 import { checkIdempotency, DIGEST_CONFLICT, IDEMPOTENCY_NEW_ONCE } from './idempotency.ts';
 import { checkLeaseExclusive, LEASE_EXCLUSIVE } from './lease-exclusive.ts';
 import { checkLeasesSurelyHeld } from './lease-surely-held.ts';
+import { checkNoPhantomLease, NO_PHANTOM_LEASE } from './phantom-lease.ts';
 
-export const STRESS_INVARIANTS = [LEASE_EXCLUSIVE, FENCING_MONOTONIC, ACCEPTED_WRITES, CAPACITY, IDEMPOTENCY_NEW_ONCE, DIGEST_CONFLICT] as const;
+export const STRESS_INVARIANTS = [LEASE_EXCLUSIVE, FENCING_MONOTONIC, NO_PHANTOM_LEASE, ACCEPTED_WRITES, CAPACITY, IDEMPOTENCY_NEW_ONCE, DIGEST_CONFLICT] as const;
 
 /**
  * How far store time can be trusted. 'store': the store stamps each decision with its own clock
@@ -46,6 +47,7 @@ export function checkStressHistory(history: StressHistory, timing: StressTiming 
   if (undecided.length === 0) {
     run(LEASE_EXCLUSIVE, () => (timing === 'store' ? checkLeaseExclusive(grants) : checkLeasesSurelyHeld(grants)));
     run(FENCING_MONOTONIC, () => checkFencingMonotonic(grants));
+    run(NO_PHANTOM_LEASE, () => checkNoPhantomLease(history, grants));
     run(ACCEPTED_WRITES, () => checkWritesAfterNewerGrant(history, grants));
   }
   run(ACCEPTED_WRITES, () => checkAcceptedWrites(history));
