@@ -53,7 +53,6 @@ export class ShadowModel {
     }
     this.compared++;
     if (explaining.length > 0) {
-      
       this.states = explaining;
       return;
     }

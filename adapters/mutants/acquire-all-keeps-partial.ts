@@ -10,10 +10,10 @@ import { canonicalOrder } from '../../model/multi-resource.ts';
 import type { AcquireAllResult } from '../../model/outcomes.ts';
 import { liveLease, type ModelState, type Transition } from '../../model/state.ts';
 import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutantStore, type ReferenceStep } from './model-store.ts';
 
-function acquireOneByOne(state: ModelState, command: AcquireAllCommand, now: number, reference: () => Transition<AcquireAllResult>): Transition<AcquireAllResult> {
-  const answer = reference();
+function acquireOneByOne(state: ModelState, command: AcquireAllCommand, now: number, reference: ReferenceStep): Transition<AcquireAllResult> {
+  const answer = reference(state, command, now);
   if (answer.outcome.kind !== 'Busy') return answer;
   let next = state;
   for (const scope of canonicalOrder(command.scopes)) {
@@ -32,5 +32,5 @@ export const acquireAllKeepsPartial: Mutant = {
   rule: 'Multi-resource acquisition: all or nothing (a Busy AcquireAll leaves no lease)',
   invariants: ['no-phantom-lease'],
   scenarios: ['deadlock-order', 'multi-resource-compensation'],
-  store: () => modelMutantStore('acquire-all-keeps-partial', ['AcquireAll'], (state, command, now, reference) => acquireOneByOne(state, command, now, () => reference(state, command, now))),
+  store: () => modelMutantStore('acquire-all-keeps-partial', ['AcquireAll'], acquireOneByOne),
 };

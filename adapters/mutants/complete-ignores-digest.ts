@@ -4,6 +4,7 @@
 // on the record another request took the key with, and that request's retries replay an outcome
 // that is not theirs.
 
+import { withStoredDigest } from './digest-ignored.ts';
 import type { Mutant } from './mutant.ts';
 import { modelMutantStore } from './model-store.ts';
 
@@ -14,10 +15,5 @@ export const completeIgnoresDigest: Mutant = {
   rule: 'Idempotency: IdempotencyComplete (a live record with another digest → Conflict)',
   invariants: ['digest-conflict'],
   scenarios: ['idempotency-late-completion'],
-  store: () =>
-    modelMutantStore('complete-ignores-digest', ['IdempotencyComplete'], (state, command, now, reference) => {
-      const answer = reference(state, command, now);
-      if (answer.outcome.kind !== 'Conflict') return answer;
-      return reference(state, { ...command, digest: answer.outcome.existingDigest }, now);
-    }),
+  store: () => modelMutantStore('complete-ignores-digest', ['IdempotencyComplete'], withStoredDigest),
 };

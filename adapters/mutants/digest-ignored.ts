@@ -3,8 +3,19 @@
 // different request reusing a key is answered with the first request's record (Replay,
 // InProgress, Unknown) instead of Conflict.
 
+import type { IdempotencyBeginCommand, IdempotencyCompleteCommand } from '../../model/commands.ts';
+import type { OutcomeOf } from '../../model/outcomes.ts';
+import type { ModelState, Transition } from '../../model/state.ts';
 import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutantStore, type ReferenceStep } from './model-store.ts';
+
+/** The reference answer, asked again as if the caller had sent the stored digest wherever it is a Conflict. */
+export function withStoredDigest<C extends IdempotencyBeginCommand | IdempotencyCompleteCommand>(state: ModelState, command: C, now: number, reference: ReferenceStep): Transition<OutcomeOf<C>> {
+  const answer = reference(state, command, now);
+  const outcome = answer.outcome as { readonly kind: string; readonly existingDigest?: string };
+  if (outcome.kind !== 'Conflict') return answer;
+  return reference(state, { ...command, digest: outcome.existingDigest! }, now);
+}
 
 export const digestIgnored: Mutant = {
   name: 'digest-ignored',
@@ -13,11 +24,5 @@ export const digestIgnored: Mutant = {
   rule: 'Idempotency: IdempotencyBegin (present with another digest → Conflict, whatever the state)',
   invariants: ['digest-conflict'],
   scenarios: ['idempotency-different-request', 'standard-mix'],
-  store: () =>
-    modelMutantStore('digest-ignored', ['IdempotencyBegin', 'IdempotencyComplete'], (state, command, now, reference) => {
-      const answer = reference(state, command, now);
-      if (answer.outcome.kind !== 'Conflict') return answer;
-      // Asked again as if the caller had sent the stored digest.
-      return reference(state, { ...command, digest: answer.outcome.existingDigest }, now);
-    }),
+  store: () => modelMutantStore('digest-ignored', ['IdempotencyBegin', 'IdempotencyComplete'], withStoredDigest),
 };

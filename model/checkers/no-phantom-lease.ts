@@ -2,9 +2,10 @@
 // token of a Busy answer, a lease in an Inspect view — was granted to that holder with that token
 // by a call the history shows answered (Acquired, AcquiredAll, HandedOff), or may have been
 // granted by a call that did not answer ok (still in flight, unknown, or failed: counted as
-// possible, which costs a little power and never a false violation). A lease nobody was told they hold is a phantom: an
-// AcquireAll that kept the scopes it took before a busy one (not all or nothing), a grant rolled
-// back in the answer but not in the store, a holder written from the wrong request. Its holder
+// possible, which costs a little power and never a false violation). A lease nobody was told
+// they hold is a phantom: an AcquireAll that kept the scopes it took before a busy one (not all
+// or nothing), a grant rolled back in the answer but not in the store, a holder written from the
+// wrong request. Its holder
 // does not know it owns the scope, so it is never renewed nor released, and nothing else can
 // take the scope until it expires.
 
@@ -55,8 +56,7 @@ function namedLeases(operations: ReadonlyArray<Operation>): ReadonlyArray<Named>
 
 export function noPhantomLease(history: History): Verdict {
   const operations = pairOperations(history);
-  const granted = new Map<string, number>();
-  for (const grant of leaseGrants(history, false)) granted.set(`${key(grant.lease.scope, grant.lease.holder)}\u0000${grant.lease.token}`, grant.index);
+  const granted = new Set(leaseGrants(history, false).map(({ lease }) => `${key(lease.scope, lease.holder)}\u0000${lease.token}`));
   const uncertain = uncertainGrants(operations);
   const violations: Violation[] = [];
   const reported = new Set<string>();
