@@ -44,12 +44,54 @@ export interface StoreCapabilities {
    * plans on fresh stores and keeps those that still fail the same way.
    */
   readonly deterministic?: boolean;
+  /**
+   * What bounds a lease (default 'ttl'): 'ttl', the reference semantics, a lease is live until
+   * its `expiresAt` unless ended sooner; 'session', a lease lives as long as its holder's session
+   * with the store (an advisory lock, an ephemeral node): its `expiresAt` is only what the store
+   * reports, and it ends when released or when `lifecycle` says it ended with its session. A store
+   * with session-bound leases does not follow the reference semantics: the differential is off.
+   */
+  readonly leaseBound?: 'ttl' | 'session';
+}
+
+/** Who makes a store call: the simulated process (a controller incarnation, `c1#2`) and its node (`c1`). */
+export interface CallContext {
+  readonly process: string;
+  readonly node: string;
+}
+
+/**
+ * What happened to a process or to its connection to the store, as the simulator tells a store
+ * that has `lifecycle` (docs/ARCHITECTURE.md "Sessions and lifecycle"):
+ * - `crash`: the process died; its sessions are gone (the server sees its connections close);
+ * - `restart`: a new incarnation of the node starts (`process` is the new one);
+ * - `pause` / `resume`: the process stops running and goes on; its connections stay open;
+ * - `cut-off` / `reconnect`: the network between the node and the database broke, and healed;
+ * - `database-crash`: the database server stopped; every session is gone (`process` and `node` are null).
+ */
+export interface LifecycleEvent {
+  readonly kind: 'crash' | 'restart' | 'pause' | 'resume' | 'cut-off' | 'reconnect' | 'database-crash';
+  readonly process: string | null;
+  readonly node: string | null;
+}
+
+/** A lease that ended with its holder's session: the history records it, and no act under it is valid after. */
+export interface SessionLeaseEnd {
+  readonly scope: string;
+  readonly holder: string;
+  readonly token: number;
 }
 
 export interface Store {
   readonly name: string;
   readonly capabilities?: StoreCapabilities;
-  execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
+  /** Runs one command. `call` says which simulated process makes it, when the simulator drives the store. */
+  execute<C extends Command>(command: C, call?: CallContext): Promise<OutcomeOf<C>>;
+  /**
+   * Told what happens to the processes and their sessions, at the instant it happens (simulated
+   * time stands still). Answers the leases that ended with a session, if any.
+   */
+  lifecycle?(event: LifecycleEvent): Promise<{ readonly ended?: ReadonlyArray<SessionLeaseEnd> } | void>;
   /** Capture durable state (simulated backup, or the replica's copy at a replication point). */
   snapshot?(): Promise<StoreImage>;
   /** Replace durable state with an earlier image (simulated restore, or promotion of a lagging replica). */

@@ -73,14 +73,18 @@ export interface FaultEvent {
  *   the sessions whose calls ran at once, the session of each statement in the order the server
  *   got them (empty when free-running), and the sessions in the order their calls finished;
  * - handler `work-step`: `{ scope, token, holder, process }` — a lease holder's handler did one unit
- *   of unfenced work (only when the plan's operations carry `workStepMs`).
+ *   of unfenced work (only when the plan's operations carry `workStepMs`);
+ * - database `session-leases`: `{}`, once, first: the store's leases are bound by their holders'
+ *   sessions, not by their TTL (its `capabilities.leaseBound` is 'session');
+ * - database `session-ended`: `{ scope, holder, token, cause, process }` — the store said that this
+ *   lease ended with its holder's session when it was told `cause` (a crash, a cut-off, ...).
  */
 export interface TruthEvent {
   readonly index: number;
   readonly time: number;
   readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'session-leases' | 'session-ended';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

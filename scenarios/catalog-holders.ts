@@ -1,5 +1,6 @@
 // A holder's handler and its refresh loop (seed 000 §157–§160; seed 002 "Why staged" 2; seed 003
-// 0892821), as plain data like catalog.ts, which lists it in its order. The handler works in steps
+// 0892821), and a holder whose session ends under it (000 §74), as plain data like catalog.ts,
+// which lists them in its order. The handler works in steps
 // of unfenced work; the refresh loop renews every third of the TTL, one call at a time. The RPC
 // timeout is far longer than the TTL, so a renewal held in the network or cut off by a partition
 // hangs past the lease's expiry without the holder being retired: only the handler's own local
@@ -18,6 +19,20 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 2, 'infra-apply': 1 }, horizonMs: 12_000, leaseTtlMs: 600, workMsMin: 400, workMsMax: 1_500, workStepMs: 50, waitPct: 100, waitTimeoutMs: 8_000, rpcTimeoutMs: 5_000 },
     faults: { profile: { ...NET, holdProbabilityPct: 10, holdMsMax: 2_500, nemesisIntervalMs: 500, partitionProbabilityPct: 10, partitionMsMax: 2_500 } },
     invariants: [...SAFETY, 'work-within-lease'],
+    expect: 'pass',
+    operations: 40,
+  },
+  {
+    name: 'session-loss',
+    title: 'Holders cut off from the database for a moment between their calls: a lease that ended with its session is never written under',
+    // Short partitions between a controller and the database, mostly while its holder works and
+    // makes no call: a store whose leases live with their sessions (an advisory lock) loses the
+    // lease without the holder knowing, and its next write must be refused (000 §74). A store
+    // whose leases live by their TTL keeps them through such a cut-off.
+    sources: ['000 §74', '000 §25', '000 §281'],
+    workload: { controllers: 4, scopes: 2, mix: { 'env-deploy': 1 }, horizonMs: 12_000, leaseTtlMs: 3_000, workMsMin: 200, workMsMax: 800 },
+    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 5, nemesisIntervalMs: 150, partitionProbabilityPct: 60, partitionMsMax: 120 } },
+    invariants: [...SAFETY],
     expect: 'pass',
     operations: 40,
   },

@@ -43,7 +43,7 @@ export async function storeCall<C extends Command>(sim: CallHost, fiber: Fiber, 
   const waitId = ++fiber.waitId;
   const node = fiber.node;
   const delay = sim.network.transit(node.name, 'db', sim.faultsOn);
-  if (delay >= 0) sim.queue.push(sim.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: sim.dbConn, listen } satisfies Message);
+  if (delay >= 0) sim.queue.push(sim.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: sim.dbConn, listen, process } satisfies Message);
   sim.queue.push(sim.now + node.clock.trueDuration(sim.plan.rpcTimeoutMs), EV_WAKE, waitId, WAKE_TIMEOUT, fiber);
   const reply = await sim.block(fiber);
   sim.checkAlive(fiber);
@@ -67,7 +67,11 @@ export async function storeCall<C extends Command>(sim: CallHost, fiber: Fiber, 
   return r.outcome as OutcomeOf<C>;
 }
 
-/** An external effect at the provider (see Sim.effect for what a timeout does). */
+/**
+ * An external effect at the provider. A timeout is an unknown outcome: the process is retired
+ * (Jepsen). Only a broken policy passes `carryOn`: then the call answers null and the fiber goes on
+ * under a new process name, as a client whose retry layer swallowed the timeout would.
+ */
 export async function effectCall(sim: CallHost, fiber: Fiber, request: EffectRequest, attempt: number, carryOn: boolean): Promise<boolean | null> {
   sim.checkAlive(fiber);
   const value = { intentId: request.intentId, scope: request.scope, token: request.token ?? null, holder: request.holder, operation: request.operation, retrySafety: request.retrySafety, attempt };

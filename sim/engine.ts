@@ -27,6 +27,7 @@ import { OpLedger } from './op-ledger.ts';
 import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type Interleaved } from './database-node.ts';
+import { StoreSessions } from './store-sessions.ts';
 import {
   EV_COORD,
   EV_DB_FLUSH,
@@ -140,9 +141,12 @@ export class Sim {
     this.db.interleaved = interleaved;
     const declared = store.capabilities?.commands;
     this.supported = declared === undefined ? null : new Set(declared);
-    this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false);
+    const sessionBound = this.sessions.attached();
+    this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false && !sessionBound);
     this.syncStore = isSyncStore(store) ? store : null;
   }
+
+  readonly sessions = new StoreSessions(this);
 
   // ---- fibers (sim/fibers.ts) ----------------------------------------------------------------
 
@@ -160,11 +164,7 @@ export class Sim {
     return this.fibers.block(fiber);
   }
 
-  /**
-   * A waiter sleeps until the database notifies a scope it listens on (LISTEN/NOTIFY: a release,
-   * handoff, cancelled wait or expiry), or until the long fallback poll on its local clock — a
-   * notification can be lost with its connection or on the network (§87: no busy polling).
-   */
+  /** A waiter sleeps until a notification on a scope it listens on, or the long fallback poll (sim/fibers.ts; §87). */
   waitNotify(fiber: Fiber, fallbackLocalMs: number): Promise<void> {
     return waitNotify(this, fiber, fallbackLocalMs);
   }
@@ -189,11 +189,7 @@ export class Sim {
     return storeCall(this, fiber, command, process, listen);
   }
 
-  /**
-   * Calls the provider. A timeout is an unknown outcome: the process is retired (Jepsen). Only a
-   * broken policy passes `carryOn`: then the call answers null and the fiber goes on under a new
-   * process name, as a client whose retry layer swallowed the timeout would.
-   */
+  /** Calls the provider; a timeout retires the process, unless a broken policy passes `carryOn` (sim/client-calls.ts). */
   effect(fiber: Fiber, request: EffectRequest, attempt: number, carryOn = false): Promise<boolean | null> {
     return effectCall(this, fiber, request, attempt, carryOn);
   }
@@ -213,6 +209,7 @@ export class Sim {
       if (fiber.inFlight !== null) this.history.op(this.now, fiber.inFlight, 'info', this.ledger.lastInvokedF(fiber.inFlight), { error: why });
     }
     this.ledger.closeAll(node, why);
+    this.sessions.ended(node.proc, node.name);
     node.busy = false;
     node.down = true;
     this.coordination?.onRetire(node);
@@ -281,6 +278,7 @@ export class Sim {
           await this.db.flush();
           break;
       }
+      if (this.sessions.pending) await this.sessions.flush();
       if (this.fibers.failure !== null) throw this.fibers.failure;
     }
     this.coordination?.finish(Math.max(this.now, this.endMs));

@@ -89,7 +89,11 @@ export interface WaitHost {
   checkAlive(fiber: Fiber): void;
 }
 
-/** See Sim.waitNotify. */
+/**
+ * A waiter sleeps until the database notifies a scope it listens on (LISTEN/NOTIFY: a release,
+ * handoff, cancelled wait or expiry), or until the long fallback poll on its local clock — a
+ * notification can be lost with its connection or on the network (§87: no busy polling).
+ */
 export async function waitNotify(sim: WaitHost, fiber: Fiber, fallbackLocalMs: number): Promise<void> {
   sim.checkAlive(fiber);
   if (fiber.notified) {

@@ -13,6 +13,7 @@ import type { Network } from './network.ts';
 import type { Plan } from './plan.ts';
 import type { Provider } from './provider.ts';
 import type { ShadowModel } from './shadow-model.ts';
+import type { StoreSessions } from './store-sessions.ts';
 import type { Node, SimCoordination } from './sim-node.ts';
 
 export interface NemesisHost {
@@ -31,6 +32,8 @@ export interface NemesisHost {
   dbDown: boolean;
   dbConn: number;
   recoveryGeneration: number;
+  /** What the store is told of the processes' sessions. */
+  readonly sessions: Pick<StoreSessions, 'faultRecorded'>;
   /** Records a fault event in the history. */
   fault(f: FaultKind, value: Readonly<Record<string, unknown>>): void;
   /** Schedules the end of a timed fault. */

@@ -26,6 +26,7 @@ export class Nemesis {
   /** Records a fault in the history and, with real faults, applies it for real. */
   async record(f: FaultKind, value: Readonly<Record<string, unknown>>): Promise<void> {
     this.sim.fault(f, value);
+    this.sim.sessions.faultRecorded(f, value);
     if (this.sim.realFaults === null) return;
     const outcome = await this.sim.realFaults.apply({ f, value });
     this.sim.realActions.push({ f, outcome: outcome.kind === 'applied' ? outcome.action : `simulated-only: ${outcome.reason}` });

@@ -15,6 +15,7 @@ import type { Verdict, Violation } from '../verdict.ts';
 import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
 import { controllerOps, indicesOf, numberField, pairOperations, stringField, storeOps, type Operation, type StoreOp } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
+import { sessionBound, sessionEnds, sessionKey } from './session-ends.ts';
 
 const INVARIANT = 'lease-exclusive';
 
@@ -37,8 +38,11 @@ const key = (scope: string, token: number, holder: string) => `${scope}\u0000${t
 function spansOf(history: History): Map<string, LeaseSpan[]> {
   const spans = new Map<string, LeaseSpan>();
   const byScope = new Map<string, LeaseSpan[]>();
+  // A session-bound lease is valid until it is ended, whatever expiry it reported.
+  const bound = sessionBound(history);
   for (const grant of leaseGrants(history, true)) {
-    const { scope, holder, token, acquiredAt, expiresAt } = grant.lease;
+    const { scope, holder, token, acquiredAt } = grant.lease;
+    const expiresAt = bound ? Number.POSITIVE_INFINITY : grant.lease.expiresAt;
     const id = key(scope, token, holder);
     const span = spans.get(id);
     if (span === undefined) {
@@ -74,6 +78,8 @@ function spansOf(history: History): Map<string, LeaseSpan[]> {
     if (outcome?.kind === 'ForceReleased') end(command.scope, outcome.tombstone.token, op.invoke.time, op.invoke.index);
     else if (mayHaveRun(op)) end(command.scope, command.expectedToken, op.invoke.time, op.invoke.index);
   }
+  // A lease that ended with its session ended when the store was told (000 §74).
+  for (const ended of sessionEnds(history).values()) end(ended.scope, ended.token, ended.time, ended.index);
   // A recovery epoch invalidates every lease live when it runs (§273); an unfinished one may have.
   for (const { op } of storeOps(operations, 'AdvanceRecoveryEpoch')) {
     for (const span of spans.values()) {
@@ -131,8 +137,19 @@ function actsAfterExpiry(history: History): Violation[] {
   const grants = leaseGrants(history, false);
   const renewals = storeOps(operations, 'Renew');
   const found: Violation[] = [];
-  const judge = (op: Operation, what: string, scope: string, token: number, holder: string, before = op.completion?.index): void => {
+  const bound = sessionBound(history);
+  const ended = sessionEnds(history);
+  const judge = (op: Operation, what: string, scope: string, token: number, holder: string, before = op.completion?.index, storeAct = true): void => {
     if (before === undefined) return;
+    // A lease that ended with its session is over, whatever its expiry: the store accepts nothing
+    // sent after that under it. (Its holder may not know yet: its own acts are judged by expiry.)
+    const end = storeAct ? ended.get(sessionKey(scope, token, holder)) : undefined;
+    if (end !== undefined && op.invoke.index > end.index) {
+      found.push(violation(INVARIANT, `scope ${scope}: ${what} by ${holder} under token ${token} (#${op.invoke.index}), after that lease ended with its session (#${end.index})`, [end.index, ...indicesOf(op)], scope));
+      return;
+    }
+    // A session-bound lease has no expiry to pass.
+    if (bound) return;
     const expiry = latestExpiry(grants, renewals, scope, token, holder, before, op);
     // The store (or the holder, for an effect) acted no earlier than the operation was invoked.
     if (op.invoke.time < expiry) return;
@@ -146,7 +163,7 @@ function actsAfterExpiry(history: History): Violation[] {
     const token = numberField(op.invoke.value, 'token');
     const scope = stringField(op.invoke.value, 'scope');
     const holder = stringField(op.invoke.value, 'holder');
-    if (token !== undefined && scope !== undefined && holder !== undefined) judge(op, 'effect started', scope, token, holder, op.invoke.index);
+    if (token !== undefined && scope !== undefined && holder !== undefined) judge(op, 'effect started', scope, token, holder, op.invoke.index, false);
   }
   return found;
 }
