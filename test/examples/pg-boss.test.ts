@@ -1,0 +1,41 @@
+// A real library under test (examples/pg-boss/): leases as pg-boss 12.38.0 jobs on a singleton
+// queue, expired by pg-boss's own supervisor on the run's virtual time (its TestClock, attached
+// to the schema). A handler whose job expired while it was paused keeps running; the unfenced use
+// writes anyway (pg-boss's expired jobs are not stopped): caught, shrunk, and the failure replays
+// to the same trace hash. The fenced use writes only while its job is live, and passes.
+
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { usePostgres } from '../postgres/fixture.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+import { runCliAsync } from '../cli/run-cli.ts';
+
+const scratch = scratchDirs('testbed-pg-boss-');
+const pg = usePostgres();
+const EXAMPLE = path.resolve(import.meta.dirname, '../../examples/pg-boss');
+
+function testbed(args: ReadonlyArray<string>, cwd: string) {
+  return runCliAsync(args, { cwd, env: { DATABASE_URL: pg.server().connectionString }, timeoutMs: 200_000 });
+}
+
+describe('pg-boss on the embedded PostgreSQL', () => {
+  test('unfenced: a handler whose job expired while it was paused writes anyway; caught, shrunk, and replayed exactly', async () => {
+    const cwd = scratch();
+    const sweep = await testbed(['sweep', '--scenario', 'paused-holder-expiry', '--seeds', '1..5', '--adapter', path.join(EXAMPLE, 'unfenced.ts')], cwd);
+    expect(sweep.code, sweep.stderr).toBe(1);
+    expect(sweep.stdout).toMatch(/write accepted by (c\d#\d) under token \d+ invoked at store time \d+ \(#\d+\), after that lease expired/);
+    // The shrunk counterexample: the holder is paused past its job's expiry, then its write lands.
+    expect(sweep.stdout).toMatch(/counterexample: .*shrunk from \d+ plan steps/);
+    expect(sweep.stdout).toMatch(/pause node=(c\d) process=(c\d#\d)[\s\S]*Mutate scope=\S+ aggregate=\S+ holder=\2 [^\n]*Accepted/);
+    const failureFile = /^failure file: (.+)$/m.exec(sweep.stdout)![1]!;
+    const replay = await testbed(['replay', failureFile], cwd);
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toMatch(/trace hash matches the failure file/);
+  }, 240_000);
+
+  test('fenced: the write checks that its job is still live, and every seed passes', async () => {
+    const sweep = await testbed(['sweep', '--scenario', 'paused-holder-expiry', '--seeds', '1..10', '--adapter', path.join(EXAMPLE, 'fenced.ts'), '--json'], scratch());
+    expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
+    expect((JSON.parse(sweep.stdout) as { failures: number }).failures).toBe(0);
+  }, 240_000);
+});
