@@ -4,11 +4,13 @@
 //
 //   → {"id":1,"type":"init","protocol":1}
 //   ← {"id":1,"type":"init_ok","capabilities":{"commands":["Acquire",...]},"snapshot":false}
-//   → {"id":2,"type":"execute","now":1500,"command":{"kind":"Acquire",...}}
+//   → {"id":2,"type":"execute","now":1500,"command":{"kind":"Acquire",...},"process":"c1#1","node":"c1"}
 //   ← {"id":2,"type":"outcome","outcome":{"kind":"Acquired",...}}
 //   ← {"id":2,"type":"error","message":"...","unknown":true}    (unknown: the outcome is not known)
 //   → {"id":3,"type":"snapshot"}            ← {"id":3,"type":"snapshot_ok","image":...}
 //   → {"id":4,"type":"restore","image":...} ← {"id":4,"type":"restore_ok"}
+//   → {"id":5,"type":"lifecycle","event":{"kind":"cut-off","process":"c1#1","node":"c1"}}
+//   ← {"id":5,"type":"lifecycle_ok","ended":[{"scope":...,"holder":...,"token":...}]}   (only with "lifecycle":true in init_ok)
 //
 // `now` is the store time in integer milliseconds: the simulator's virtual time, so a store that
 // decides expiry from it (and from nothing else) is deterministic. End of stdin asks it to exit.
@@ -20,7 +22,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Command } from '../model/commands.ts';
 import { COMMAND_KINDS } from '../model/outcome-kinds.ts';
-import { OutcomeUnknownError, type Store, type StoreCapabilities, type StoreImage, type StoreOptions } from './port.ts';
+import { OutcomeUnknownError, type LifecycleEvent, type Store, type StoreCapabilities, type StoreImage, type StoreOptions } from './port.ts';
 
 export const EXEC_PROTOCOL = 1;
 
@@ -153,11 +155,12 @@ class ExecChannel {
 
 function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
   if (value === undefined) return {};
-  const caps = value as { commands?: unknown; referenceSemantics?: unknown; deterministic?: unknown };
+  const caps = value as { commands?: unknown; referenceSemantics?: unknown; deterministic?: unknown; leaseBound?: unknown };
   const bad = (why: string) => new ExecStoreError(`store process \`${command}\`: bad capabilities in init_ok: ${why}`);
   if (typeof value !== 'object' || value === null) throw bad('not an object');
   if (caps.referenceSemantics !== undefined && typeof caps.referenceSemantics !== 'boolean') throw bad('referenceSemantics is not a boolean');
   if (caps.deterministic !== undefined && typeof caps.deterministic !== 'boolean') throw bad('deterministic is not a boolean');
+  if (caps.leaseBound !== undefined && caps.leaseBound !== 'ttl' && caps.leaseBound !== 'session') throw bad('leaseBound is neither "ttl" nor "session"');
   if (caps.commands !== undefined) {
     if (!Array.isArray(caps.commands)) throw bad('commands is not an array');
     const unknown = caps.commands.filter((k) => !(COMMAND_KINDS as ReadonlyArray<unknown>).includes(k));
@@ -167,6 +170,7 @@ function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
     ...(caps.referenceSemantics === undefined ? {} : { referenceSemantics: caps.referenceSemantics }),
     ...(caps.commands === undefined ? {} : { commands: caps.commands as ReadonlyArray<Command['kind']> }),
     ...(caps.deterministic === undefined ? {} : { deterministic: caps.deterministic }),
+    ...(caps.leaseBound === undefined ? {} : { leaseBound: caps.leaseBound as 'ttl' | 'session' }),
   };
 }
 
@@ -187,17 +191,24 @@ export async function createExecStore(options: StoreOptions & { readonly command
     await channel.close();
     throw error;
   }
-  const store: Store = {
+  const store: { -readonly [K in keyof Store]: Store[K] } = {
     name,
     capabilities,
-    async execute(command) {
-      const reply = await channel.request('execute', { now: now(), command }, command.kind);
+    async execute(command, call) {
+      const reply = await channel.request('execute', { now: now(), command, ...(call === undefined ? {} : { process: call.process, node: call.node }) }, command.kind);
       if (reply.type === 'outcome') return reply.outcome as never;
       if (reply.type === 'error' && reply.unknown === true) throw new OutcomeUnknownError(command.kind, new Error(String(reply.message ?? 'no message')));
       throw channel.wrongReply(reply, 'outcome', command.kind);
     },
     close: () => channel.close(),
   };
+  if (init.lifecycle === true) {
+    store.lifecycle = async (event: LifecycleEvent) => {
+      const reply = await channel.request('lifecycle', { event }, `lifecycle ${event.kind}`);
+      if (reply.type !== 'lifecycle_ok') throw channel.wrongReply(reply, 'lifecycle_ok', `lifecycle ${event.kind}`);
+      return reply.ended === undefined ? undefined : { ended: reply.ended as never };
+    };
+  }
   if (init.snapshot !== true) return store;
   return {
     ...store,

@@ -2,8 +2,10 @@
 // call fails naming why; a reply written just before the process exits is still read; a breach
 // of the protocol with nothing in flight still breaks the channel.
 
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createExecStore } from '../../adapters/exec-store.ts';
+import { shellWord } from '../../sim/run.ts';
 
 const time = { now: () => 0 };
 const acquire = { kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 100 } as const;
@@ -40,5 +42,30 @@ describe('exec store channel', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await expect(store.execute(acquire)).rejects.toThrow(/wrote a line that is not JSON: stray/);
     await store.close();
+  });
+});
+
+describe('exec store sessions and lifecycle', () => {
+  const LIFECYCLE_STORE = `node ${shellWord(path.join(import.meta.dirname, 'fixtures/lifecycle-store.cjs'))}`;
+
+  test('the calling process travels with each command, lifecycle events are asked, and leaseBound is read', async () => {
+    const store = await createExecStore({ time, command: LIFECYCLE_STORE });
+    try {
+      expect(store.capabilities).toEqual({ leaseBound: 'session', referenceSemantics: false });
+      const outcome = (await store.execute(acquire, { process: 'c1#1', node: 'c1' })) as unknown as { seen: string[] };
+      expect(outcome.seen).toEqual(['c1#1@c1']);
+      expect(store.lifecycle).toBeTypeOf('function');
+      await expect(store.lifecycle!({ kind: 'cut-off', process: 'c1#1', node: 'c1' })).resolves.toEqual({ ended: [{ scope: 's', holder: 'c1#1', token: 1 }] });
+      await expect(store.lifecycle!({ kind: 'pause', process: 'c1#1', node: 'c1' })).resolves.toEqual({ ended: [] });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a store that does not declare lifecycle is not asked, and a bad leaseBound opens no store', async () => {
+    const store = await createExecStore({ time, command: INIT });
+    expect(store.lifecycle).toBeUndefined();
+    await store.close();
+    await expect(createExecStore({ time, command: `echo '{"id":1,"type":"init_ok","capabilities":{"leaseBound":"forever"}}'` })).rejects.toThrow(/leaseBound is neither "ttl" nor "session"/);
   });
 });
