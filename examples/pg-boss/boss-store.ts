@@ -20,7 +20,7 @@
 
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { PgBoss, TestClock } from 'pg-boss';
+import { PgBoss, TestClock, enableClockOverride } from 'pg-boss';
 import type { Command } from '../../model/commands.ts';
 import type { Store, StoreOptions } from '../../adapters/port.ts';
 
@@ -74,6 +74,9 @@ export async function createBossStore(options: BossStoreOptions): Promise<Store>
   const glue = new pg.Client({ connectionString });
   glue.on('error', () => undefined);
   await glue.connect();
+  // The glue's own statements read pg-boss's time too: job_now() is the TestClock's only on a
+  // session that turned the override on.
+  await glue.query(enableClockOverride());
   await glue.query(GLUE);
   // Each run starts with no queues (a queue keeps when it was last supervised: a run must not
   // inherit that from an earlier one) and empty glue tables.

@@ -67,11 +67,16 @@ function byLease(grants: ReadonlyArray<LeaseGrant>): Map<string, LeaseGrant[]> {
   return map;
 }
 
-/** The latest end of the lease that any of these grants can vouch for: request time plus TTL. */
+/**
+ * The latest end of the lease that any of these grants can vouch for: request time plus TTL. A new
+ * lease lasts what the store granted (`expiresAt − acquiredAt`, which a store of its own may round
+ * up or down from the TTL asked); a renewal, what was asked.
+ */
 function latestBound(grants: ReadonlyArray<LeaseGrant>): { readonly grant: LeaseGrant; readonly bound: number } | undefined {
   let best: { grant: LeaseGrant; bound: number } | undefined;
   for (const grant of grants) {
-    const ttl = numberField(grant.op.invoke.value, 'ttlMs') ?? grant.lease.expiresAt - grant.lease.acquiredAt;
+    const granted = grant.lease.expiresAt - grant.lease.acquiredAt;
+    const ttl = grant.what === 'Renewed' ? (numberField(grant.op.invoke.value, 'ttlMs') ?? granted) : granted;
     const bound = grant.op.invoke.time + ttl;
     if (best === undefined || bound > best.bound) best = { grant, bound };
   }

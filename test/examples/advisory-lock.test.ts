@@ -21,6 +21,7 @@ function testbed(args: ReadonlyArray<string>, cwd: string) {
 
 interface SweepJson {
   readonly failures: number;
+  readonly coverage: { readonly outcomes: { readonly missing: ReadonlyArray<string> } };
 }
 
 describe('advisory-lock on the embedded PostgreSQL', () => {
@@ -42,6 +43,10 @@ describe('advisory-lock on the embedded PostgreSQL', () => {
   test('fenced: the write checks its token and its session, and every seed passes', async () => {
     const sweep = await testbed(['sweep', '--scenario', 'session-loss', '--seeds', '1..10', '--adapter', path.join(EXAMPLE, 'fenced.ts'), '--json'], scratch());
     expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
-    expect((JSON.parse(sweep.stdout) as SweepJson).failures).toBe(0);
+    const result = JSON.parse(sweep.stdout) as SweepJson;
+    expect(result.failures).toBe(0);
+    // Not a vacuous pass: writes were accepted, and a late one was refused.
+    expect(result.coverage.outcomes.missing).not.toContain('Mutate:Accepted');
+    expect(result.coverage.outcomes.missing).not.toContain('Mutate:StaleFence');
   }, 200_000);
 });

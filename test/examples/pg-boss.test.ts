@@ -18,6 +18,11 @@ function testbed(args: ReadonlyArray<string>, cwd: string) {
   return runCliAsync(args, { cwd, env: { DATABASE_URL: pg.server().connectionString }, timeoutMs: 200_000 });
 }
 
+interface SweepJson {
+  readonly failures: number;
+  readonly coverage: { readonly outcomes: { readonly missing: ReadonlyArray<string> } };
+}
+
 describe('pg-boss on the embedded PostgreSQL', () => {
   test('unfenced: a handler whose job expired while it was paused writes anyway; caught, shrunk, and replayed exactly', async () => {
     const cwd = scratch();
@@ -36,6 +41,10 @@ describe('pg-boss on the embedded PostgreSQL', () => {
   test('fenced: the write checks that its job is still live, and every seed passes', async () => {
     const sweep = await testbed(['sweep', '--scenario', 'paused-holder-expiry', '--seeds', '1..10', '--adapter', path.join(EXAMPLE, 'fenced.ts'), '--json'], scratch());
     expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
-    expect((JSON.parse(sweep.stdout) as { failures: number }).failures).toBe(0);
+    const result = JSON.parse(sweep.stdout) as SweepJson;
+    expect(result.failures).toBe(0);
+    // Not a vacuous pass: writes were accepted, and a late one was refused.
+    expect(result.coverage.outcomes.missing).not.toContain('Mutate:Accepted');
+    expect(result.coverage.outcomes.missing).not.toContain('Mutate:StaleFence');
   }, 240_000);
 });
