@@ -37,7 +37,7 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
   }],
   ['force-release-audited', 'force-release safety is audited', {
     scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders'],
-    mutants: ['key-only-force-release', 'force-release-reread-token', 'force-without-observed-expiry', 'orphan-judged-too-soon'],
+    mutants: ['key-only-force-release', 'force-release-reread-token', 'force-without-observed-expiry', 'orphan-judged-too-soon', 'force-release-no-burn'],
     invariants: ['force-release-audited', 'force-release-judged'],
   }],
   ['dr-invalidates-leases', 'DR invalidates stale leases', {
@@ -92,11 +92,12 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure'],
     invariants: ['no-blind-retry', 'release-after-reconcile', 'unknown-not-new'],
   }],
-  // The mutant fences writes by the aggregate's version high-water mark instead of the live lease.
+  // One mutant fences writes by the aggregate's version high-water mark instead of the live lease;
+  // the other checks the lease and not the expected version.
   ['aggregate-version-separate', 'Aggregate versioning remains separate from lease ownership.', {
-    scenarios: ['paused-holder-expiry', 'stale-holder'],
-    mutants: ['fence-by-aggregate-high-water'],
-    invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+    scenarios: ['paused-holder-expiry', 'stale-holder', 'provider-fencing'],
+    mutants: ['fence-by-aggregate-high-water', 'mutate-ignores-version'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'no-lost-update'],
     suites: ['conformance'],
   }],
   ['idempotency-key-scoped', 'Idempotency key is scoped by operation/subject/tenant.', {

@@ -5,7 +5,7 @@ import { NET } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 /** Seed 001: safety of leases plus the coordination invariants (§283–§284). */
-const COORD = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'one-leader-per-term', 'fenced-stale-leader', 'jobs-complete'] as const;
+const COORD = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'one-leader-per-term', 'fenced-stale-leader', 'jobs-complete'] as const;
 /** Faults heal at the horizon; this long after, every job that could be dispatched has finished. */
 const COORD_LIVENESS_MS = 5_000;
 /** Jobs dispatched by a leader: several scopes, short work, leases shorter than a failover. */

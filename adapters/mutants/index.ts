@@ -28,7 +28,9 @@ import { priorityWithoutAging } from './priority-without-aging.ts';
 import { releaseIgnoresToken } from './release-ignores-token.ts';
 import { handoffKeepsToken } from './handoff-keeps-token.ts';
 import { forceReleaseLowersToken } from './force-release-lowers-token.ts';
+import { forceReleaseNoBurn } from './force-release-no-burn.ts';
 import { mutateIgnoresExpiry } from './mutate-ignores-expiry.ts';
+import { mutateIgnoresVersion } from './mutate-ignores-version.ts';
 import { renewRevivesExpired } from './renew-revives-expired.ts';
 import { fenceByAggregateHighWater } from './fence-by-aggregate-high-water.ts';
 import { mutateWithoutRoleGuard } from './mutate-without-role-guard.ts';
@@ -81,7 +83,9 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   releaseIgnoresToken,
   handoffKeepsToken,
   forceReleaseLowersToken,
+  forceReleaseNoBurn,
   mutateIgnoresExpiry,
+  mutateIgnoresVersion,
   renewRevivesExpired,
   fenceByAggregateHighWater,
   mutateWithoutRoleGuard,

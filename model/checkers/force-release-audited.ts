@@ -1,6 +1,6 @@
 // force-release-audited (seed 000 §200–§206, §220–§222, §290): every ForceReleased outcome came
 // from a privileged command with a reason and the exact token of the lease it removed, left a
-// tombstone carrying actor and reason, and removed the lease the history shows as current — with
+// tombstone carrying actor and reason, burned a token (§203–§204), and removed the lease the history shows as current — with
 // the expiry the command expected, when it named one (seed 002 022d1f8). Whether
 // the lease was fit to be forced at all is force-release-judged's question.
 
@@ -29,7 +29,8 @@ export function forceReleaseAudited(history: History): Verdict {
     if (tombstone.actor === undefined || tombstone.actor.trim() === '') problems.push('the tombstone has no actor');
     else if (tombstone.actor !== command.actor) problems.push(`the tombstone actor ${tombstone.actor} is not ${command.actor}`);
     if (tombstone.reason === undefined || tombstone.reason.trim() === '') problems.push('the tombstone has no reason');
-    if (outcome.nextToken <= tombstone.token) problems.push(`nextToken ${outcome.nextToken} is not above the removed token`);
+    // One token is burned (issued and never handed out): the next issue is at least two above the removed one.
+    if (outcome.nextToken < tombstone.token + 2) problems.push(`nextToken ${outcome.nextToken} is not at least two above the removed token ${tombstone.token}: no token was burned`);
     const related: number[] = [];
     const before = grants.filter((grant) => grant.lease.scope === command.scope && grant.index < op.invoke.index);
     const owner = before.find((grant) => grant.lease.token === tombstone.token);

@@ -17,6 +17,7 @@ import { forceReleaseAudited } from './force-release-audited.ts';
 import { forceReleaseJudged } from './force-release-judged.ts';
 import { liveness } from './liveness.ts';
 import { noBlindRetry } from './no-blind-retry.ts';
+import { noLostUpdate } from './no-lost-update.ts';
 import { noPhantomLease } from './no-phantom-lease.ts';
 import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
@@ -56,6 +57,7 @@ export const INVARIANT_NAMES = [
   'tenant-isolation',
   'work-within-lease',
   'no-phantom-lease',
+  'no-lost-update',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -85,6 +87,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'tenant-isolation': tenantIsolation,
   'work-within-lease': workWithinLease,
   'no-phantom-lease': noPhantomLease,
+  'no-lost-update': noLostUpdate,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -30,7 +30,7 @@ function isOpEvent(event: HistoryEvent): event is OpEvent {
   return event.type === 'invoke' || event.type === 'ok' || event.type === 'fail' || event.type === 'info';
 }
 
-function isFault(event: HistoryEvent): event is FaultEvent {
+export function isFault(event: HistoryEvent): event is FaultEvent {
   return event.type === 'fault';
 }
 

@@ -39,6 +39,8 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'release-ignores-token', scenario: 'standalone-coordination', seed: 15, invariant: 'lease-exclusive' },
   { mutant: 'handoff-keeps-token', scenario: 'lease-handoff', seed: 1, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-lowers-token', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'one-owner-per-epoch' },
+  { mutant: 'force-release-no-burn', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'force-release-audited' },
+  { mutant: 'mutate-ignores-version', scenario: 'provider-fencing', seed: 2, invariant: 'no-lost-update' },
   { mutant: 'mutate-ignores-expiry', scenario: 'paused-holder-expiry', seed: 1, invariant: 'lease-exclusive' },
   { mutant: 'renew-revives-expired', scenario: 'paused-holder-expiry', seed: 1, invariant: 'lease-exclusive' },
   { mutant: 'fence-by-aggregate-high-water', scenario: 'paused-holder-expiry', seed: 1, invariant: 'lease-exclusive' },

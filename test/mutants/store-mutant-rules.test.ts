@@ -228,6 +228,28 @@ const CASES: ReadonlyArray<RuleCase> = [
     broken: { kind: 'Acquired', lease: { holder: 'b', token: 1 } },
   },
   {
+    mutant: 'force-release-no-burn',
+    rule: 'a force release burns no token: the next owner gets the removed token plus one (§203–§204)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'ForceRelease', scope: 'env:prod', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, 10);
+      return run(acquire('b'), 20);
+    },
+    correct: { kind: 'Acquired', lease: { holder: 'b', token: 3 } },
+    broken: { kind: 'Acquired', lease: { holder: 'b', token: 2 } },
+  },
+  {
+    mutant: 'mutate-ignores-version',
+    rule: 'a write that expects an older version is accepted over the change it never saw (§66–§70)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 10);
+      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 20);
+    },
+    correct: { kind: 'StaleVersion', currentVersion: 1 },
+    broken: { kind: 'Accepted', version: 2, token: 1 },
+  },
+  {
     mutant: 'mutate-ignores-expiry',
     rule: 'a write under an expired lease is accepted while nobody replaced the row (§25–§31)',
     script: async (run) => {
