@@ -36,4 +36,19 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     expect: 'pass',
     operations: 40,
   },
+  {
+    name: 'stable-holder-names',
+    title: 'Controllers hold leases under their node\'s name across restarts: a call delayed from an earlier lease is told apart by its token alone',
+    // Host-style holder names (workload.holderNames 'node'): a restarted node meets its own earlier
+    // lease, asks for the scope again under the same name, and calls held in the network from its
+    // previous incarnation reach the store under that name too. Only the token separates them:
+    // a store that compares holders where it should compare tokens is caught here. A provider
+    // whose effects are idempotent, so that a held effect request is not a blind retry.
+    sources: ['001 §12–13', '000 §25', '000 §281'],
+    workload: { controllers: 4, scopes: 2, mix: { 'alias-publish': 1 }, horizonMs: 12_000, leaseTtlMs: 400, workMsMin: 300, workMsMax: 1_000, holderNames: 'node', rpcTimeoutMs: 5_000 },
+    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 20, nemesisIntervalMs: 200, holdProbabilityPct: 40, holdMsMax: 2_500, crashProbabilityPct: 15, restartDelayMs: 50, pauseProbabilityPct: 10, pauseMsMax: 800 } },
+    invariants: [...SAFETY, 'no-blind-retry'],
+    expect: 'pass',
+    operations: 60,
+  },
 ];

@@ -58,6 +58,13 @@ const workload = z
      */
     idempotencyRetentionMs: z.number().int().min(1).optional(),
     /**
+     * What a controller calls itself as a lease holder. 'incarnation' (the default): `c1#2`, a new
+     * name after each restart. 'node': `c1`, the same name across restarts, as a host name is — a
+     * restarted node may then meet its own earlier lease, and a write delayed from that lease
+     * carries the holder name of the new one, so only the token tells them apart (001 §12–13).
+     */
+    holderNames: z.enum(['incarnation', 'node']).optional(),
+    /**
      * Share (percent) of operations that repeat the one before on another controller at the same
      * instant: the same workload, scope and request (an idempotent request keeps its key and
      * digest, as a redelivered request does). Bursts of contending processes: a scheduled tick

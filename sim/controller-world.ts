@@ -68,3 +68,8 @@ export function world(sim: Sim): World {
   if (sim.world === null) sim.world = new World();
   return sim.world as World;
 }
+
+/** The name a controller holds leases under: its incarnation (`c1#2`), or its node (`c1`) when the plan says so. */
+export function holderName(sim: Sim, node: Node): string {
+  return sim.plan.holderNames === 'node' ? node.name : node.proc;
+}

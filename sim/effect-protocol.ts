@@ -2,7 +2,7 @@
 // the lease, call the provider, observe, reconcile the intent.
 
 import type { Fiber, Journal, Sim } from './engine.ts';
-import { world, type HeldLease, type RunningJob } from './controller-world.ts';
+import { holderName, world, type HeldLease, type RunningJob } from './controller-world.ts';
 import { confirm, release } from './lease-protocol.ts';
 
 export type EffectResult = 'applied' | 'not-applied' | 'uncertain' | 'cancelled';
@@ -31,7 +31,7 @@ export async function runEffect(sim: Sim, fiber: Fiber, j: Journal, held: HeldLe
   }
   j.effectInFlight = true;
   world(sim).unobserved.set(fiber.node.proc, { intentId, scope });
-  const request = { intentId, scope, token, holder: fiber.node.proc, operation: op.operation, retrySafety: op.retrySafety, fencing: op.fencing && sim.policy.sendFencingToken && token !== undefined };
+  const request = { intentId, scope, token, holder: holderName(sim, fiber.node), operation: op.operation, retrySafety: op.retrySafety, fencing: op.fencing && sim.policy.sendFencingToken && token !== undefined };
   const carryOn = sim.policy.retryMiddleware || sim.policy.unknownIsFailure;
   let applied = await sim.effect(fiber, request, j.attempt, carryOn);
   if (applied === null) {

@@ -5,13 +5,13 @@
 import type { Lease } from '../model/outcomes.ts';
 import type { Fiber, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
-import { WAIT_FALLBACK_POLL_MS, world, type HeldLease } from './controller-world.ts';
+import { holderName, WAIT_FALLBACK_POLL_MS, world, type HeldLease } from './controller-world.ts';
 import { extendWindow, monoNow } from './handler-work.ts';
 
 /** Acquire; a grant is remembered with the time its call was sent, the start of the lease's local window. */
 async function acquire(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, waiterId?: string) {
   const sent = monoNow(sim, fiber.node);
-  const command = { kind: 'Acquire' as const, scope, holder: fiber.node.proc, ttlMs: op.ttlMs, ...(waiterId === undefined ? {} : { waiterId }) };
+  const command = { kind: 'Acquire' as const, scope, holder: holderName(sim, fiber.node), ttlMs: op.ttlMs, ...(waiterId === undefined ? {} : { waiterId }) };
   // A waiter's Acquire LISTENs on the scope in the same round trip, so a release after this answer wakes it.
   const r = await sim.call(fiber, command, fiber.process, waiterId === undefined ? null : [scope]);
   if (r?.kind === 'Acquired') extendWindow(sim, r.lease, sent);
@@ -19,7 +19,7 @@ async function acquire(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, waiter
 }
 
 export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, wait: boolean, attempt: number): Promise<Lease | null> {
-  const holder = fiber.node.proc;
+  const holder = holderName(sim, fiber.node);
   if (!wait) {
     const r = await acquire(sim, fiber, op, scope);
     return r?.kind === 'Acquired' ? r.lease : null;

@@ -80,6 +80,7 @@ export const planSchema = z
     rpcTimeoutMs: positive,
     waitTimeoutMs: positive,
     idempotencyRetentionMs: positive.optional(),
+    holderNames: z.enum(['incarnation', 'node']).optional(),
     horizonMs: z.number().int().min(1).max(3_600_000),
     livenessBoundMs: positive,
     protectedScopes: z.array(text),

@@ -70,6 +70,8 @@ export interface Plan {
   readonly waitTimeoutMs: number;
   /** The retention of idempotent requests' records, where the scenario sets one (else an hour). */
   readonly idempotencyRetentionMs?: number;
+  /** 'node' when a controller holds leases under its node's name across restarts (else its incarnation's). */
+  readonly holderNames?: 'incarnation' | 'node';
   /** End of the safety phase; faults heal here and the liveness phase starts. */
   readonly horizonMs: number;
   /** Every waiter must have completed this long after the liveness phase starts. */

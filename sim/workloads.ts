@@ -3,7 +3,7 @@
 
 import type { Lease } from '../model/outcomes.ts';
 import { resolveForTenant, scopeId, type ScopeRef } from '../model/scope.ts';
-import { API_RETENTION_MS, WAIT_FALLBACK_POLL_MS, WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controller-world.ts';
+import { API_RETENTION_MS, holderName, WAIT_FALLBACK_POLL_MS, WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controller-world.ts';
 import { runEffect } from './effect-protocol.ts';
 import type { Fiber, Journal, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
@@ -200,7 +200,7 @@ async function resolveUnknownKey(sim: Sim, fiber: Fiber, j: Journal): Promise<vo
 export async function multiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
   const op = j.op;
   const scopes = op.scopes!;
-  const holder = fiber.node.proc;
+  const holder = holderName(sim, fiber.node);
   let leases: Lease[] = [];
   const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
   if (sim.policy.canonicalOrder) {

@@ -13,7 +13,7 @@ export const PUBLISHED_SCENARIOS = [
   'controller-crash-reconcile', 'provider-timeout-unknown', 'cancel-keeps-lease', 'deadlock-order',
   'multi-resource-compensation', 'semaphore-capacity', 'fairness-starvation', 'tenant-isolation', 'idempotency-different-request',
   'cancel-previous-non-supersedable', 'db-failover', 'db-failover-unmitigated', 'restore', 'restore-unmitigated',
-  'force-release-observed-epoch', 'force-release-stalled-holders', 'renewal-failure-stops-holder', 'stalled-refresh', 'session-loss', 'displaced-waiter-recheck', 'standard-mix', 'db-crash', 'swarm-mix',
+  'force-release-observed-epoch', 'force-release-stalled-holders', 'renewal-failure-stops-holder', 'stalled-refresh', 'session-loss', 'stable-holder-names', 'displaced-waiter-recheck', 'standard-mix', 'db-crash', 'swarm-mix',
   'three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'scheduler-epoch', 'release-coordinator-epoch',
   'deployment-coordinator-epoch', 'restart-incarnation', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost',
   'standalone-coordination', 'membership-change', 'sql-contention', 'sql-renewal-race', 'idempotency-late-completion', 'provider-fencing',
