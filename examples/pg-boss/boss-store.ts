@@ -1,14 +1,14 @@
 // Leases as pg-boss (12.38.0) jobs, as a user would plug them into the testbed: a scope is a
 // `singleton` queue, which lets one job be active at a time; the active job is the lease. Taking
-// the lease is `send` then `fetch`; giving it back is `complete`; its TTL is the job's
-// `expireInSeconds`, and pg-boss's own supervisor ends it (`supervise`, which fails every active
-// job past its expiry, in SQL). There is no renewal: Renew only asks whether the job is still
-// active and within its expiry, and answers the same expiry.
+// the lease is `send` then `fetch`; renewing it is `touch` (the job's heartbeat); giving it back is
+// `complete`. Its TTL is the job's `heartbeatSeconds`, and pg-boss's own supervisor ends it
+// (`supervise`, which fails every active job whose heartbeat is older than that, in SQL).
 //
 // Time: pg-boss's `TestClock`, attached to the schema, makes every pg-boss statement read the same
-// time through `job_now()`. The store sets it to the testbed's store time before each command and
+// time through `job_now()`. The store sets it from the testbed's store time before each command and
 // runs the supervisor there, so expiry happens in virtual time, deterministically; pg-boss's own
-// timers (supervision, scheduling) are off.
+// timers (supervision, scheduling) are off. pg-boss's time runs SCALE times as fast as the
+// store's, because a heartbeat is at least 10 s: a lease of 300 ms is a heartbeat of 30 s.
 //
 // What the glue adds, because the port asks for it: an integer token per job (`boss_tokens`, a
 // counter per scope), and the protected resource (`boss_versions`). Two uses differ in Mutate:
@@ -26,9 +26,15 @@ import type { Store, StoreOptions } from '../../adapters/port.ts';
 
 const COMMANDS = ['Acquire', 'Renew', 'Release', 'Mutate'] as const;
 const SCHEMA = 'testbed_pgboss';
+/** pg-boss milliseconds per store millisecond. */
+const SCALE = 100;
+/** pg-boss's smallest heartbeat, in seconds. */
+const HEARTBEAT_MIN_S = 10;
+/** Long enough that a job never reaches its own expiry in a run: the heartbeat ends it first. */
+const EXPIRE_S = 43_200;
 
 const GLUE = `
-  CREATE TABLE IF NOT EXISTS ${SCHEMA}.boss_tokens (job_id text PRIMARY KEY, scope text NOT NULL, holder text NOT NULL, token bigint NOT NULL, acquired_at bigint NOT NULL, expires_at bigint NOT NULL);
+  CREATE TABLE IF NOT EXISTS ${SCHEMA}.boss_tokens (job_id text PRIMARY KEY, scope text NOT NULL, holder text NOT NULL, token bigint NOT NULL, acquired_at bigint NOT NULL, expires_at bigint NOT NULL, heartbeat_s int NOT NULL);
   CREATE TABLE IF NOT EXISTS ${SCHEMA}.boss_fence (scope text PRIMARY KEY, last bigint NOT NULL);
   CREATE TABLE IF NOT EXISTS ${SCHEMA}.boss_versions (scope text, aggregate text, version bigint NOT NULL, PRIMARY KEY (scope, aggregate));`;
 
@@ -39,7 +45,12 @@ type Outcome = Record<string, unknown> & { kind: string };
  * that instant and the supervisor's next pass the job is still `active` in pg-boss's table (and
  * pg-boss would still complete it): the glue does not count it as held.
  */
-const LIVE = `state = 'active' AND started_on + expire_seconds * interval '1s' >= ${SCHEMA}.job_now()`;
+const LIVE = `state = 'active' AND heartbeat_on + heartbeat_seconds * interval '1s' >= ${SCHEMA}.job_now()`;
+
+/** The heartbeat, in seconds of pg-boss time, that lasts at least `ttlMs` of store time. */
+const heartbeatOf = (ttlMs: number): number => Math.max(HEARTBEAT_MIN_S, Math.ceil((ttlMs * SCALE) / 1000));
+/** The store time up to which a job whose heartbeat was at `at` is live: the supervisor fails it after, not at, that instant. */
+const liveUntil = (at: number, heartbeatS: number): number => at + (heartbeatS * 1000) / SCALE + 1;
 
 interface Grant {
   readonly job_id: string;
@@ -47,6 +58,7 @@ interface Grant {
   readonly token: string;
   readonly acquired_at: string;
   readonly expires_at: string;
+  readonly heartbeat_s: number;
 }
 
 export interface BossStoreOptions extends StoreOptions {
@@ -61,7 +73,7 @@ export async function createBossStore(options: BossStoreOptions): Promise<Store>
   if (connectionString === undefined) throw new Error('no database: set DATABASE_URL to a PostgreSQL server the store may use');
   if (options.time === 'database') throw new Error('this store runs pg-boss on the testbed\'s store time; run it in the simulator');
   const time = options.time;
-  const clock = new TestClock(time.now());
+  const clock = new TestClock(time.now() * SCALE);
   // The supervisor expires a queue's jobs at most once per monitor and maintenance interval: at
   // most once a second here (the default is far longer), and only when the store runs it.
   const boss = new PgBoss({ connectionString, schema: SCHEMA, clock, supervise: false, schedule: false, max: 2, monitorIntervalSeconds: 1, maintenanceIntervalSeconds: 1 });
@@ -105,15 +117,14 @@ export async function createBossStore(options: BossStoreOptions): Promise<Store>
   const lease = (scope: string, grant: Grant) => ({ scope, holder: grant.holder, token: Number(grant.token), acquiredAt: Number(grant.acquired_at), expiresAt: Number(grant.expires_at) });
 
   async function acquire(command: Extract<Command, { kind: 'Acquire' }>, name: string): Promise<Outcome> {
-    const seconds = Math.ceil(command.ttlMs / 1000);
-    const id = await boss.send(name, { holder: command.holder }, { expireInSeconds: seconds, retryLimit: 0 });
+    const heartbeat = heartbeatOf(command.ttlMs);
+    const id = await boss.send(name, { holder: command.holder }, { heartbeatSeconds: heartbeat, expireInSeconds: EXPIRE_S, retryLimit: 0 });
     const fetched = await boss.fetch(name);
     if (fetched.length > 0 && fetched[0]!.id === id) {
       const token = Number((await glue.query<{ last: string }>(`INSERT INTO ${SCHEMA}.boss_fence (scope, last) VALUES ($1, 1) ON CONFLICT (scope) DO UPDATE SET last = ${SCHEMA}.boss_fence.last + 1 RETURNING last`, [command.scope])).rows[0]!.last);
       const at = time.now();
-      // pg-boss fails the job once `started_on + expire_seconds < job_now()`: it is live up to and including that instant.
-      const grant: Grant = { job_id: id!, holder: command.holder, token: String(token), acquired_at: String(at), expires_at: String(at + seconds * 1000 + 1) };
-      await glue.query(`INSERT INTO ${SCHEMA}.boss_tokens (job_id, scope, holder, token, acquired_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [grant.job_id, command.scope, grant.holder, token, at, grant.expires_at]);
+      const grant: Grant = { job_id: id!, holder: command.holder, token: String(token), acquired_at: String(at), expires_at: String(liveUntil(at, heartbeat)), heartbeat_s: heartbeat };
+      await glue.query(`INSERT INTO ${SCHEMA}.boss_tokens (job_id, scope, holder, token, acquired_at, expires_at, heartbeat_s) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [grant.job_id, command.scope, grant.holder, token, at, grant.expires_at, heartbeat]);
       return { kind: 'Acquired', lease: lease(command.scope, grant) };
     }
     if (fetched.length > 0) throw new Error(`queue ${name} handed out a job this store did not send last`);
@@ -143,14 +154,18 @@ export async function createBossStore(options: BossStoreOptions): Promise<Store>
     if (command.kind !== 'Acquire' && command.kind !== 'Renew' && command.kind !== 'Release' && command.kind !== 'Mutate') throw new Error(`not implemented: ${command.kind}`);
     const name = await queue(command.scope);
     // pg-boss's supervisor, on the store's time: an active job past its expiry fails now.
-    await clock.setTime(time.now());
+    await clock.setTime(time.now() * SCALE);
     await boss.supervise(name);
     switch (command.kind) {
       case 'Acquire':
         return acquire(command, name);
       case 'Renew': {
         const grant = await grantOf(command.scope, command.holder, command.expectedToken);
-        if (grant !== undefined && (await isActive(grant.job_id))) return { kind: 'Renewed', lease: lease(command.scope, grant) };
+        if (grant !== undefined && (await isActive(grant.job_id)) && (await boss.touch(name, grant.job_id)).affected === 1) {
+          const renewed = { ...grant, expires_at: String(liveUntil(time.now(), grant.heartbeat_s)) };
+          await glue.query(`UPDATE ${SCHEMA}.boss_tokens SET expires_at = $2 WHERE job_id = $1`, [grant.job_id, renewed.expires_at]);
+          return { kind: 'Renewed', lease: lease(command.scope, renewed) };
+        }
         if (grant !== undefined) return { kind: 'Expired' };
         return { kind: 'Stale', currentToken: Number((await activeGrant(name))?.token ?? NaN) || null };
       }
