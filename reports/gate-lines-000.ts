@@ -143,7 +143,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'], mutants: ['nested-acquire-order'], invariants: ['liveness'] }],
   ['reservations-within-capacity', 'Reservations do not exceed resource capacity.', {
     scenarios: ['semaphore-capacity'],
-    mutants: ['semaphore-off-by-one'],
+    mutants: ['semaphore-off-by-one', 'capacity-checks-full-only'],
     invariants: ['capacity'],
   }],
   ['reservations-expire', 'Device/test-account reservations expire and reconcile.', {

@@ -150,7 +150,8 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     name: 'semaphore-capacity',
     title: 'Two signing slots: capacity is never exceeded',
     sources: ['000 §293', '000 §93–96', '000 §140'],
-    workload: { controllers: 6, scopes: 1, mix: { 'signing-slot': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000 },
+    // A request may take both slots at once: capacity is counted in units, not in requests.
+    workload: { controllers: 6, scopes: 1, mix: { 'signing-slot': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000, unitsMax: 2 },
     faults: { profile: { ...NET, nemesisIntervalMs: 500, pauseProbabilityPct: 20, pauseMsMax: 2_000 } },
     invariants: ['capacity'],
     expect: 'pass',
@@ -253,7 +254,8 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §52–53', '000 §285', '000 §64–65'],
     // Few keys, many retries; provider timeouts make outcomes unknown and partitions keep the
     // provider out of reach of the incarnation that should inspect them.
-    workload: { controllers: 4, scopes: 1, mix: { 'api-request': 1 }, horizonMs: 8_000 },
+    // Half the requests would start again after a terminal failure: not after an unknown one.
+    workload: { controllers: 4, scopes: 1, mix: { 'api-request': 1 }, horizonMs: 8_000, retryAfterTerminalPct: 50 },
     faults: { profile: { ...NET, providerTimeoutPct: 20, providerTimeoutAppliedPct: 50, nemesisIntervalMs: 400, partitionProbabilityPct: 30, partitionMsMax: 2_000 } },
     invariants: ['unknown-not-new', 'digest-conflict', 'idempotency-scope', 'no-blind-retry'],
     expect: 'pass',

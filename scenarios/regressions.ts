@@ -72,7 +72,7 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     scenario: 'semaphore-capacity',
     seed: 1,
     shows: 'permits never exceed the capacity (000 §93–§96, §207, §293)',
-    traceHash: 'eb4cfe8bacb17ae4db75226f5056fa7011600c4d74f18824c339aaf8f89f728a',
+    traceHash: '16fa2b1c3b75394525fae9862433b4ca4b3db88ba09ef3c2e870c3d68d5df7ca',
     catches: { mutant: 'semaphore-off-by-one', invariant: 'capacity' },
   },
   {

@@ -65,6 +65,18 @@ const workload = z
      */
     holderNames: z.enum(['incarnation', 'node']).optional(),
     /**
+     * The most units one signing-slot permit or device reservation asks for (default 1): with
+     * more, each asks for a number drawn from 1 to this, so a store that counts requests instead of
+     * units, or checks only whether the pool is already full, lets the pool overflow.
+     */
+    unitsMax: z.number().int().min(1).max(100).default(1),
+    /**
+     * Share (percent) of idempotent requests that ask to start again after a terminal failure
+     * (`retryAfterTerminal`, 000 §51). Such a request still never turns an Unknown record into a
+     * new one (§53).
+     */
+    retryAfterTerminalPct: z.number().int().min(0).max(100).default(0),
+    /**
      * Share (percent) of operations that repeat the one before on another controller at the same
      * instant: the same workload, scope and request (an idempotent request keeps its key and
      * digest, as a redelivered request does). Bursts of contending processes: a scheduled tick

@@ -61,6 +61,11 @@ function scopeFor(kind: WorkloadKind, tenant: string, index: number): string {
   return cachedScope({ tenant, kind: p.scopeKind, name: `${base}-${index}`, ...(p.scopeKind === 'WorkflowGroup' ? { project: 'forge' } : {}) });
 }
 
+/** Units one request asks for: 1, or drawn from 1..max when the workload allows more (no draw otherwise, so other plans stay as they were). */
+function units(max: number, stream: Stream): number {
+  return max > 1 ? stream.int(1, max) : 1;
+}
+
 function deviceScope(tenant: string, index: number): string {
   return cachedScope({ tenant, kind: 'Custom', name: `device-pool-${index}` });
 }
@@ -109,14 +114,15 @@ function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
   };
   switch (kind) {
     case 'signing-slot':
-      return { ...base, scope: SIGNING_SCOPE, units: 1, wait: true };
+      return { ...base, scope: SIGNING_SCOPE, units: units(w.unitsMax, stream), wait: true };
     case 'device-reservation':
-      return { ...base, units: 1, scopes: [deviceScope(tenant, index)] };
+      return { ...base, units: units(w.unitsMax, stream), scopes: [deviceScope(tenant, index)] };
     case 'api-request':
     case 'api-conflict': {
       const key = `k${stream.int(1, Math.max(1, w.scopes * 4))}`;
       const digest = kind === 'api-conflict' ? `d-${id}` : `d-${key}`;
-      return { ...base, wait: false, idempotency: { tenant, operation: 'api-create', subject: `subject-${index}`, key, digest } };
+      const retry = w.retryAfterTerminalPct > 0 && stream.chance(w.retryAfterTerminalPct) ? { retryAfterTerminal: true } : {};
+      return { ...base, wait: false, idempotency: { tenant, operation: 'api-create', subject: `subject-${index}`, key, digest }, ...retry };
     }
     case 'workflow-group': {
       const mode = GROUP_MODES[(index - 1) % GROUP_MODES.length]!;

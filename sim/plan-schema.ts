@@ -34,6 +34,7 @@ const opSpec = z
     workMs: count,
     ttlMs: positive,
     idempotency: z.object({ tenant: text, operation: text, subject: text, key: text, digest: text }).loose().optional(),
+    retryAfterTerminal: z.boolean().optional(),
     group: z.object({ group: text, mode: z.enum(['AllowParallel', 'Queue', 'CancelPrevious', 'RejectNew']), supersedable: z.boolean() }).loose().optional(),
     units: positive.optional(),
     cancelAfterMs: count.optional(),

@@ -40,6 +40,8 @@ export interface OpSpec {
   readonly workMs: number;
   readonly ttlMs: number;
   readonly idempotency?: IdempotencySpec;
+  /** The idempotent request asks to start again after a terminal failure (IdempotencyBegin `retryAfterTerminal`). */
+  readonly retryAfterTerminal?: boolean;
   readonly group?: { readonly group: string; readonly mode: ConcurrencyMode; readonly supersedable: boolean };
   /** Permit or reservation units. */
   readonly units?: number;

@@ -156,7 +156,7 @@ export async function apiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> 
   const op = j.op;
   const key = op.idempotency!;
   for (let tries = 0; tries < 3; tries++) {
-    const begin = await sim.call(fiber, { kind: 'IdempotencyBegin', ...key, retentionMs: sim.plan.idempotencyRetentionMs ?? API_RETENTION_MS, retryAfterTerminal: false });
+    const begin = await sim.call(fiber, { kind: 'IdempotencyBegin', ...key, retentionMs: sim.plan.idempotencyRetentionMs ?? API_RETENTION_MS, retryAfterTerminal: op.retryAfterTerminal === true });
     if (begin === null) return;
     switch (begin.kind) {
       case 'New': {

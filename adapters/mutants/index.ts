@@ -18,6 +18,7 @@ import { releaseBeforeReconcile } from '../../model/policy-mutants/release-befor
 import { removedLeaderKeepsRole } from '../../model/policy-mutants/removed-leader-keeps-role.ts';
 import { renewalWithoutEpochCheck } from './renewal-without-epoch-check.ts';
 import { semaphoreOffByOne } from './semaphore-off-by-one.ts';
+import { capacityChecksFullOnly } from './capacity-checks-full-only.ts';
 import { unknownTreatedAsFailure } from '../../model/policy-mutants/unknown-treated-as-failure.ts';
 
 import { reentrantAcquire } from './reentrant-acquire.ts';
@@ -74,6 +75,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   keyOnlyForceRelease,
   epochResetAfterRestore,
   semaphoreOffByOne,
+  capacityChecksFullOnly,
   leaseWithoutSchedulerEpoch,
   reentrantAcquire,
   acquireBypassesQueue,

@@ -129,6 +129,17 @@ const CASES: ReadonlyArray<RuleCase> = [
     broken: { kind: 'Granted', permit: { permitId: 'p2', units: 1 } },
   },
   {
+    mutant: 'capacity-checks-full-only',
+    rule: 'a request for two units is admitted with one unit left (§93, §293)',
+    script: async (run) => {
+      await run({ kind: 'DefineCapacity', scope: 'sem:sign', capacity: 2 }, 0);
+      await run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p1', holder: 'a', units: 1, ttlMs: 1_000 }, 0);
+      return run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p2', holder: 'b', units: 2, ttlMs: 1_000 }, 10);
+    },
+    correct: { kind: 'Busy', inUse: 1, capacity: 2 },
+    broken: { kind: 'Granted', permit: { permitId: 'p2', units: 2 } },
+  },
+  {
     mutant: 'lease-without-scheduler-epoch',
     rule: 'a lease is created under a scheduler epoch older than the one the store has seen (001 §93)',
     script: async (run) => {
