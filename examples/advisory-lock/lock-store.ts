@@ -20,7 +20,8 @@
 import advisoryLock, { strToKey } from 'advisory-lock';
 import pg from 'pg';
 import type { Command } from '../../model/commands.ts';
-import type { CallContext, LifecycleEvent, SessionLeaseEnd, Store, StoreOptions } from '../../adapters/port.ts';
+import type { CallContext, LifecycleEvent, SessionLeaseEnd, Store, StoreOptions, TimeSource } from '../../adapters/port.ts';
+import type { OutcomeOf } from '../../model/outcomes.ts';
 
 const COMMANDS = ['Acquire', 'Renew', 'Release', 'Mutate'] as const;
 
@@ -71,121 +72,142 @@ async function withClientErrorsHeard<T>(take: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Opens the store: its tables, emptied, on the database the testbed gives it (or DATABASE_URL). */
 export async function createLockStore(options: LockStoreOptions): Promise<Store> {
   const connectionString = options.connectionString ?? process.env.DATABASE_URL;
   if (connectionString === undefined) throw new Error('no database: set DATABASE_URL to a PostgreSQL server the store may use');
   if (options.time === 'database') throw new Error('this store keeps lease times in the testbed\'s store time; run it in the simulator');
-  const time = options.time;
   const admin = new pg.Client({ connectionString });
   admin.on('error', () => undefined);
   await admin.connect();
   await admin.query(SCHEMA);
   // Each run starts from empty tables: the store's answers depend on its commands alone.
   await admin.query('TRUNCATE lock_fence, lock_owner, lock_versions');
-  const mutex = createMutex(connectionString);
-  const held = new Map<string, Held>();
+  return new AdvisoryLockStore(admin, createMutex(connectionString), options.time, options.fenced);
+}
 
-  const holds = async (scope: string, pid: number): Promise<boolean> => {
-    const [classid, objid] = lockKey(scope);
-    const found = await admin.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted AND pid = $3", [classid, objid, pid]);
-    return found.rowCount === 1;
-  };
+class AdvisoryLockStore implements Store {
+  readonly name: string;
+  readonly capabilities = { commands: COMMANDS, referenceSemantics: false, leaseBound: 'session', deterministic: true } as const;
+  /** The locks this store took, by scope. */
+  private readonly held = new Map<string, Held>();
 
-  async function acquire(command: Extract<Command, { kind: 'Acquire' }>): Promise<Outcome> {
-    const { scope, holder, ttlMs } = command;
-    const unlock = await withClientErrorsHeard(() => mutex(scope).tryLock());
-    if (unlock === undefined) {
-      const owner = (await admin.query<{ holder: string; token: string; expires_at: string }>('SELECT holder, token, expires_at FROM lock_owner WHERE scope = $1', [scope])).rows[0];
-      if (owner === undefined) throw new Error(`scope ${scope} is locked by a session this store does not know`);
-      return { kind: 'Busy', holder: owner.holder, token: Number(owner.token), expiresAt: Number(owner.expires_at) };
-    }
-    const [classid, objid] = lockKey(scope);
-    const pid = Number((await admin.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted", [classid, objid])).rows[0]!.pid);
-    const token = Number((await admin.query<{ last: string }>('INSERT INTO lock_fence (scope, last) VALUES ($1, 1) ON CONFLICT (scope) DO UPDATE SET last = lock_fence.last + 1 RETURNING last', [scope])).rows[0]!.last);
-    const at = time.now();
-    await admin.query(
-      'INSERT INTO lock_owner (scope, holder, token, acquired_at, expires_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope) DO UPDATE SET holder = $2, token = $3, acquired_at = $4, expires_at = $5',
-      [scope, holder, token, at, at + ttlMs],
-    );
-    held.set(scope, { holder, token, pid, unlock });
-    return { kind: 'Acquired', lease: { scope, holder, token, acquiredAt: at, expiresAt: at + ttlMs } };
+  constructor(
+    private readonly admin: pg.Client,
+    private readonly mutex: ReturnType<typeof createMutex>,
+    private readonly time: TimeSource,
+    private readonly fenced: boolean,
+  ) {
+    this.name = fenced ? 'advisory-lock (fenced)' : 'advisory-lock (unfenced)';
   }
 
-  /** The lease `command` names, if this store still holds its lock on the same session. */
-  async function mine(scope: string, holder: string, token: number): Promise<Held | undefined> {
-    const lock = held.get(scope);
-    if (lock === undefined || lock.holder !== holder || lock.token !== token) return undefined;
-    return (await holds(scope, lock.pid)) ? lock : undefined;
+  execute<C extends Command>(command: C, _call?: CallContext): Promise<OutcomeOf<C>> {
+    return this.decide(command) as Promise<OutcomeOf<C>>;
   }
 
-  const currentToken = async (scope: string): Promise<number | null> => {
-    const lock = held.get(scope);
-    return lock !== undefined && (await holds(scope, lock.pid)) ? lock.token : null;
-  };
-
-  async function mutate(command: Extract<Command, { kind: 'Mutate' }>): Promise<Outcome> {
-    const { scope, aggregate, holder, token, expectedVersion } = command;
-    if (options.fenced && (await mine(scope, holder, token)) === undefined) return { kind: 'StaleFence', currentToken: await currentToken(scope) };
-    await admin.query('INSERT INTO lock_versions (scope, aggregate, version) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [scope, aggregate]);
-    const fence = options.fenced ? 'AND $4 = (SELECT last FROM lock_fence WHERE scope = $1)' : '';
-    const written = await admin.query<{ version: string }>(`UPDATE lock_versions SET version = version + 1 WHERE scope = $1 AND aggregate = $2 AND version = $3 ${fence} RETURNING version`, options.fenced ? [scope, aggregate, expectedVersion, token] : [scope, aggregate, expectedVersion]);
-    if (written.rowCount === 1) return { kind: 'Accepted', version: Number(written.rows[0]!.version), token };
-    const version = Number((await admin.query<{ version: string }>('SELECT version FROM lock_versions WHERE scope = $1 AND aggregate = $2', [scope, aggregate])).rows[0]!.version);
-    if (version !== expectedVersion) return { kind: 'StaleVersion', currentVersion: version };
-    return { kind: 'StaleFence', currentToken: await currentToken(scope) };
+  /** Told that a process crashed or was cut off, or that the database crashed: its lock sessions end. */
+  async lifecycle(event: LifecycleEvent): Promise<{ ended: SessionLeaseEnd[] } | undefined> {
+    if (event.kind === 'crash' || event.kind === 'cut-off') return { ended: await this.endSessions(event.process) };
+    if (event.kind === 'database-crash') return { ended: await this.endSessions(null) };
+    return undefined;
   }
 
-  async function decide(command: Command): Promise<Outcome> {
+  async close(): Promise<void> {
+    await this.endSessions(null);
+    await this.admin.end();
+  }
+
+  private async decide(command: Command): Promise<Outcome> {
     switch (command.kind) {
       case 'Acquire':
-        return acquire(command);
-      case 'Renew': {
-        const lock = await mine(command.scope, command.holder, command.expectedToken);
-        if (lock === undefined) return { kind: 'Stale', currentToken: await currentToken(command.scope) };
-        const at = time.now();
-        await admin.query('UPDATE lock_owner SET expires_at = $2 WHERE scope = $1', [command.scope, at + command.ttlMs]);
-        const acquiredAt = Number((await admin.query<{ acquired_at: string }>('SELECT acquired_at FROM lock_owner WHERE scope = $1', [command.scope])).rows[0]!.acquired_at);
-        return { kind: 'Renewed', lease: { scope: command.scope, holder: lock.holder, token: lock.token, acquiredAt, expiresAt: at + command.ttlMs } };
-      }
+        return this.acquire(command);
+      case 'Renew':
+        return this.renew(command);
       case 'Release': {
-        const lock = await mine(command.scope, command.holder, command.token);
-        if (lock === undefined) return { kind: 'Stale', currentToken: await currentToken(command.scope) };
-        held.delete(command.scope);
+        const lock = await this.mine(command.scope, command.holder, command.token);
+        if (lock === undefined) return { kind: 'Stale', currentToken: await this.currentToken(command.scope) };
+        this.held.delete(command.scope);
         await lock.unlock();
         return { kind: 'Released', token: lock.token };
       }
       case 'Mutate':
-        return mutate(command);
+        return this.mutate(command);
       default:
         throw new Error(`not implemented: ${command.kind}`);
     }
   }
 
+  private async acquire(command: Extract<Command, { kind: 'Acquire' }>): Promise<Outcome> {
+    const { scope, holder, ttlMs } = command;
+    const unlock = await withClientErrorsHeard(() => this.mutex(scope).tryLock());
+    if (unlock === undefined) {
+      const owner = (await this.admin.query<{ holder: string; token: string; expires_at: string }>('SELECT holder, token, expires_at FROM lock_owner WHERE scope = $1', [scope])).rows[0];
+      if (owner === undefined) throw new Error(`scope ${scope} is locked by a session this store does not know`);
+      return { kind: 'Busy', holder: owner.holder, token: Number(owner.token), expiresAt: Number(owner.expires_at) };
+    }
+    const [classid, objid] = lockKey(scope);
+    const pid = Number((await this.admin.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted", [classid, objid])).rows[0]!.pid);
+    const token = Number((await this.admin.query<{ last: string }>('INSERT INTO lock_fence (scope, last) VALUES ($1, 1) ON CONFLICT (scope) DO UPDATE SET last = lock_fence.last + 1 RETURNING last', [scope])).rows[0]!.last);
+    const at = this.time.now();
+    await this.admin.query(
+      'INSERT INTO lock_owner (scope, holder, token, acquired_at, expires_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope) DO UPDATE SET holder = $2, token = $3, acquired_at = $4, expires_at = $5',
+      [scope, holder, token, at, at + ttlMs],
+    );
+    this.held.set(scope, { holder, token, pid, unlock });
+    return { kind: 'Acquired', lease: { scope, holder, token, acquiredAt: at, expiresAt: at + ttlMs } };
+  }
+
+  private async renew(command: Extract<Command, { kind: 'Renew' }>): Promise<Outcome> {
+    const lock = await this.mine(command.scope, command.holder, command.expectedToken);
+    if (lock === undefined) return { kind: 'Stale', currentToken: await this.currentToken(command.scope) };
+    const at = this.time.now();
+    await this.admin.query('UPDATE lock_owner SET expires_at = $2 WHERE scope = $1', [command.scope, at + command.ttlMs]);
+    const acquiredAt = Number((await this.admin.query<{ acquired_at: string }>('SELECT acquired_at FROM lock_owner WHERE scope = $1', [command.scope])).rows[0]!.acquired_at);
+    return { kind: 'Renewed', lease: { scope: command.scope, holder: lock.holder, token: lock.token, acquiredAt, expiresAt: at + command.ttlMs } };
+  }
+
+  private async mutate(command: Extract<Command, { kind: 'Mutate' }>): Promise<Outcome> {
+    const { scope, aggregate, holder, token, expectedVersion } = command;
+    if (this.fenced && (await this.mine(scope, holder, token)) === undefined) return { kind: 'StaleFence', currentToken: await this.currentToken(scope) };
+    await this.admin.query('INSERT INTO lock_versions (scope, aggregate, version) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [scope, aggregate]);
+    const fence = this.fenced ? 'AND $4 = (SELECT last FROM lock_fence WHERE scope = $1)' : '';
+    const values = this.fenced ? [scope, aggregate, expectedVersion, token] : [scope, aggregate, expectedVersion];
+    const written = await this.admin.query<{ version: string }>(`UPDATE lock_versions SET version = version + 1 WHERE scope = $1 AND aggregate = $2 AND version = $3 ${fence} RETURNING version`, values);
+    if (written.rowCount === 1) return { kind: 'Accepted', version: Number(written.rows[0]!.version), token };
+    const version = Number((await this.admin.query<{ version: string }>('SELECT version FROM lock_versions WHERE scope = $1 AND aggregate = $2', [scope, aggregate])).rows[0]!.version);
+    if (version !== expectedVersion) return { kind: 'StaleVersion', currentVersion: version };
+    return { kind: 'StaleFence', currentToken: await this.currentToken(scope) };
+  }
+
+  /** Whether the server process `pid` holds the scope's advisory lock. */
+  private async holds(scope: string, pid: number): Promise<boolean> {
+    const [classid, objid] = lockKey(scope);
+    const found = await this.admin.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted AND pid = $3", [classid, objid, pid]);
+    return found.rowCount === 1;
+  }
+
+  /** The lease a command names, if this store still holds its lock on the same session. */
+  private async mine(scope: string, holder: string, token: number): Promise<Held | undefined> {
+    const lock = this.held.get(scope);
+    if (lock === undefined || lock.holder !== holder || lock.token !== token) return undefined;
+    return (await this.holds(scope, lock.pid)) ? lock : undefined;
+  }
+
+  private async currentToken(scope: string): Promise<number | null> {
+    const lock = this.held.get(scope);
+    return lock !== undefined && (await this.holds(scope, lock.pid)) ? lock.token : null;
+  }
+
   /** Ends the lock sessions of `holder` (every one when null) on the server, and says which leases ended. */
-  async function endSessions(holder: string | null): Promise<SessionLeaseEnd[]> {
+  private async endSessions(holder: string | null): Promise<SessionLeaseEnd[]> {
     const ended: SessionLeaseEnd[] = [];
-    for (const [scope, lock] of [...held]) {
+    for (const [scope, lock] of [...this.held]) {
       if (holder !== null && lock.holder !== holder) continue;
-      held.delete(scope);
+      this.held.delete(scope);
       // Waits (up to 5 s) until the server process is gone and its locks with it.
-      await admin.query('SELECT pg_terminate_backend($1, 5000)', [lock.pid]);
+      await this.admin.query('SELECT pg_terminate_backend($1, 5000)', [lock.pid]);
       ended.push({ scope, holder: lock.holder, token: lock.token });
     }
     return ended;
   }
-
-  return {
-    name: options.fenced ? 'advisory-lock (fenced)' : 'advisory-lock (unfenced)',
-    capabilities: { commands: COMMANDS, referenceSemantics: false, leaseBound: 'session', deterministic: true },
-    execute: (command, _call?: CallContext) => decide(command) as never,
-    async lifecycle(event: LifecycleEvent) {
-      if (event.kind === 'crash' || event.kind === 'cut-off') return { ended: await endSessions(event.process) };
-      if (event.kind === 'database-crash') return { ended: await endSessions(null) };
-      return undefined;
-    },
-    async close() {
-      await endSessions(null);
-      await admin.end();
-    },
-  };
 }
