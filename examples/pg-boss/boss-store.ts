@@ -114,6 +114,7 @@ class BossStore implements Store {
     await this.glue.query(GLUE);
     // Each run starts with no queues (a queue keeps when it was last supervised: a run must not
     // inherit that from an earlier one) and empty glue tables.
+    await this.boss.deleteAllJobs();
     for (const known of await this.boss.getQueues()) await this.boss.deleteQueue(known.name);
     await this.glue.query(`TRUNCATE ${SCHEMA}.boss_tokens, ${SCHEMA}.boss_fence, ${SCHEMA}.boss_versions`);
   }
