@@ -1,5 +1,6 @@
-// accepted-writes (seed 000 §25–§30, §66–§70): no write is accepted on an aggregate under a token
-// older than one already accepted there. Per aggregate, three sweeps over its Accepted mutations:
+// accepted-writes (seed 000 §25–§30, §66–§70): an Accepted answer made the expected version plus
+// one under the write's own token, and no write is accepted on an aggregate under a token older
+// than one already accepted there. Per aggregate, three sweeps over its Accepted mutations:
 // each version is accepted once (two writes accepted at one version: one of them was lost); in
 // version order, which is the order the store applied them, tokens never go down; and a write
 // invoked after another's reply came back never carries an older token. And per scope, a write
@@ -28,6 +29,13 @@ export function checkAcceptedWrites(history: StressHistory): StressViolation[] {
     token: op.command.token,
     aggregate: `${op.command.scope}/${op.command.aggregate}`,
   }));
+  for (const write of writes) {
+    const { command, outcome } = write.op;
+    // An Accepted answer names the version its write made (the expected one plus one) and the write's own token.
+    if (outcome?.kind === 'Accepted' && (outcome.version !== command.expectedVersion + 1 || outcome.token !== command.token)) {
+      found.push(violation(ACCEPTED_WRITES, write.aggregate, [write.op], `aggregate ${write.aggregate}: a write expecting version ${command.expectedVersion} under token ${command.token} was answered Accepted with version ${outcome.version} under token ${outcome.token} (${named(write.op)})`));
+    }
+  }
   for (const [aggregate, ofAggregate] of groupBy(writes, (w) => w.aggregate)) {
     const byVersion = [...ofAggregate].sort((a, b) => a.version - b.version || a.op.completedAt - b.op.completedAt);
     let highest: Accepted | null = null;
