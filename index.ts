@@ -38,7 +38,7 @@ export type { FaultEvent, History, HistoryEvent, OpEvent, TruthEvent } from './m
 
 // The store port a user's store implements, and the reference memory store.
 export { OutcomeUnknownError, StoreUnavailableError } from './adapters/port.ts';
-export type { Store, StoreFactory, StoreImage, StoreOptions, TimeSource } from './adapters/port.ts';
+export type { CallContext, LifecycleEvent, SessionLeaseEnd, Store, StoreCapabilities, StoreFactory, StoreImage, StoreOptions, TimeSource } from './adapters/port.ts';
 export { createMemoryStore } from './adapters/memory.ts';
 export type { Command, CommandKind } from './model/commands.ts';
 export type { Outcome, OutcomeOf, StoreView } from './model/outcomes.ts';

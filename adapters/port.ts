@@ -54,7 +54,11 @@ export interface StoreCapabilities {
   readonly leaseBound?: 'ttl' | 'session';
 }
 
-/** Who makes a store call: the simulated process (a controller incarnation, `c1#2`) and its node (`c1`). */
+/**
+ * Who makes a store call: the controller incarnation (`c1#2`) whose fiber sent it — its main
+ * fiber, its heartbeat or a cancellation alike — and its node (`c1`). Lifecycle events name the
+ * same incarnations.
+ */
 export interface CallContext {
   readonly process: string;
   readonly node: string;
@@ -85,7 +89,11 @@ export interface SessionLeaseEnd {
 export interface Store {
   readonly name: string;
   readonly capabilities?: StoreCapabilities;
-  /** Runs one command. `call` says which simulated process makes it, when the simulator drives the store. */
+  /**
+   * Runs one command. `call` says which controller incarnation makes it, on the calls a simulated
+   * run sends one at a time; setup and recovery on the database host, and interleaved batches,
+   * come without it.
+   */
   execute<C extends Command>(command: C, call?: CallContext): Promise<OutcomeOf<C>>;
   /**
    * Told what happens to the processes and their sessions, at the instant it happens (simulated

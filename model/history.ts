@@ -74,6 +74,9 @@ export interface FaultEvent {
  *   got them (empty when free-running), and the sessions in the order their calls finished;
  * - handler `work-step`: `{ scope, token, holder, process }` — a lease holder's handler did one unit
  *   of unfenced work (only when the plan's operations carry `workStepMs`);
+ * - database `own-semantics`: `{}`, once, first: the store declared semantics of its own
+ *   (`capabilities.referenceSemantics` false); rules that are the rule book's choices, not the
+ *   seed's, are not asked of it;
  * - database `session-leases`: `{}`, once, first: the store's leases are bound by their holders'
  *   sessions, not by their TTL (its `capabilities.leaseBound` is 'session');
  * - database `session-ended`: `{ scope, holder, token, cause, process }` — the store said that this
@@ -84,7 +87,7 @@ export interface TruthEvent {
   readonly time: number;
   readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'session-leases' | 'session-ended';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

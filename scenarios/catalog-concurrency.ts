@@ -33,4 +33,17 @@ export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     expect: 'pass',
     operations: 100,
   },
+  {
+    name: 'sql-release-race',
+    title: 'Holders that count on the TTL alone release as their lease expires, while the next waiter, woken by the expiry, asks for the scope: a release never removes the next holder\'s lease',
+    sources: ['000 §78', '000 §280', '000 §25–30'],
+    // No renewals: a lease of 110 ms covers a holder's work after its last confirmation, so its
+    // release reaches the store about when the lease expires, and the waiters the expiry wakes
+    // reach it in the same interleaving window (25 ms), where store time passes the expiry.
+    workload: { controllers: 3, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 3_000, leaseTtlMs: 110, workMsMin: 20, workMsMax: 70, waitPct: 100, burstPct: 20, renewals: false },
+    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 3 } },
+    invariants: [...SAFETY],
+    expect: 'pass',
+    operations: 120,
+  },
 ];

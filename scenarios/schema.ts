@@ -58,12 +58,19 @@ const workload = z
      */
     idempotencyRetentionMs: z.number().int().min(1).optional(),
     /**
-     * What a controller calls itself as a lease holder. 'incarnation' (the default): `c1#2`, a new
-     * name after each restart. 'node': `c1`, the same name across restarts, as a host name is — a
+     * What a controller calls itself as the holder of its exclusive operations' leases (Acquire,
+     * AcquireAll, and the effects under them; permits and jobs keep the incarnation).
+     * 'incarnation' (the default): `c1#2`, a new name after each restart. 'node': `c1`, the same name across restarts, as a host name is — a
      * restarted node may then meet its own earlier lease, and a write delayed from that lease
      * carries the holder name of the new one, so only the token tells them apart (001 §12–13).
      */
     holderNames: z.enum(['incarnation', 'node']).optional(),
+    /**
+     * Whether holders renew their leases (default true). false: a holder counts on the TTL alone,
+     * as code that sizes the TTL to its work does; work that runs long then ends, or releases, as
+     * its lease expires.
+     */
+    renewals: z.boolean().default(true),
     /**
      * The most units one signing-slot permit or device reservation asks for (default 1): with
      * more, each asks for a number drawn from 1 to this, so a store that counts requests instead of

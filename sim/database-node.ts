@@ -86,7 +86,7 @@ export class DatabaseNode {
     this.caller = m.fiber.node;
     let outcome: unknown;
     try {
-      outcome = await this.host.store.execute(command, { process: m.process ?? m.fiber.process, node: m.fiber.node.name });
+      outcome = await this.host.store.execute(command, { process: m.incarnation ?? m.fiber.node.proc, node: m.fiber.node.name });
     } catch (error) {
       this.failedAtDb(m, command, error);
       return;

@@ -142,6 +142,7 @@ export class Sim {
     const declared = store.capabilities?.commands;
     this.supported = declared === undefined ? null : new Set(declared);
     const sessionBound = this.sessions.attached();
+    if (store.capabilities?.referenceSemantics === false) this.history.truth(this.now, 'database', 'own-semantics', {});
     this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false && !sessionBound);
     this.syncStore = isSyncStore(store) ? store : null;
   }

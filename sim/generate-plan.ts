@@ -207,6 +207,7 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
     waitTimeoutMs: w.waitTimeoutMs,
     ...(w.idempotencyRetentionMs === undefined ? {} : { idempotencyRetentionMs: w.idempotencyRetentionMs }),
     ...(w.holderNames === undefined || w.holderNames === 'incarnation' ? {} : { holderNames: w.holderNames }),
+    ...(w.renewals ? {} : { renewals: false as const }),
     horizonMs: w.horizonMs,
     livenessBoundMs: scenario.liveness?.boundMs ?? Math.max(10_000, w.waitTimeoutMs + 5 * w.leaseTtlMs),
     protectedScopes: [...protectedScopes].sort(),

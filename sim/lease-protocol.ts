@@ -93,6 +93,8 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
 }
 
 export function startHeartbeat(sim: Sim, node: Node, leases: ReadonlyArray<HeldLease>): void {
+  // Holders that count on the TTL alone (workload.renewals false) never renew.
+  if (sim.plan.renewals === false) return;
   const ttl = leases[0]!.lease.expiresAt - leases[0]!.lease.acquiredAt;
   // Each heartbeat is its own process: one operation in flight per process (Jepsen).
   const w = world(sim);

@@ -82,6 +82,7 @@ export const planSchema = z
     waitTimeoutMs: positive,
     idempotencyRetentionMs: positive.optional(),
     holderNames: z.enum(['incarnation', 'node']).optional(),
+    renewals: z.literal(false).optional(),
     horizonMs: z.number().int().min(1).max(3_600_000),
     livenessBoundMs: positive,
     protectedScopes: z.array(text),

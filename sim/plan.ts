@@ -74,6 +74,8 @@ export interface Plan {
   readonly idempotencyRetentionMs?: number;
   /** 'node' when a controller holds leases under its node's name across restarts (else its incarnation's). */
   readonly holderNames?: 'incarnation' | 'node';
+  /** false when holders never renew their leases, counting on the TTL alone. */
+  readonly renewals?: false;
   /** End of the safety phase; faults heal here and the liveness phase starts. */
   readonly horizonMs: number;
   /** Every waiter must have completed this long after the liveness phase starts. */

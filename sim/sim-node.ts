@@ -108,8 +108,8 @@ export interface Message {
   readonly conn: number;
   /** A db request that also LISTENs on these scope channels in the same session (or null). */
   readonly listen: ReadonlyArray<string> | null;
-  /** The process that made a db request (the fiber's, or one it acts for). */
-  readonly process?: string;
+  /** The controller incarnation (`c1#2`) whose fiber sent a db request, as it was when sent. */
+  readonly incarnation?: string;
 }
 
 export interface Journal {

@@ -1,6 +1,7 @@
 // Tells a store with `lifecycle` (adapters/port.ts) what happens to the processes and their
 // connections: crashes and retirements, new incarnations, pauses, a node cut off from the database
-// and back, the database server stopping. The events are queued where they happen and delivered
+// and back, the database server stopping (a crash, or a failover or restore, which break every
+// connection). The events are queued where they happen and delivered
 // before the simulator's next event, at the same instant of virtual time, in the order they
 // happened, so a run stays deterministic. A lease the store says ended with its session is
 // recorded in the history as `session-ended` ground truth (model/history.ts).
@@ -35,7 +36,10 @@ export class StoreSessions {
 
   /** On attaching the store: whether its leases are session-bound (then the history says so first). */
   attached(): boolean {
-    if (this.host.store?.capabilities?.leaseBound !== 'session') return false;
+    const store = this.host.store;
+    if (store?.capabilities?.leaseBound !== 'session') return false;
+    // Its leases end only when it says so: a store that is never told of sessions cannot.
+    if (store.lifecycle === undefined) throw new Error(`store ${store.name} declares session-bound leases (capabilities.leaseBound 'session') but has no lifecycle(): it cannot say when a session, and its leases, end`);
     this.host.history.truth(this.host.now, 'database', 'session-leases', {});
     return true;
   }
@@ -56,6 +60,11 @@ export class StoreSessions {
     const process = typeof value.process === 'string' ? value.process : null;
     switch (f) {
       case 'restart':
+        if (node === null || process === null) return;
+        this.queued.push({ kind: f, process, node });
+        // A partition that began while the node was down cuts the new incarnation off too.
+        if ((this.cutOff.get(node) ?? 0) > 0) this.queued.push({ kind: 'cut-off', process, node });
+        return;
       case 'pause':
       case 'resume':
         if (node !== null && process !== null) this.queued.push({ kind: f, process, node });
@@ -72,6 +81,11 @@ export class StoreSessions {
         return;
       case 'db-crash':
         this.queued.push({ kind: 'database-crash', process: null, node: null });
+        return;
+      case 'db-failover':
+      case 'db-restore':
+        // The durable state was replaced and every connection broke (unless the fault was skipped).
+        if (value.skipped !== true) this.queued.push({ kind: 'database-crash', process: null, node: null });
         return;
       default:
         return;

@@ -8,12 +8,15 @@
 // (`lock_versions`, one version per aggregate). Two uses differ only in Mutate:
 // - unfenced.ts writes if the version matches, as code that "holds the lock" would;
 // - fenced.ts writes only if its token is still the scope's latest and its lock's session still
-//   holds the lock, checked in the same statement as the write.
+//   holds the lock, both checked in the same statement as the write.
 //
 // The testbed tells the store what happens to each process (`lifecycle`): when a process crashes,
-// or is cut off from the database, its lock sessions are terminated on the server
-// (`pg_terminate_backend`), as the server does when it finds the connection gone, and the store
-// answers which leases ended with them. The process itself is not told: it learns at its next call.
+// or is cut off from the database, the lock sessions of that process are terminated on the server
+// (`pg_terminate_backend`, PostgreSQL 14 or later), and the store answers which leases ended with
+// them. The process itself is not told: it learns at its next call. Ending a session at the
+// moment of a cut-off is the worst case: the server notices a silent network at once (a short
+// `tcp_user_timeout`, or a pooler that drops the connection); with the defaults it may take
+// hours, and a short cut-off ends nothing.
 //
 //     DATABASE_URL=postgresql://... npx testbed run --scenario session-loss --seed 1 --adapter examples/advisory-lock/unfenced.ts
 
@@ -33,6 +36,8 @@ const SCHEMA = `
 /** A lock this store took for a holder: the library's unlock, and the server process of its session. */
 interface Held {
   readonly holder: string;
+  /** The controller incarnation that took it (its sessions are that process's), else the holder. */
+  readonly process: string;
   readonly token: number;
   readonly pid: number;
   readonly unlock: () => Promise<void>;
@@ -79,10 +84,15 @@ export async function createLockStore(options: LockStoreOptions): Promise<Store>
   if (options.time === 'database') throw new Error('this store keeps lease times in the testbed\'s store time; run it in the simulator');
   const admin = new pg.Client({ connectionString });
   admin.on('error', () => undefined);
-  await admin.connect();
-  await admin.query(SCHEMA);
-  // Each run starts from empty tables: the store's answers depend on its commands alone.
-  await admin.query('TRUNCATE lock_fence, lock_owner, lock_versions');
+  try {
+    await admin.connect();
+    await admin.query(SCHEMA);
+    // Each run starts from empty tables: the store's answers depend on its commands alone.
+    await admin.query('TRUNCATE lock_fence, lock_owner, lock_versions');
+  } catch (error) {
+    await admin.end().catch(() => undefined);
+    throw error;
+  }
   return new AdvisoryLockStore(admin, createMutex(connectionString), options.time, options.fenced);
 }
 
@@ -101,8 +111,8 @@ class AdvisoryLockStore implements Store {
     this.name = fenced ? 'advisory-lock (fenced)' : 'advisory-lock (unfenced)';
   }
 
-  execute<C extends Command>(command: C, _call?: CallContext): Promise<OutcomeOf<C>> {
-    return this.decide(command) as Promise<OutcomeOf<C>>;
+  execute<C extends Command>(command: C, call?: CallContext): Promise<OutcomeOf<C>> {
+    return this.decide(command, call) as Promise<OutcomeOf<C>>;
   }
 
   /** Told that a process crashed or was cut off, or that the database crashed: its lock sessions end. */
@@ -117,10 +127,10 @@ class AdvisoryLockStore implements Store {
     await this.admin.end();
   }
 
-  private async decide(command: Command): Promise<Outcome> {
+  private async decide(command: Command, call: CallContext | undefined): Promise<Outcome> {
     switch (command.kind) {
       case 'Acquire':
-        return this.acquire(command);
+        return this.acquire(command, call?.process ?? command.holder);
       case 'Renew':
         return this.renew(command);
       case 'Release': {
@@ -137,7 +147,7 @@ class AdvisoryLockStore implements Store {
     }
   }
 
-  private async acquire(command: Extract<Command, { kind: 'Acquire' }>): Promise<Outcome> {
+  private async acquire(command: Extract<Command, { kind: 'Acquire' }>, process: string): Promise<Outcome> {
     const { scope, holder, ttlMs } = command;
     const unlock = await withClientErrorsHeard(() => this.mutex(scope).tryLock());
     if (unlock === undefined) {
@@ -153,7 +163,7 @@ class AdvisoryLockStore implements Store {
       'INSERT INTO lock_owner (scope, holder, token, acquired_at, expires_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope) DO UPDATE SET holder = $2, token = $3, acquired_at = $4, expires_at = $5',
       [scope, holder, token, at, at + ttlMs],
     );
-    this.held.set(scope, { holder, token, pid, unlock });
+    this.held.set(scope, { holder, process, token, pid, unlock });
     return { kind: 'Acquired', lease: { scope, holder, token, acquiredAt: at, expiresAt: at + ttlMs } };
   }
 
@@ -168,11 +178,14 @@ class AdvisoryLockStore implements Store {
 
   private async mutate(command: Extract<Command, { kind: 'Mutate' }>): Promise<Outcome> {
     const { scope, aggregate, holder, token, expectedVersion } = command;
-    if (this.fenced && (await this.mine(scope, holder, token)) === undefined) return { kind: 'StaleFence', currentToken: await this.currentToken(scope) };
+    const lock = this.held.get(scope);
+    if (this.fenced && (lock === undefined || lock.holder !== holder || lock.token !== token)) return { kind: 'StaleFence', currentToken: await this.currentToken(scope) };
     await this.admin.query('INSERT INTO lock_versions (scope, aggregate, version) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [scope, aggregate]);
-    const fence = this.fenced ? 'AND $4 = (SELECT last FROM lock_fence WHERE scope = $1)' : '';
-    const values = this.fenced ? [scope, aggregate, expectedVersion, token] : [scope, aggregate, expectedVersion];
-    const written = await this.admin.query<{ version: string }>(`UPDATE lock_versions SET version = version + 1 WHERE scope = $1 AND aggregate = $2 AND version = $3 ${fence} RETURNING version`, values);
+    // Fenced: the token is still the scope's latest, and the lock's session still holds the lock.
+    const fence = `AND $4 = (SELECT last FROM lock_fence WHERE scope = $1)
+      AND EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $5 AND objid = $6 AND objsubid = 2 AND granted AND pid = $7)`;
+    const values = this.fenced ? [scope, aggregate, expectedVersion, token, ...lockKey(scope), lock!.pid] : [scope, aggregate, expectedVersion];
+    const written = await this.admin.query<{ version: string }>(`UPDATE lock_versions SET version = version + 1 WHERE scope = $1 AND aggregate = $2 AND version = $3 ${this.fenced ? fence : ''} RETURNING version`, values);
     if (written.rowCount === 1) return { kind: 'Accepted', version: Number(written.rows[0]!.version), token };
     const version = Number((await this.admin.query<{ version: string }>('SELECT version FROM lock_versions WHERE scope = $1 AND aggregate = $2', [scope, aggregate])).rows[0]!.version);
     if (version !== expectedVersion) return { kind: 'StaleVersion', currentVersion: version };
@@ -198,14 +211,16 @@ class AdvisoryLockStore implements Store {
     return lock !== undefined && (await this.holds(scope, lock.pid)) ? lock.token : null;
   }
 
-  /** Ends the lock sessions of `holder` (every one when null) on the server, and says which leases ended. */
-  private async endSessions(holder: string | null): Promise<SessionLeaseEnd[]> {
+  /** Ends the lock sessions of `process` (every one when null) on the server, and says which leases ended. */
+  private async endSessions(process: string | null): Promise<SessionLeaseEnd[]> {
     const ended: SessionLeaseEnd[] = [];
     for (const [scope, lock] of [...this.held]) {
-      if (holder !== null && lock.holder !== holder) continue;
+      if (process !== null && lock.process !== process) continue;
       this.held.delete(scope);
       // Waits (up to 5 s) until the server process is gone and its locks with it.
-      await this.admin.query('SELECT pg_terminate_backend($1, 5000)', [lock.pid]);
+      const gone = (await this.admin.query<{ gone: boolean }>('SELECT pg_terminate_backend($1, 5000) AS gone', [lock.pid])).rows[0]?.gone;
+      const alive = gone !== true && ((await this.admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [lock.pid])).rowCount ?? 0) > 0;
+      if (alive) throw new Error(`the session holding scope ${scope} (server process ${lock.pid}) did not end within 5 s`);
       ended.push({ scope, holder: lock.holder, token: lock.token });
     }
     return ended;

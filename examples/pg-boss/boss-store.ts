@@ -79,7 +79,12 @@ export async function createBossStore(options: BossStoreOptions): Promise<Store>
   // most once a second here (the default is far longer), and only when the store runs it.
   const boss = new PgBoss({ connectionString, schema: SCHEMA, clock, supervise: false, schedule: false, max: 2, monitorIntervalSeconds: 1, maintenanceIntervalSeconds: 1 });
   const store = new BossStore(boss, clock, options.time, options.fenced, new pg.Client({ connectionString }));
-  await store.open();
+  try {
+    await store.open();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
   return store;
 }
 
@@ -126,9 +131,12 @@ class BossStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.detach?.[Symbol.asyncDispose]();
-    await this.boss.stop({ graceful: false, close: true });
-    await this.glue.end();
+    try {
+      await this.detach?.[Symbol.asyncDispose]();
+      await this.boss.stop({ graceful: false, close: true });
+    } finally {
+      await this.glue.end();
+    }
   }
 
   private async decide(command: Command): Promise<Outcome> {

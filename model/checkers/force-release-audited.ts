@@ -7,7 +7,7 @@
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
-import { endOf, indicesOf, numberField, pairOperations, storeOps } from './operations.ts';
+import { endOf, indicesOf, isTruth, numberField, pairOperations, storeOps } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'force-release-audited';
@@ -17,6 +17,7 @@ export function forceReleaseAudited(history: History): Verdict {
   const withRenewals = leaseGrants(history, true);
   const violations: Violation[] = [];
   const operations = pairOperations(history);
+  const ownSemantics = history.some((e) => isTruth(e) && e.f === 'own-semantics');
   for (const { op, command, outcome } of storeOps(operations, 'ForceRelease')) {
     if (outcome?.kind !== 'ForceReleased') continue;
     const { tombstone } = outcome;
@@ -29,8 +30,10 @@ export function forceReleaseAudited(history: History): Verdict {
     if (tombstone.actor === undefined || tombstone.actor.trim() === '') problems.push('the tombstone has no actor');
     else if (tombstone.actor !== command.actor) problems.push(`the tombstone actor ${tombstone.actor} is not ${command.actor}`);
     if (tombstone.reason === undefined || tombstone.reason.trim() === '') problems.push('the tombstone has no reason');
-    // One token is burned (issued and never handed out): the next issue is at least two above the removed one.
-    if (outcome.nextToken < tombstone.token + 2) problems.push(`nextToken ${outcome.nextToken} is not at least two above the removed token ${tombstone.token}: no token was burned`);
+    // The rule book burns one token (issued and never handed out): the next issue is at least two
+    // above the removed one. A store with semantics of its own need only go above it (§203–§204).
+    if (outcome.nextToken <= tombstone.token) problems.push(`nextToken ${outcome.nextToken} is not above the removed token ${tombstone.token}`);
+    else if (!ownSemantics && outcome.nextToken < tombstone.token + 2) problems.push(`nextToken ${outcome.nextToken} is not at least two above the removed token ${tombstone.token}: no token was burned`);
     const related: number[] = [];
     const before = grants.filter((grant) => grant.lease.scope === command.scope && grant.index < op.invoke.index);
     const owner = before.find((grant) => grant.lease.token === tombstone.token);

@@ -16,7 +16,7 @@ export const PUBLISHED_SCENARIOS = [
   'force-release-observed-epoch', 'force-release-stalled-holders', 'renewal-failure-stops-holder', 'stalled-refresh', 'session-loss', 'stable-holder-names', 'displaced-waiter-recheck', 'standard-mix', 'db-crash', 'swarm-mix',
   'three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'scheduler-epoch', 'release-coordinator-epoch',
   'deployment-coordinator-epoch', 'restart-incarnation', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost',
-  'standalone-coordination', 'membership-change', 'sql-contention', 'sql-renewal-race', 'idempotency-late-completion', 'provider-fencing',
+  'standalone-coordination', 'membership-change', 'sql-contention', 'sql-renewal-race', 'sql-release-race', 'idempotency-late-completion', 'provider-fencing',
 ] as const;
 
 /** Every mutant of the catalogue, as `testbed mutants` publishes them. */

@@ -72,7 +72,7 @@ describe('lifecycle of processes and sessions', () => {
       expect(ended).toBeLessThan(told.events.indexOf(restart));
     }
     expect(told.calls.length).toBeGreaterThan(50);
-    for (const { call } of told.calls) expect(call?.process).toMatch(/^c\d+#\d+/);
+    for (const { call } of told.calls) expect(call?.process).toMatch(/^c\d+#\d+$/);
     for (const { call } of told.calls) expect(call!.process.startsWith(`${call!.node}#`)).toBe(true);
   });
 

@@ -34,6 +34,7 @@ export const releaseCheckThenDelete: PostgresMutant = {
   bug: "Release checks holder and token in one unlocked statement and deletes the scope's lease row in the next, so a release racing its own expiry deletes the next holder's lease",
   breaks: '000 §25–§30, §78, §280',
   source: '002 (key-only force release destroying a newer holder\'s lease); issue "Real concurrency on PostgreSQL" (check then delete in two statements)',
-  caughtBy: ['stress'],
+  caughtBy: ['interleave', 'stress'],
+  scenario: 'sql-release-race',
   commands: { Release: release },
 };

@@ -73,4 +73,17 @@ describe('force-release-audited', () => {
     h.op('ops#1', { ...command, expectedExpiresAt: 5_000 }, { kind: 'ForceReleased', tombstone: { ...tombstone, endedAt: 4_000 }, nextToken: 9 });
     expect(forceReleaseAudited(h.build())).toEqual({ valid: true, violations: [] });
   });
+
+  it('asks that a token was burned (nextToken at least two above), unless the store declared semantics of its own', () => {
+    const noBurn = (ownSemantics: boolean) => {
+      const h = new HistoryBuilder();
+      if (ownSemantics) h.truth('own-semantics', {});
+      acquired(h, 'c1#1', 'env', 'A', 7);
+      h.at(TTL);
+      h.op('ops#1', command, { kind: 'ForceReleased', tombstone, nextToken: 8 });
+      return forceReleaseAudited(h.build());
+    };
+    expect(noBurn(false).violations[0]?.message).toContain('nextToken 8 is not at least two above the removed token 7: no token was burned');
+    expect(noBurn(true)).toEqual({ valid: true, violations: [] });
+  });
 });
