@@ -17,13 +17,13 @@ interface Told {
 }
 
 /** The memory store, listening: it ends every lease a crashed or cut-off process holds. */
-function listening(told: Told, endLeases: boolean): StoreFactory {
+function listening(told: Told, endLeases: boolean, leasesOnly = true): StoreFactory {
   return async (options) => {
     const inner = await createMemoryStore(options);
     const held = new Map<string, { scope: string; holder: string; token: number }>();
     const store: Store = {
       name: 'memory (listening)',
-      capabilities: { referenceSemantics: false, commands: ['Acquire', 'Renew', 'Release', 'Mutate'] },
+      capabilities: leasesOnly ? { referenceSemantics: false, commands: ['Acquire', 'Renew', 'Release', 'Mutate'] } : { referenceSemantics: false },
       async execute(command, call) {
         told.calls.push({ kind: command.kind, call });
         const outcome = await inner.execute(command);
@@ -38,6 +38,8 @@ function listening(told: Told, endLeases: boolean): StoreFactory {
         return { ended };
       },
       close: () => inner.close(),
+      snapshot: () => inner.snapshot!(),
+      restore: (image) => inner.restore!(image),
     };
     return store;
   };
@@ -91,5 +93,21 @@ describe('lifecycle of processes and sessions', () => {
     const plain = await runScenario({ scenario: loadScenario('session-loss'), seed: 2, store: { name: 'memory', factory: createMemoryStore } });
     expect(plain.valid).toBe(true);
     expect(plain.history.some((e) => isTruth(e) && (e.f === 'session-ended' || e.f === 'session-leases'))).toBe(false);
+  });
+
+  test('a failover or restore that replaced the durable state ends every session, as a database crash does', async () => {
+    const told: Told = { events: [], calls: [] };
+    const result = await runScenario({ scenario: loadScenario('db-failover'), seed: 1, store: { name: 'listening', factory: listening(told, false, false) } });
+    const replaced = result.history.filter((e) => e.type === 'fault' && (e.f === 'db-failover' || e.f === 'db-restore') && e.value.skipped !== true);
+    expect(replaced.length).toBeGreaterThan(0);
+    expect(told.events.filter((e) => e.kind === 'database-crash').length).toBeGreaterThanOrEqual(replaced.length);
+  });
+
+  test('a store that declares session-bound leases without lifecycle() cannot be run: it says so', async () => {
+    const factory: StoreFactory = async (options) => {
+      const inner = await createMemoryStore(options);
+      return { name: 'forgetful', capabilities: { leaseBound: 'session' }, execute: (c) => inner.execute(c), close: () => inner.close() };
+    };
+    await expect(runScenario({ scenario: loadScenario('session-loss'), seed: 1, store: { name: 'forgetful', factory } })).rejects.toThrow(/declares session-bound leases .* but has no lifecycle\(\)/);
   });
 });
