@@ -204,6 +204,8 @@ async function userStore(spec: string, userFactory: StoreFactory, probeConnectio
     forward.bind(options.time, options.callerClock);
     return store;
   };
+  // The commands close the adapter in `finally`: a store that no run used and that fails to close
+  // is said in one line on stderr, and does not replace the error a command may be ending with.
   const close = async (): Promise<void> => {
     if (spare === null) return;
     const store = spare;
@@ -211,7 +213,7 @@ async function userStore(spec: string, userFactory: StoreFactory, probeConnectio
     try {
       await store.close();
     } catch (error) {
-      throw new UndecidedError(`adapter ${spec}: close() of a new store failed: ${firstLine(error)}`, { cause: error });
+      process.stderr.write(`testbed: warning: adapter ${spec}: close() of a store no run used failed: ${firstLine(error)}\n`);
     }
   };
   // A probe opened on a connection of its own serves no run: every run gets a fresh schema.

@@ -92,7 +92,7 @@ export async function replayCommand(file: string, options: { readonly json?: boo
             `but what the servers had replicated or saved by then depends on real timing. The verdict above is this replay's own; ${replayLine(failure.scenario, failure.seed, 'postgres', 'real')} draws the whole seed again.\n`,
         ),
       );
-    } else process.stdout.write(pc.yellow(`trace hash differs from the failure file (${failure.traceHash.slice(0, 16)})\n`));
+    } else process.stdout.write(pc.yellow(`trace hash differs from the failure file (${failure.traceHash.slice(0, 16)})${firstDifference(failure.history, result.history)}\n`));
   }
   process.exitCode = !exact && !realInexact ? EXIT.undecided : result.valid === false ? EXIT.violation : result.valid === true ? EXIT.ok : EXIT.undecided;
 }
@@ -122,4 +122,19 @@ async function rerunFreeRunning(file: string, failure: FailureFile, adapter: Res
   if (options.json) printJson({ scenario: failure.scenario, seed: failure.seed, adapter: failure.adapter, concurrency: 'free', invariant, reruns: FREE_RERUNS, reproduced, failing, exact: false });
   else process.stdout.write(`free-running: ${invariant} came back in ${reproduced} of ${FREE_RERUNS} reruns of the plan, and ${failing} reruns found a violation (the interleaving is the machine's, so no rerun is exact)\n`);
   process.exitCode = failing > 0 ? EXIT.violation : EXIT.ok;
+}
+
+/** Where a replayed history first parts from the one the failure file recorded (when it has one). */
+function firstDifference(recorded: FailureFile['history'], replayed: ReadonlyArray<{ readonly time: number; readonly process: string; readonly type: string; readonly f: string; readonly value: unknown }>): string {
+  if (recorded === undefined) return '';
+  const line = (e: { readonly time: number; readonly process: string; readonly type: string; readonly f: string } | undefined) => (e === undefined ? 'nothing' : `t=${e.time} ${e.process} ${e.type} ${e.f}`);
+  const length = Math.max(recorded.length, replayed.length);
+  for (let i = 0; i < length; i++) {
+    const a = recorded[i];
+    const b = replayed[i];
+    if (a === undefined || b === undefined || a.time !== b.time || a.process !== b.process || a.type !== b.type || a.f !== b.f || JSON.stringify(a.value) !== JSON.stringify(b.value)) {
+      return `: first different at event #${i}, recorded ${line(a)}, replayed ${line(b)}`;
+    }
+  }
+  return '';
 }

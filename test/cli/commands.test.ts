@@ -1,6 +1,6 @@
 // The CLI contract end to end: JSON shapes, exit codes, replay lines, and determinism across processes.
 
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './run-cli.ts';
@@ -57,6 +57,16 @@ describe('testbed run', () => {
     const replayed = JSON.parse(replay.stdout);
     expect(replayed.exact).toBe(true);
     expect(replayed.violations.length).toBeGreaterThan(0);
+    // A file whose recorded history and hash no longer match what its plan does: the replay says
+    // where the two first part (exit 3: the replay was not exact).
+    const where = path.resolve(scratch, caught.failureFile);
+    const file = JSON.parse(readFileSync(where, 'utf8'));
+    file.history[3] = { ...file.history[3], time: file.history[3].time + 1 };
+    file.traceHash = '0'.repeat(64);
+    writeFileSync(where, JSON.stringify(file));
+    const tampered = runCli(['replay', caught.failureFile], { cwd: scratch });
+    expect(tampered.code).toBe(3);
+    expect(tampered.stdout).toMatch(/trace hash differs from the failure file \(0{16}\): first different at event #3, recorded t=\d+ .+, replayed t=\d+ /);
   });
 });
 

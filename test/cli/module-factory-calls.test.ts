@@ -46,3 +46,30 @@ describe('the factory of a user module store', () => {
     expect(opened(log)).toBe(1 + 3);
   }, 120_000);
 });
+
+describe('closing a store no run used', () => {
+  test('a close() that fails is a one-line warning, not an error that could replace the one a command ends with', async () => {
+    const dir = scratch();
+    const file = path.join(dir, 'bad-close.mts');
+    writeFileSync(
+      file,
+      `import createMemoryStore from ${JSON.stringify(MEMORY)};
+export default async (options) => {
+  const store = await createMemoryStore(options);
+  return { name: 'bad-close', execute: (command) => store.execute(command), close: async () => { throw new Error('socket already gone'); } };
+};
+`,
+    );
+    const { resolveAdapter } = await import('../../cli/adapters.ts');
+    const adapter = await resolveAdapter(file);
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      await expect(adapter.close()).resolves.toBeUndefined();
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(written.join('')).toMatch(/^testbed: warning: adapter .*bad-close\.mts: close\(\) of a store no run used failed: socket already gone\n$/);
+  });
+});
