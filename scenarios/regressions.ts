@@ -162,4 +162,22 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     shows: 'pins a three-voter failover: terms, epochs and guarded leases (001 §259, §82–§88, §67)',
     traceHash: 'ada929704b6ec1ab7a46dfce23a70db3c583510a979664a353ebccd8457f91ca',
   },
+  {
+    scenario: 'session-loss',
+    seed: 1,
+    shows: 'pins holders cut off from the database between their calls, on a store told nothing of sessions (000 §74, §25, §281)',
+    traceHash: 'cd226d481e9b54cedf7330751f4a967df31a05d86dfa6dea51eca29db1dde9f8',
+  },
+  {
+    scenario: 'stable-holder-names',
+    seed: 1,
+    shows: 'pins holders named by their node across restarts: delayed calls of an earlier incarnation under the same name (001 §12–§13, 000 §25, §281)',
+    traceHash: 'baf86cb1a485ad32d36aec878202e9d7db527b5747bc064d76346c1329aabd15',
+  },
+  {
+    scenario: 'sql-release-race',
+    seed: 1,
+    shows: 'pins holders that never renew and release as their lease runs out, with waiters woken by the expiry (000 §78, §280)',
+    traceHash: 'a63ac641e554d84ea23850e54ccd8a15cb52e5ff3a70e08d7f02990ec0860c5f',
+  },
 ]);
