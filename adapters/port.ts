@@ -52,6 +52,16 @@ export interface StoreCapabilities {
    * with session-bound leases does not follow the reference semantics: the differential is off.
    */
   readonly leaseBound?: 'ttl' | 'session';
+  /**
+   * What fences a lease (default 'integer'): 'integer', the reference semantics, a token that
+   * strictly increases per scope; 'opaque', a value of the store's own that names one grant and
+   * has no order (a job id and attempt): the store answers it where a token goes, a string or a
+   * number, and is sent it back wherever a command carries a token; 'none', the store has no fence
+   * and leaves tokens out. The simulator gives such fences integer ids in the order the store shows
+   * them (sim/fence-ids.ts); the checkers judge no order of them, a ForceReleased `nextToken` is
+   * not read, and the differential is off.
+   */
+  readonly fencing?: 'integer' | 'opaque' | 'none';
 }
 
 /**

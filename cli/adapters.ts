@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
-import { isSyncStore, OutcomeUnknownError, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
+import { isSyncStore, OutcomeUnknownError, type CallContext, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
@@ -38,6 +38,11 @@ const STORE_METHODS = ['execute', 'close'] as const;
 
 function isModulePath(spec: string): boolean {
   return spec.startsWith('.') || spec.startsWith('/') || /\.(ts|mts|js|mjs)$/.test(spec);
+}
+
+/** A user's store: a module path or `exec:<command>`. */
+export function isUserStore(spec: string): boolean {
+  return spec.startsWith('exec:') || isModulePath(spec);
 }
 
 export interface ResolveOptions {
@@ -279,9 +284,9 @@ function checkedStore(spec: string, inner: Store): Store {
     error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError
       ? error
       : new Error(`store ${spec} threw on ${command.kind}: ${firstLine(error)}`, { cause: error });
-  const execute = async (command: Command): Promise<unknown> => {
+  const execute = async (command: Command, call?: CallContext): Promise<unknown> => {
     try {
-      return await awaiting<unknown>(`store ${spec} on ${command.kind}`, inner.execute(command));
+      return await awaiting<unknown>(`store ${spec} on ${command.kind}`, inner.execute(command, call));
     } catch (error) {
       throw named(command, error);
     }

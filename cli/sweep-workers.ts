@@ -9,16 +9,16 @@ import { UsageError } from './errors.ts';
 const MAX_WORKERS = 64;
 
 /**
- * Worker threads for an in-process store (`poolable`); for a PostgreSQL store (`concurrent`),
- * runs in flight at once in this process, each in a schema of its own, so that the server and
- * the simulator use a core each.
+ * Worker threads for an in-process store (`poolable`); for a PostgreSQL store or a user's store
+ * (`concurrent`), runs in flight at once in this process, each on a store of its own (PostgreSQL:
+ * a schema of its own), so that the server or the store's process and the simulator use a core each.
  */
 export function sweepWorkers(spec: string | undefined, poolable: boolean, runs: number, concurrent = false): number {
   const value = spec ?? 'auto';
   if (value === 'auto') return poolable ? autoWorkers(runs) : 1;
   if (!/^[1-9][0-9]*$/.test(value) || Number(value) > MAX_WORKERS) throw new UsageError(`--workers must be 'auto' or an integer from 1 to ${MAX_WORKERS}, got '${value}'`);
   const workers = Number(value);
-  if (workers > 1 && !poolable && !concurrent) throw new UsageError('--workers above 1 needs an in-process adapter (memory or mutant:<name>) or a PostgreSQL one (postgres, postgres-mutant:<name>), and --faults sim');
+  if (workers > 1 && !poolable && !concurrent) throw new UsageError('--workers above 1 needs --faults sim and a store other than a real-fault cluster (memory, mutant:<name>, postgres, postgres-mutant:<name>, a store module or exec:), and no --stop-at-first');
   return workers;
 }
 

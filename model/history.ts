@@ -80,14 +80,17 @@ export interface FaultEvent {
  * - database `session-leases`: `{}`, once, first: the store's leases are bound by their holders'
  *   sessions, not by their TTL (its `capabilities.leaseBound` is 'session');
  * - database `session-ended`: `{ scope, holder, token, cause, process }` — the store said that this
- *   lease ended with its holder's session when it was told `cause` (a crash, a cut-off, ...).
+ *   lease ended with its holder's session when it was told `cause` (a crash, a cut-off, ...);
+ * - database `fencing`: `{ kind }`, once, first: the store's fences are not integers ('opaque' or
+ *   'none'); its tokens in the history are ids given in the order the store showed them, and no
+ *   order of the store's own may be asked of them.
  */
 export interface TruthEvent {
   readonly index: number;
   readonly time: number;
   readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

@@ -15,6 +15,7 @@ import createMemoryStore from '../adapters/memory.ts';
 import type { CommandKind } from '../model/commands.ts';
 import { lackingCommands, type Lacking } from './capabilities.ts';
 import { coverageOf } from './coverage.ts';
+import { fenceIdsFor, fencingOf, withFenceIds, withFenceIdsInterleaved } from './fence-ids.ts';
 import type { Verdict, Violation } from '../model/verdict.ts';
 import { generatePlan } from './generate-plan.ts';
 import type { Plan } from './plan.ts';
@@ -87,13 +88,18 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   }
   if (faults === 'real') sim.realFaults = options.realFaults ?? null;
   const storeOptions = { time: sim.storeTime, callerClock: sim.callerClock };
-  const interleaved = options.interleave === undefined ? null : await options.interleave.open(storeOptions, [...sim.nodes.keys()]);
-  const store = interleaved?.main ?? (await options.store.factory(storeOptions));
+  const opened = options.interleave === undefined ? null : await options.interleave.open(storeOptions, [...sim.nodes.keys()]);
+  const own = opened?.main ?? (await options.store.factory(storeOptions));
+  // A store whose fences are not integers is seen through integer ids (sim/fence-ids.ts).
+  const ids = fenceIdsFor(own);
+  const interleaved = opened === null || ids === null ? opened : withFenceIdsInterleaved(opened, ids);
+  const store = interleaved?.main ?? (ids === null ? own : withFenceIds(own, ids));
   let lacking: Lacking;
   try {
-    lacking = await lackingFor(plan, store.capabilities?.commands, options.policy);
+    lacking = withoutFences(await lackingFor(plan, store.capabilities?.commands, options.policy), fencingOf(own), plan.invariants);
     if (lacking.commands.length > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`);
-    sim.attachStore(store, options.differential ?? true, interleaved === null ? null : { stores: interleaved, interleaving: options.interleave! });
+    if (ids !== null) sim.history.truth(sim.now, 'database', 'fencing', { kind: fencingOf(own) });
+    sim.attachStore(store, (options.differential ?? true) && ids === null, interleaved === null ? null : { stores: interleaved, interleaving: options.interleave! });
     await sim.defineCapacities();
     sim.schedule();
     await sim.run();
@@ -137,6 +143,14 @@ async function lackingFor(plan: Plan, declared: ReadonlyArray<CommandKind> | und
   const reference = await executePlan(plan, { store: { name: 'memory', factory: createMemoryStore }, differential: false, ...(policy === undefined ? {} : { policy }) });
   return lackingCommands(coverageOf(reference.history).commands, declared, plan.invariants);
 }
+
+/** A store without fences cannot be judged on the order of its tokens: the ids the run gives them are ordered by construction. */
+function withoutFences(lacking: Lacking, fencing: string, invariants: ReadonlyArray<string>): Lacking {
+  if (fencing !== 'none' || !invariants.includes(FENCING_MONOTONIC)) return lacking;
+  return { ...lacking, unjudged: [...lacking.unjudged, { invariant: FENCING_MONOTONIC, lacks: ['fencing tokens'] }] };
+}
+
+const FENCING_MONOTONIC = 'fencing-monotonic';
 
 function untestedRun(plan: Plan, options: ExecuteOptions, faults: 'sim' | 'real', policy: ControllerPolicy, reason: string): SimRunResult {
   return {

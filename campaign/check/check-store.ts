@@ -58,6 +58,11 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
     const reason = 'the store declares semantics of its own (capabilities.referenceSemantics: false): an outcome-by-outcome comparison with the reference model cannot judge it';
     return { verdict: 'undecided', seed, runs: 0, reason, elapsedMs: performance.now() - started };
   }
+  if (capabilities?.fencing !== undefined && capabilities.fencing !== 'integer') {
+    await session.close();
+    const reason = `the store's fences are not integer tokens (capabilities.fencing: '${capabilities.fencing}'): an outcome-by-outcome comparison with the reference model cannot judge it`;
+    return { verdict: 'undecided', seed, runs: 0, reason, elapsedMs: performance.now() - started };
+  }
   const kinds = options.kinds ?? capabilities?.commands;
   const timeoutMs = options.callTimeoutMs ?? 10_000;
   const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: options.maxSteps ?? 50, ...(kinds === undefined ? {} : { kinds }) });

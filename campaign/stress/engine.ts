@@ -80,6 +80,9 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
   try {
     const supports = supportsOf(sessions.stores[0]!);
     if (!canStress(supports)) throw new StressSetupError('the store implements none of the commands the stress workflows need (Acquire at least)');
+    // Its checks compare integer tokens as the store gave them (sim/fence-ids.ts translates only simulated runs).
+    const fencing = sessions.stores[0]!.capabilities?.fencing ?? 'integer';
+    if (fencing !== 'integer') throw new StressSetupError(`the store's fences are not integer tokens (capabilities.fencing '${fencing}'): stress judges integer tokens only; run its scenarios with sweep`);
     for (const scope of supports('DefineCapacity') ? world.semaphores : []) {
       const setup = recorder.invoke('setup', { kind: 'DefineCapacity', scope, capacity: world.capacity });
       try {

@@ -7,6 +7,8 @@
 // for the failure file and shrinking; the same seed gives the same trace hash, which is checked.
 // On a PostgreSQL store `--workers n` keeps n runs in flight at once in this process, each in a
 // schema of its own, taken in order: the tallies and first failure are again those of one at a time.
+// A user's store (a module or exec:) is run the same way, each run on a store of its own from the
+// factory: n runs at once, as many stores open at once, which must not share state.
 
 import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
@@ -14,7 +16,7 @@ import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { coverageOf, summarizeCoverage, type CoverageSummary } from '../../sim/coverage.ts';
 import { sweepPool } from '../../campaign/sweep-pool.ts';
-import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { isUserStore, resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
 import { checkConnectionBudget, sweepWorkers } from '../sweep-workers.ts';
 import { addCoverage, printCoverage, printSummary, type FirstFailure, type Tally } from '../sweep-output.ts';
@@ -66,10 +68,11 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   if (options.stopAtFirst === true && options.workers !== undefined && options.workers !== 'auto' && options.workers !== '1') {
     throw new UsageError('--stop-at-first runs on one thread: leave out --workers or give --workers 1');
   }
-  const concurrent = options.faults === 'sim' && (options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:')) && options.stopAtFirst !== true;
+  const onPostgres = options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:');
+  const concurrent = options.faults === 'sim' && (onPostgres || isUserStore(options.adapter)) && options.stopAtFirst !== true;
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length, concurrent);
   const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
-  if (concurrent && workers > 1) checkConnectionBudget(workers, scenarios, strategy !== undefined);
+  if (concurrent && workers > 1 && (onPostgres || strategy !== undefined)) checkConnectionBudget(workers, scenarios, strategy !== undefined);
   const adapter = options.faults === 'real' ? REAL_POSTGRES : await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy });
   if (workers > 1 && poolable) {
     try {

@@ -1,6 +1,8 @@
 // fencing-monotonic (seed 000 §24, §203–§204, §271): the tokens a store issues on a scope are
 // never reused and strictly increase in real-time order, across expiry, force release, failover
 // and restore. A ForceReleased `nextToken` is a floor: what is issued after it is at least that.
+// A store with fences of its own (capabilities.fencing 'opaque') is judged on reuse alone: a fence
+// names one grant.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
@@ -8,6 +10,7 @@ import { leaseGrants } from './lease-grants.ts';
 import { faultsBetween, pairOperations, storeOps, type Operation } from './operations.ts';
 import { regressions, type Placed } from './real-time-order.ts';
 import { verdictOf, violation } from './violations.ts';
+import { fencingKind } from './fencing-kind.ts';
 
 const INVARIANT = 'fencing-monotonic';
 
@@ -44,7 +47,9 @@ function describe(placed: Placed<Issue>): string {
 }
 
 export function fencingMonotonic(history: History): Verdict {
-  const items = tokenIssues(history);
+  // Fences of the store's own have no order to judge, and promise no floor: only reuse is asked.
+  const integers = fencingKind(history) === 'integer';
+  const items = tokenIssues(history).filter((item) => integers || item.item.what === 'issued');
   const violations: Violation[] = [];
   const firstIssue = new Map<string, Placed<Issue>>();
   for (const item of items) {
@@ -59,7 +64,7 @@ export function fencingMonotonic(history: History): Verdict {
       violation(INVARIANT, `scope ${item.key}: token ${item.value} reused: ${describe(first)} and again ${describe(item)}${faultsBetween(history, first.end, item.start)}`, [first.end, item.end], item.key),
     );
   }
-  for (const { earlier, later } of regressions(items, false)) {
+  for (const { earlier, later } of integers ? regressions(items, false) : []) {
     if (earlier.item.what === 'issued' && earlier.value === later.value) continue; // reported as a reuse above
     violations.push(
       violation(INVARIANT, `scope ${later.key}: ${describe(later)} is not above ${describe(earlier)}, which completed before it was invoked${faultsBetween(history, earlier.end, later.start)}`, [earlier.end, later.start, later.end], later.key),

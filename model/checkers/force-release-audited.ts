@@ -9,6 +9,7 @@ import type { Verdict, Violation } from '../verdict.ts';
 import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
 import { endOf, indicesOf, isTruth, numberField, pairOperations, storeOps } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
+import { fencingKind } from './fencing-kind.ts';
 
 const INVARIANT = 'force-release-audited';
 
@@ -18,6 +19,7 @@ export function forceReleaseAudited(history: History): Verdict {
   const violations: Violation[] = [];
   const operations = pairOperations(history);
   const ownSemantics = history.some((e) => isTruth(e) && e.f === 'own-semantics');
+  const integers = fencingKind(history) === 'integer';
   for (const { op, command, outcome } of storeOps(operations, 'ForceRelease')) {
     if (outcome?.kind !== 'ForceReleased') continue;
     const { tombstone } = outcome;
@@ -32,7 +34,9 @@ export function forceReleaseAudited(history: History): Verdict {
     if (tombstone.reason === undefined || tombstone.reason.trim() === '') problems.push('the tombstone has no reason');
     // The rule book burns one token (issued and never handed out): the next issue is at least two
     // above the removed one. A store with semantics of its own need only go above it (§203–§204).
-    if (outcome.nextToken <= tombstone.token) problems.push(`nextToken ${outcome.nextToken} is not above the removed token ${tombstone.token}`);
+    if (!integers) {
+      // Fences of the store's own: no next fence was promised.
+    } else if (outcome.nextToken <= tombstone.token) problems.push(`nextToken ${outcome.nextToken} is not above the removed token ${tombstone.token}`);
     else if (!ownSemantics && outcome.nextToken < tombstone.token + 2) problems.push(`nextToken ${outcome.nextToken} is not at least two above the removed token ${tombstone.token}: no token was burned`);
     const related: number[] = [];
     const before = grants.filter((grant) => grant.lease.scope === command.scope && grant.index < op.invoke.index);

@@ -68,4 +68,11 @@ describe('exec store sessions and lifecycle', () => {
     await store.close();
     await expect(createExecStore({ time, command: `echo '{"id":1,"type":"init_ok","capabilities":{"leaseBound":"forever"}}'` })).rejects.toThrow(/leaseBound is neither "ttl" nor "session"/);
   });
+
+  test('fencing is read from init_ok, and a kind that is not one opens no store', async () => {
+    const store = await createExecStore({ time, command: `echo '{"id":1,"type":"init_ok","capabilities":{"fencing":"opaque"}}'; cat >/dev/null` });
+    expect(store.capabilities).toEqual({ fencing: 'opaque' });
+    await store.close();
+    await expect(createExecStore({ time, command: `echo '{"id":1,"type":"init_ok","capabilities":{"fencing":"uuid"}}'` })).rejects.toThrow(/fencing is not "integer", "opaque" or "none"/);
+  });
 });

@@ -54,7 +54,7 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Reco
   ['malformed seed range', ['sweep', '--scenario', 'stale-holder', '--seeds', '1-5'], /bad seed range "1-5"/],
   ['bad shard', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..5', '--shard', '4/3'], /bad shard "4\/3"/],
   ['bad worker count', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..5', '--workers', '0'], /--workers must be 'auto' or an integer/],
-  ['worker threads for a store they cannot rebuild', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..5', '--workers', '2', '--adapter', 'exec:true'], /--workers above 1 needs an in-process adapter/],
+  ['several runs at once on a real-fault cluster', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..5', '--workers', '2', '--adapter', 'postgres', '--faults', 'real'], /--workers above 1 needs --faults sim/],
   ['interleaving a store that is not on PostgreSQL', ['run', '--scenario', 'stale-holder', '--seed', '1', '--interleave'], /--interleave needs a store on PostgreSQL/],
   ['an unknown interleaving strategy', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..2', '--adapter', 'postgres', '--interleave', 'fifo'], /bad --interleave "fifo": expected pct or random/],
   ['interleaving with real faults', ['run', '--scenario', 'db-failover', '--seed', '1', '--adapter', 'postgres', '--faults', 'real', '--interleave'], /--interleave runs on simulated faults/],

@@ -73,3 +73,29 @@ export default async (options) => {
     expect(written.join('')).toMatch(/^testbed: warning: adapter .*bad-close\.mts: close\(\) of a store no run used failed: socket already gone\n$/);
   });
 });
+
+describe('the calls a module store gets', () => {
+  test('each names the controller incarnation that makes it, as the port says', async () => {
+    const dir = scratch();
+    const log = path.join(dir, 'calls.log');
+    const file = path.join(dir, 'naming.mts');
+    writeFileSync(
+      file,
+      `import { appendFileSync } from 'node:fs';
+import createMemoryStore from ${JSON.stringify(MEMORY)};
+export default async (options) => {
+  const store = await createMemoryStore(options);
+  return { name: 'naming', execute: (command, call) => { appendFileSync(${JSON.stringify(log)}, (call ? call.process + ' ' + call.node : '-') + ' ' + (command.holder ?? '') + '\\n'); return store.execute(command); }, close: () => store.close() };
+};
+`,
+    );
+    writeFileSync(log, '');
+    const run = await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', file, '--json'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const named = lines.filter((line) => /^c\d+#\d+ c\d+ /.test(line));
+    expect(named.length).toBeGreaterThan(10);
+    // A controller's own calls carry its own incarnation as the holder.
+    expect(named.filter((line) => line.split(' ')[2] !== '').every((line) => line.split(' ')[2] === line.split(' ')[0])).toBe(true);
+  }, 60_000);
+});

@@ -38,10 +38,4 @@ describe('sweep --workers on PostgreSQL', () => {
     expect(three.json.firstFailure?.replay).toBe(one.json.firstFailure?.replay);
     expect(three.json.firstFailure?.failureFile).not.toBeNull();
   }, 180_000);
-
-  test('a store that is neither in-process nor PostgreSQL is refused more than one worker', async () => {
-    const result = await runCliAsync(['sweep', '--scenario', 'stale-holder', '--seeds', '1..2', '--adapter', 'exec:true', '--workers', '2'], { cwd: scratch() });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--workers above 1 needs/);
-  });
 });
