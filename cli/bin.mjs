@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 
 async function tsx() {
   try {
-    return await import('tsx/esm/api');
+    return { esm: await import('tsx/esm/api'), cjs: await import('tsx/cjs/api') };
   } catch {
     return null;
   }
@@ -14,7 +14,10 @@ async function tsx() {
 
 const loader = existsSync(new URL('./main.ts', import.meta.url)) ? await tsx() : null;
 if (loader !== null) {
-  loader.register();
+  // Both hooks, as the tsx command registers them: a store module in a package without
+  // "type": "module" is CommonJS to Node, and is loaded through require.
+  loader.esm.register();
+  loader.cjs.register();
   await import('./main.ts');
 } else {
   await import('../dist/cli/main.js');

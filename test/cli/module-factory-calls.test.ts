@@ -74,6 +74,16 @@ export default async (options) => {
   });
 });
 
+describe('a store module written as .ts', () => {
+  test('loads in a directory that is no ES module package (CommonJS to Node), as most projects are', async () => {
+    const dir = scratch();
+    const file = path.join(dir, 'plain.ts');
+    writeFileSync(file, `import createMemoryStore from ${JSON.stringify(MEMORY)};\nexport default async (options: { time: unknown }) => createMemoryStore(options as never);\n`);
+    const run = await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', file, '--json'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+  }, 60_000);
+});
+
 describe('the calls a module store gets', () => {
   test('each names the controller incarnation that makes it, as the port says', async () => {
     const dir = scratch();
