@@ -64,6 +64,16 @@ const FLAGS = {
   newRoleEpochPerLeader: true,
   /** A new leader makes the jobs another process left half-dispatched eligible again (seed 001 §84–§88, §259). */
   reclaimOnLead: true,
+  /** A Raft leader commits by counting replicas only entries of its own term (Raft paper 5.4.2; seed 001 §283). */
+  commitCurrentTermOnly: true,
+  /** A Raft vote is durable: a restarted voter remembers whom it voted for in its term (seed 001 §167, §169). */
+  votesPersist: true,
+  /** A Raft voter votes only for a candidate whose log is at least as up to date as its own (Raft paper 5.4.1; seed 001 §283). */
+  votesNeedUpToDateLog: true,
+  /** A Raft follower appends only after the leader's previous entry matches its own (Raft paper 5.3; seed 001 §283). */
+  appendChecksPrevious: true,
+  /** A Raft voter that lost its durable state fails safe: it never votes or stands again (seed 001 §168–§169, §272). */
+  lostStateFailsSafe: true,
 } as const;
 
 export type ControllerPolicy = { readonly [F in keyof typeof FLAGS]: boolean };

@@ -46,6 +46,9 @@ export type FaultKind =
   | 'leader-change'
   | 'membership-change'
   | 'membership-rejected'
+  | 'raft-elected'
+  | 'raft-applied'
+  | 'voter-state-loss'
   | 'liveness-phase';
 
 /**
@@ -54,7 +57,11 @@ export type FaultKind =
  * - `liveness-phase`: `{ boundMs: number }`, faults are healed and every wait completes within that bound;
  * - `membership-change`: `{ version, change: 'bootstrap' | 'add-learner' | 'promote' | 'remove', node, voters, learners, by }`,
  *   the audit record of one committed configuration (`by`: the leader incarnation that committed it); a
- *   `promote` also carries `learnerEpoch` and `committedEpoch`, what the learner had caught up to.
+ *   `promote` also carries `learnerEpoch` and `committedEpoch`, what the learner had caught up to;
+ * - `raft-elected` (message-level consensus): `{ term, node, process, votes, log }`, a candidate won
+ *   the votes of a majority; `log` is the terms of its entries, in order;
+ * - `raft-applied`: `{ node, process, index, term, leader }`, a node applied the entry at `index`
+ *   (of `term`, electing `leader`) to its coordination state machine.
  */
 export interface FaultEvent {
   readonly index: number;

@@ -29,8 +29,10 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
   ['agent-api-failover', 'agent/API failover works', { note: 'Agents and API daemons are not simulated. ' + NOT_MODELLED }],
   ['rolling-upgrade', 'rolling upgrades tested', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
   ['snapshot-restart', 'snapshot/restart tested', {
-    scenarios: ['restart-incarnation'],
-    note: 'Covers restart with a new incarnation; Raft snapshots are not simulated.',
+    scenarios: ['restart-incarnation', 'raft-voter-restart'],
+    mutants: ['vote-forgotten-on-restart'],
+    invariants: ['raft-election-safety'],
+    note: 'Covers restart with a new incarnation, and voters of the message-level consensus restarting from their durable term, vote and log during split elections; Raft snapshots and compaction are not simulated.',
   }],
   ['cluster-doctor', 'cluster doctor available', { note: 'The cluster doctor is outside this testbed.' }],
   ['node-mtls-revocation', 'node mTLS/revocation complete', { note: 'Transport security is outside this testbed.' }],
@@ -41,8 +43,8 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
     invariants: ['restore-invalidates', 'one-owner-per-epoch', 'fencing-monotonic'],
   }],
   ['chaos', 'chaos tests pass', {
-    scenarios: ['three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'split-brain-partition', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost'],
-    mutants: ['lease-without-scheduler-epoch', 'boolean-leader-flag'],
+    scenarios: ['three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'split-brain-partition', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost', 'raft-failover', 'raft-old-term-commit'],
+    mutants: ['lease-without-scheduler-epoch', 'boolean-leader-flag', 'commits-old-term-entries'],
   }],
 ];
 
@@ -52,9 +54,9 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['run-job-not-in-raft', 'Run/Job rows never enter Raft.', { note: RAFT_INTERNALS }],
   ['raft-state-bounded', 'Raft state remains narrow and bounded.', { note: RAFT_INTERNALS }],
   ['one-leader-elected', 'Three-node cluster elects one leader.', {
-    scenarios: ['three-node-failover', 'minority-partition'],
+    scenarios: ['three-node-failover', 'minority-partition', 'raft-failover'],
     mutants: ['minority-election'],
-    invariants: ['one-leader-per-term'],
+    invariants: ['one-leader-per-term', 'raft-election-safety'],
   }],
   // An election is a coordination write: a minority that elects a leader has committed one.
   ['minority-cannot-commit', 'Isolated minority cannot commit coordination writes.', {
@@ -113,7 +115,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['rolling-upgrade-matrix', 'Rolling upgrade supports declared N/N-1 matrix.', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
   ['feature-activation-waits', 'Cluster feature activation waits for compatible voters.', { note: 'Version/capability gating is not simulated. ' + NOT_MODELLED }],
   ['raft-log-compacted', 'Raft log/snapshots are bounded/compacted.', { note: RAFT_INTERNALS }],
-  ['raft-corruption-fails-safe', 'Local Raft storage corruption fails safe.', { note: RAFT_INTERNALS }],
+  ['raft-corruption-fails-safe', 'Local Raft storage corruption fails safe.', {
+    scenarios: ['raft-voter-state-loss', 'raft-voter-restart'],
+    mutants: ['wiped-voter-votes', 'vote-forgotten-on-restart'],
+    invariants: ['raft-election-safety', 'raft-leader-completeness', 'raft-state-machine-safety'],
+    note: 'Corruption is a voter found with its term, vote and log gone when it restarts; it fails safe by never voting or standing again in the run. Rejoining under a new identity needs membership changes, which the message-level consensus does not run.',
+  }],
   ['dr-preserves-business-state', 'DR recovery preserves PostgreSQL/CAS business state.', { note: 'Business-state recovery is not exercised; the restore scenarios cover the lease layer only.' }],
   ['membership-audited', 'Cluster membership changes are audited.', {
     scenarios: ['membership-change'],

@@ -4,6 +4,7 @@
 // 001 (coordination) are in catalog-001.ts and come last.
 
 import { COORDINATION_SCENARIOS } from './catalog-001.ts';
+import { RAFT_SCENARIOS } from './catalog-raft.ts';
 import { CONCURRENCY_SCENARIOS } from './catalog-concurrency.ts';
 import { HOLDER_SCENARIOS } from './catalog-holders.ts';
 import { RECOVERY_SCENARIOS } from './catalog-recovery.ts';
@@ -313,4 +314,5 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     operations: 24,
   },
   ...COORDINATION_SCENARIOS,
+  ...RAFT_SCENARIOS,
 ];

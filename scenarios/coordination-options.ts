@@ -32,6 +32,25 @@ export const coordinationFaultsSchema = z
     quorumSplitPct: pct.default(0),
     /** Longest symmetric partition, in ms. */
     quorumSplitMsMax: ms.default(0),
+    /**
+     * Chance (percent) that a newly elected leader crashes within two heartbeats of winning, before
+     * or just after its first entry is replicated (`consensus: 'raft'`; the downtime is `leaderDownMs`).
+     */
+    newLeaderCrashPct: pct.default(0),
+    /**
+     * Chance (percent) that a leader, as it appends its first entry, is cut off from every voter
+     * but one for up to `newLeaderIsolateMsMax` (`consensus: 'raft'`): its entry reaches a minority.
+     */
+    newLeaderIsolatePct: pct.default(0),
+    newLeaderIsolateMsMax: ms.default(0),
+    /** Chance (percent) per coordination tick that a controller loses its durable consensus state (`consensus: 'raft'`; §167–§169). */
+    voterStateLossPct: pct.default(0),
+    /** Time a voter that lost its state stays down before it comes back, in ms. */
+    voterStateLossDownMs: ms.default(0),
+    /** Chance (percent) that a consensus message between voters is lost (`consensus: 'raft'`; the database links keep the profile's). */
+    messageLossPct: pct.default(0),
+    /** Chance (percent) that a consensus message between voters is delivered twice (`consensus: 'raft'`). */
+    messageDuplicatePct: pct.default(0),
   })
   .strict();
 
@@ -43,6 +62,12 @@ export const coordinationSchema = z
      * standalone backend of §162, §325–§326). Further controllers start outside and may join (§59–§63).
      */
     voters: z.union([z.literal(1), z.literal(3), z.literal(5)]).default(3),
+    /**
+     * How the voters agree: 'abstract', a majority service whose message exchanges are single
+     * instants (sim/coordination/cluster.ts); 'raft', Raft over one-way simulated messages, with a
+     * log that replicates the coordination state machine (sim/raft/). Membership changes need 'abstract'.
+     */
+    consensus: z.enum(['abstract', 'raft']).default('abstract'),
     /** The role whose guard fences the workload's lease creation (and, for coordinators, its writes). */
     role: z.enum(COORDINATED_ROLES).default('scheduler'),
     /** A follower that heard no leader for a random time in [min, max] starts an election (§185). */

@@ -148,6 +148,9 @@ function inconsistencies(profile: Profile, coordinationInput: CoordinationInput 
   return problems;
 }
 
+/** Coordination fault knobs that only message-level consensus (`consensus: 'raft'`) acts on. */
+const RAFT_FAULT_KNOBS = ['messageLossPct', 'messageDuplicatePct', 'newLeaderCrashPct', 'newLeaderIsolatePct', 'newLeaderIsolateMsMax', 'voterStateLossPct'] as const;
+
 /** The nodes scripted faults name. */
 function scriptedNodes(faults: ReadonlyArray<ScriptedFault>): ReadonlyArray<string> {
   return faults.flatMap((f) => ('node' in f ? [f.node] : 'from' in f ? [f.from, f.to] : []));
@@ -191,6 +194,19 @@ export const scenarioSchema = z
   })
   .refine((s) => s.coordination !== undefined || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: 'membership faults (member-add, member-promote, member-remove) need coordination',
+  })
+  .refine((s) => s.coordination?.consensus === 'raft' || s.faults.scripted.every((f) => f.f !== 'voter-state-loss'), {
+    message: "voter-state-loss acts on message-level consensus: set coordination.consensus to 'raft'",
+  })
+  .refine((s) => s.coordination?.consensus !== 'raft' || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
+    message: "membership faults (member-add, member-promote, member-remove) need coordination.consensus 'abstract': raft consensus runs a fixed configuration",
+  })
+  // What only message-level consensus has would judge nothing, or be ignored, on the abstract one.
+  .refine((s) => s.coordination?.consensus === 'raft' || s.invariants.every((i) => !i.startsWith('raft-')), {
+    message: "the raft-* invariants judge message-level consensus: set coordination.consensus to 'raft'",
+  })
+  .refine((s) => s.coordination?.consensus === 'raft' || RAFT_FAULT_KNOBS.every((knob) => (s.coordination?.faults?.[knob] ?? 0) === 0), {
+    message: `coordination.faults ${RAFT_FAULT_KNOBS.join(', ')} act on message-level consensus: set coordination.consensus to 'raft', or set them to 0`,
   })
   // Only an exclusive operation's handler works in steps (sim/handler-work.ts); a scheduler's job attempt does not.
   .refine((s) => s.coordination === undefined || s.workload.workStepMs === 0, {

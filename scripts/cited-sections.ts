@@ -38,7 +38,7 @@ const SKIPPED_FILES = new Set(['package-lock.json']);
 const NOTATION_FILES = new Set(['scripts/cited-sections.ts', 'scripts/requirements-table.ts', 'test/docs.test.ts']);
 
 /** Paths whose bare citations are about seed 001 (coordination, role epochs, membership) when the file says no seed. */
-const SEED_001_PATH = /coordination|role-(?:epoch|guard)|cluster-membership|node-incarnation|leader|quorum|membership|learner|election|stale-leader|standalone|maintenance/;
+const SEED_001_PATH = /coordination|raft|role-(?:epoch|guard)|cluster-membership|node-incarnation|leader|quorum|membership|learner|election|stale-leader|standalone|maintenance/;
 
 /**
  * Citations whose seed the reading above gets wrong, by file and section (the comment names both

@@ -172,7 +172,7 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
   // Coordination faults draw from their own stream: plans of other scenarios do not change.
   const coordination = scenario.coordination === undefined ? undefined : coordinationOptions(scenario.coordination);
   if (coordination !== undefined) {
-    for (const fault of drawCoordinationFaults(coordination.faults, w.horizonMs, streamFor(seed, 'plan/coordination'))) steps.push({ kind: 'fault', at: fault.at, fault });
+    for (const fault of drawCoordinationFaults(coordination.faults, coordination.voters, w.horizonMs, streamFor(seed, 'plan/coordination'))) steps.push({ kind: 'fault', at: fault.at, fault });
   }
   // Operations start over the first 80% of the safety phase so most finish before faults heal.
   const spreadMs = Math.max(1, Math.floor((w.horizonMs * 4) / 5));

@@ -10,6 +10,7 @@ import type { Scenario } from '../scenarios/schema.ts';
 import { controllerHooks } from './controller.ts';
 import { controllerPolicy, type ControllerPolicy } from '../model/controller-policy.ts';
 import { CoordinationService } from './coordination/service.ts';
+import { RaftService } from './raft/raft-service.ts';
 import { Sim } from './engine.ts';
 import createMemoryStore from '../adapters/memory.ts';
 import type { CommandKind } from '../model/commands.ts';
@@ -82,7 +83,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   const policy = controllerPolicy({ ...(options.policy ?? {}) });
   const sim = new Sim(plan, policy, controllerHooks);
   if (plan.coordination !== undefined) {
-    const coordination = new CoordinationService(sim, plan.coordination);
+    const coordination = plan.coordination.consensus === 'raft' ? new RaftService(sim, plan.coordination) : new CoordinationService(sim, plan.coordination);
     sim.coordination = coordination;
     coordination.start();
   }

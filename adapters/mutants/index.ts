@@ -54,6 +54,11 @@ import { retryWithoutInspection } from '../../model/policy-mutants/retry-without
 import { nestedAcquireOrder } from '../../model/policy-mutants/nested-acquire-order.ts';
 import { roleGuardSurvivesStepDown } from '../../model/policy-mutants/role-guard-survives-step-down.ts';
 import { noCheckQuorum } from '../../model/policy-mutants/no-check-quorum.ts';
+import { commitsOldTermEntries } from '../../model/policy-mutants/commits-old-term-entries.ts';
+import { voteForgottenOnRestart } from '../../model/policy-mutants/vote-forgotten-on-restart.ts';
+import { voteIgnoresLog } from '../../model/policy-mutants/vote-ignores-log.ts';
+import { appendSkipsConsistencyCheck } from '../../model/policy-mutants/append-skips-consistency-check.ts';
+import { wipedVoterVotes } from '../../model/policy-mutants/wiped-voter-votes.ts';
 import { voterWithoutLearnerStage } from '../../model/policy-mutants/voter-without-learner-stage.ts';
 import { learnerPromotedBeforeCaughtUp } from '../../model/policy-mutants/learner-promoted-before-caught-up.ts';
 import { minorityElection } from '../../model/policy-mutants/minority-election.ts';
@@ -128,6 +133,11 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   minorityElection,
   roleEpochNotBumped,
   newLeaderSkipsReclaim,
+  commitsOldTermEntries,
+  voteForgottenOnRestart,
+  voteIgnoresLog,
+  appendSkipsConsistencyCheck,
+  wipedVoterVotes,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

@@ -23,6 +23,10 @@ import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { oneOwnerPerEpoch } from './one-owner-per-epoch.ts';
 import { quorumLossDegraded } from './quorum-loss-degraded.ts';
+import { raftElectionSafety } from './raft-election-safety.ts';
+import { raftLeaderCompleteness } from './raft-leader-completeness.ts';
+import { raftLogMatching } from './raft-log-matching.ts';
+import { raftStateMachineSafety } from './raft-state-machine-safety.ts';
 import { releaseAfterReconcile } from './release-after-reconcile.ts';
 import { removedNodeNoAuthority } from './removed-node-no-authority.ts';
 import { restoreInvalidates } from './restore-invalidates.ts';
@@ -58,6 +62,10 @@ export const INVARIANT_NAMES = [
   'work-within-lease',
   'no-phantom-lease',
   'no-lost-update',
+  'raft-election-safety',
+  'raft-log-matching',
+  'raft-leader-completeness',
+  'raft-state-machine-safety',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -88,6 +96,10 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'work-within-lease': workWithinLease,
   'no-phantom-lease': noPhantomLease,
   'no-lost-update': noLostUpdate,
+  'raft-election-safety': raftElectionSafety,
+  'raft-log-matching': raftLogMatching,
+  'raft-leader-completeness': raftLeaderCompleteness,
+  'raft-state-machine-safety': raftStateMachineSafety,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

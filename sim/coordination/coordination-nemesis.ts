@@ -6,7 +6,11 @@
 
 import { strict as assert } from 'node:assert';
 import { EV_COORD, type Node, type Sim } from '../engine.ts';
-import type { Cluster } from './cluster.ts';
+/** What the nemesis needs of the consensus: who leads now, and the voters. */
+export interface Leadership {
+  leader(): { readonly name: string } | null;
+  readonly voters: ReadonlyArray<{ readonly name: string }>;
+}
 import type { CoordinationFault } from './faults.ts';
 
 /** The end of a coordination fault, put on the agenda as an EV_COORD event. */
@@ -17,7 +21,7 @@ export type FaultTimer =
 export class CoordinationNemesis {
   constructor(
     private readonly sim: Sim,
-    private readonly cluster: Cluster,
+    private readonly cluster: Leadership,
     private readonly voterNode: (name: string) => Node,
     /** Called after every change of the links, so quorum loss is recorded where it happens. */
     private readonly linksChanged: () => void,
@@ -47,7 +51,7 @@ export class CoordinationNemesis {
         this.sim.queue.push(node.pausedUntil, EV_COORD, 0, 0, { kind: 'resume', node: node.name, process: node.proc } satisfies FaultTimer);
         break;
       case 'leader-isolate':
-        this.cut(this.cluster.voters.filter((v) => v !== voter).map((v) => [voter.name, v.name] as const), fault.durationMs);
+        this.cut(this.cluster.voters.filter((v) => v.name !== voter.name).map((v) => [voter.name, v.name] as const), fault.durationMs);
         break;
     }
     this.linksChanged();
@@ -69,7 +73,7 @@ export class CoordinationNemesis {
   }
 
   /** Cuts the links between voter pairs, both ways, for `durationMs`. */
-  private cut(pairs: ReadonlyArray<readonly [string, string]>, durationMs: number): void {
+  cut(pairs: ReadonlyArray<readonly [string, string]>, durationMs: number): void {
     assert.ok(pairs.length > 0, 'a cut separates at least one pair of voters');
     for (const [a, b] of pairs) {
       assert.notEqual(a, b, 'a voter is never cut from itself');

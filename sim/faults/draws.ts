@@ -48,11 +48,12 @@ export function drawNemesisFaults(knobs: FaultOptions, controllers: number, hori
   return out;
 }
 
-/** Coordination faults at the coordination ticks over the safety phase. */
-export function drawCoordinationFaults(options: CoordinationFaultOptions, horizonMs: number, stream: Draw): ScriptedFault[] {
+/** Coordination faults at the coordination ticks over the safety phase; a tick's controllers are the bootstrap voters. */
+export function drawCoordinationFaults(options: CoordinationFaultOptions, voters: number, horizonMs: number, stream: Draw): ScriptedFault[] {
   const out: ScriptedFault[] = [];
   if (options.intervalMs <= 0) return out;
-  for (let at = options.intervalMs; at < horizonMs; at += options.intervalMs) drawTick('coordination', { at, controller: 0, knobs: {}, coordination: options, nodes: [], controllers: 0 }, stream, out);
+  const nodes = controllerNodes(voters);
+  for (let at = options.intervalMs; at < horizonMs; at += options.intervalMs) drawTick('coordination', { at, controller: 0, knobs: {}, coordination: options, nodes, controllers: voters }, stream, out);
   return out;
 }
 

@@ -24,6 +24,7 @@ import { partition } from './partition.ts';
 import { pause } from './pause.ts';
 import { providerTimeout } from './provider-timeout.ts';
 import { quorumSplit } from './quorum-split.ts';
+import { voterStateLoss } from './voter-state-loss.ts';
 
 export const FAULT_PACKAGES = {
   partition,
@@ -42,6 +43,7 @@ export const FAULT_PACKAGES = {
   'member-add': memberAdd,
   'member-promote': memberPromote,
   'member-remove': memberRemove,
+  'voter-state-loss': voterStateLoss,
 };
 
 type Packages = typeof FAULT_PACKAGES;

@@ -16,6 +16,8 @@ const RUN_RECORDS: Readonly<Record<Exclude<FaultKind, PackageRecord>, FaultRecor
   'leader-change': { real: simulatedOnly(COORDINATION) },
   'membership-change': { real: simulatedOnly(COORDINATION) },
   'membership-rejected': { real: simulatedOnly(COORDINATION) },
+  'raft-elected': { real: simulatedOnly(COORDINATION) },
+  'raft-applied': { real: simulatedOnly(COORDINATION) },
 };
 
 export const FAULT_RECORDS: Readonly<Record<FaultKind, FaultRecord>> = Object.freeze(

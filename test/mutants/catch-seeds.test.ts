@@ -82,6 +82,11 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'minority-election', scenario: 'minority-partition', seed: 1, invariant: 'one-leader-per-term' },
   { mutant: 'new-leader-skips-reclaim', scenario: 'three-node-failover', seed: 2, invariant: 'jobs-complete' },
   { mutant: 'role-epoch-not-bumped', scenario: 'release-coordinator-epoch', seed: 1, invariant: 'no-split-promotion' },
+  { mutant: 'commits-old-term-entries', scenario: 'raft-old-term-commit', seed: 3, invariant: 'raft-state-machine-safety' },
+  { mutant: 'vote-forgotten-on-restart', scenario: 'raft-voter-restart', seed: 4, invariant: 'raft-election-safety' },
+  { mutant: 'vote-ignores-log', scenario: 'raft-old-term-commit', seed: 3, invariant: 'raft-leader-completeness' },
+  { mutant: 'append-skips-consistency-check', scenario: 'raft-old-term-commit', seed: 1, invariant: 'raft-log-matching' },
+  { mutant: 'wiped-voter-votes', scenario: 'raft-voter-state-loss', seed: 9, invariant: 'raft-leader-completeness' },
 ];
 
 function median(values: ReadonlyArray<number>): number {

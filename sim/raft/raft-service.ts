@@ -1,0 +1,336 @@
+// Message-level consensus in the simulator (`coordination.consensus: 'raft'`; seed 001 §55,
+// §66–§74, §83, §283): the voters run Raft (raft-node.ts) over the simulated network. Each
+// RequestVote and AppendEntries, and each answer, is a one-way message with its own delay, lost
+// on a cut link, to the network's loss or at `coordination.faults.messageLossPct`, held back and so
+// reordered, and duplicated at `coordination.faults.messageDuplicatePct`. A leader's first entry is its ElectLeader command;
+// the coordination epoch and the role guard it carries exist once that entry is committed and the
+// leader has applied it (§83), and end with the leadership or the check-quorum window (§74).
+//
+// Above the consensus, the business layer is the one the abstract service drives
+// (coordination/scheduler.ts): a leader's scheduler loop dispatches the jobs under its guard.
+// The history gets, besides the coordination records (`leader-change` when a leader's epoch is
+// committed), the consensus ground truth the Raft checkers read: `raft-elected` `{ term, node,
+// process, votes, log }` when a candidate wins its votes (`log`: the terms of its entries, in
+// order) and `raft-applied` `{ node, process, index, term, leader }` for every entry a node
+// applies. Membership changes are not run here (the scenario format refuses them with it).
+
+import { strict as assert } from 'node:assert';
+import { incarnationId, restarted, firstIncarnation, type NodeIncarnation } from '../../model/node-incarnation.ts';
+import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
+import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
+import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
+import { EV_COORD, type Node, type SimCoordination, type Sim } from '../engine.ts';
+import type { OpSpec } from '../plan.ts';
+import type { Stream } from '../prng.ts';
+import { CoordinationNemesis, type FaultTimer } from '../coordination/coordination-nemesis.ts';
+import type { CoordinationFault } from '../coordination/faults.ts';
+import { JobTable, lead, type RoleAuthority } from '../coordination/scheduler.ts';
+import { RaftNode, type RaftMessage, type Step } from './raft-node.ts';
+
+type Timer =
+  | { readonly kind: 'raft-message'; readonly message: RaftMessage }
+  | { readonly kind: 'raft-election'; readonly node: string; readonly gen: number; readonly timeoutMs: number }
+  | { readonly kind: 'raft-heartbeat'; readonly node: string; readonly gen: number }
+  | { readonly kind: 'raft-crash'; readonly node: string; readonly term: number }
+  | FaultTimer;
+
+interface Seat {
+  readonly raft: RaftNode;
+  readonly node: Node;
+  incarnation: NodeIncarnation;
+  electionGen: number;
+  heartbeatGen: number;
+  /** True time this node last heard a leader of its term, or granted a vote. */
+  lastHeardMs: number;
+  /** A leader's last answer from each follower, in true time (check-quorum). */
+  readonly answered: Map<string, number>;
+  /** The guard of the epoch this process's leadership committed; null until then. */
+  guard: RoleGuard | null;
+  /** A leader has appended its ElectLeader entry (at its second heartbeat). */
+  proposed: boolean;
+}
+
+export class RaftService implements RoleAuthority, SimCoordination {
+  readonly jobs: JobTable;
+  readonly role: CoordinatedRole;
+  readonly tickMs: number;
+  readonly sendGuards: boolean;
+  private readonly seats = new Map<string, Seat>();
+  private readonly stream: Stream;
+  private readonly nemesis: CoordinationNemesis;
+  private attempts = 0;
+  /** Voters whose durable state a fault took. */
+  private readonly wiped = new Set<string>();
+
+  constructor(
+    private readonly sim: Sim,
+    readonly options: CoordinationOptions,
+  ) {
+    const voters = sim.controllers.slice(0, options.voters).map((node) => node.name);
+    const { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe } = sim.policy;
+    const rules = { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe };
+    for (const node of sim.controllers.slice(0, options.voters)) {
+      this.seats.set(node.name, { raft: new RaftNode(node.name, voters, rules), node, incarnation: firstIncarnation(node.name), electionGen: 0, heartbeatGen: 0, lastHeardMs: 0, answered: new Map(), guard: null, proposed: false });
+    }
+    this.jobs = new JobTable(sim.history);
+    this.stream = sim.streams.get('raft');
+    this.role = options.role;
+    this.tickMs = options.schedulerTickMs;
+    this.sendGuards = sim.policy.roleGuard;
+    const cluster = { leader: () => this.leaderSeat(), voters: [...this.seats.values()].map((seat) => ({ name: seat.raft.name })) };
+    this.nemesis = new CoordinationNemesis(sim, cluster, (name) => this.seat(name).node, () => undefined);
+  }
+
+  start(): void {
+    for (const seat of this.seats.values()) this.armElection(seat, 0);
+  }
+
+  submit(op: OpSpec): void {
+    this.jobs.submit(op, this.sim.now);
+  }
+
+  finish(endMs: number): void {
+    this.jobs.finish(endMs);
+  }
+
+  nextAttempt(): number {
+    return ++this.attempts;
+  }
+
+  // ---- the role guard ------------------------------------------------------------------------
+
+  guard(node: Node): RoleGuard | null {
+    const seat = this.seats.get(node.name);
+    if (seat === undefined || node.down || seat.guard === null || seat.raft.role !== 'leader') return null;
+    if (seat.guard.holder !== node.proc) return null;
+    return this.majorityRecently(seat) ? seat.guard : null;
+  }
+
+  leads(node: Node, epoch: number): boolean {
+    const seat = this.seats.get(node.name);
+    return seat !== undefined && !node.down && seat.raft.role === 'leader' && seat.guard !== null && seat.guard.epoch === epoch && seat.guard.holder === node.proc;
+  }
+
+  fenced(node: Node): void {
+    const seat = this.seats.get(node.name);
+    if (seat !== undefined) this.stepDown(seat);
+  }
+
+  // ---- incarnations --------------------------------------------------------------------------
+
+  onRetire(node: Node): void {
+    const seat = this.seats.get(node.name);
+    if (seat === undefined) return;
+    this.stepDown(seat);
+    seat.electionGen++;
+    seat.heartbeatGen++;
+  }
+
+  onRestart(node: Node): void {
+    const seat = this.seats.get(node.name);
+    if (seat === undefined) return;
+    seat.raft.restart();
+    seat.incarnation = restarted(seat.incarnation);
+    assert.equal(incarnationId(seat.incarnation), node.proc, 'a restart gives the voter the node’s new incarnation');
+    seat.lastHeardMs = this.sim.now;
+    this.armElection(seat, this.sim.now);
+  }
+
+  applyFault(fault: CoordinationFault): void {
+    assert.ok(fault.f !== 'member-add' && fault.f !== 'member-promote' && fault.f !== 'member-remove', 'membership changes are not run with raft consensus');
+    if (fault.f === 'voter-state-loss') this.loseState(fault.node, fault.downMs);
+    else this.nemesis.apply(fault);
+  }
+
+  // ---- the agenda ----------------------------------------------------------------------------
+
+  async handle(data: unknown): Promise<void> {
+    const timer = data as Timer;
+    if (timer.kind === 'heal' || timer.kind === 'resume') return this.nemesis.end(timer);
+    const seat = this.seat(timer.kind === 'raft-message' ? timer.message.to : timer.node);
+    if (seat.node.down) return;
+    if (seat.node.pausedUntil > this.sim.now) {
+      // A paused process handles what reached it when it resumes.
+      this.sim.queue.push(seat.node.pausedUntil, EV_COORD, 0, 0, timer);
+      return;
+    }
+    switch (timer.kind) {
+      case 'raft-message':
+        return this.deliver(seat, timer.message);
+      case 'raft-election':
+        if (timer.gen === seat.electionGen) this.onElectionTimer(seat, timer.timeoutMs);
+        return;
+      case 'raft-heartbeat':
+        if (timer.gen === seat.heartbeatGen) this.onHeartbeatTimer(seat);
+        return;
+      case 'raft-crash':
+        if (seat.raft.role === 'leader' && seat.raft.term === timer.term) this.crash(seat);
+        return;
+    }
+  }
+
+  private deliver(seat: Seat, message: RaftMessage): void {
+    // A message sent to an earlier process of the node still reaches the node: Raft state is the node's.
+    if (message.type === 'append-reply' && message.term === seat.raft.term) seat.answered.set(message.from, this.sim.now);
+    const wasLeader = seat.raft.role === 'leader';
+    this.act(seat, seat.raft.receive(message));
+    if (wasLeader && seat.raft.role !== 'leader') this.stepDown(seat);
+  }
+
+  private onElectionTimer(seat: Seat, timeoutMs: number): void {
+    const now = this.sim.now;
+    if (seat.raft.role === 'leader' || seat.raft.abstains || seat.lastHeardMs + timeoutMs > now) {
+      this.armElection(seat, seat.raft.role === 'leader' ? now : seat.lastHeardMs);
+      return;
+    }
+    seat.lastHeardMs = now;
+    this.act(seat, seat.raft.startElection());
+    if (seat.raft.role === 'candidate') {
+      seat.heartbeatGen++;
+      this.armHeartbeat(seat);
+    }
+    this.armElection(seat, now);
+  }
+
+  private onHeartbeatTimer(seat: Seat): void {
+    if (seat.raft.role === 'candidate') {
+      // A candidate asks again, each heartbeat interval, the voters that have not answered yes.
+      this.act(seat, seat.raft.heartbeat());
+      this.armHeartbeat(seat);
+      return;
+    }
+    if (seat.raft.role !== 'leader') return;
+    if (this.sim.policy.checkQuorum && !this.majorityRecently(seat)) {
+      // No majority answered for the whole window: the leadership stops (§74, §294).
+      this.stepDown(seat);
+      seat.raft.stepDown();
+      return;
+    }
+    if (!seat.proposed) {
+      seat.proposed = true;
+      seat.raft.propose({ kind: 'ElectLeader', term: seat.raft.term, leader: seat.incarnation, roles: [this.role] });
+      this.maybeIsolate(seat);
+      // A single voter is its own majority: its entry is committed at once.
+      if (seat.raft.majority === 1) this.act(seat, seat.raft.receive({ type: 'append-reply', from: seat.raft.name, to: seat.raft.name, term: seat.raft.term, success: true, matchIndex: seat.raft.log.length }));
+    }
+    this.act(seat, seat.raft.heartbeat());
+    this.armHeartbeat(seat);
+  }
+
+  /** Sends what a step asks, records what it did, and starts a leadership it won. */
+  private act(seat: Seat, step: Step): void {
+    if (step.heardLeader === true) seat.lastHeardMs = this.sim.now;
+    if (step.elected !== undefined) this.elected(seat, step.elected);
+    for (const message of step.send) this.send(message);
+    for (const { index, entry } of step.applied ?? []) {
+      this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader) });
+      if (seat.raft.role === 'leader' && entry.command.term === seat.raft.term && entry.command.leader.node === seat.raft.name) this.committedLeadership(seat);
+    }
+  }
+
+  private elected(seat: Seat, term: number): void {
+    const raft = seat.raft;
+    this.sim.fault('raft-elected', { term, node: raft.name, process: seat.node.proc, votes: [...raft.votes].sort(), log: raft.log.map((entry) => entry.term) });
+    // The votes are the newest word from a majority: the check-quorum window starts with them.
+    seat.answered.clear();
+    for (const voter of raft.votes) seat.answered.set(voter, this.sim.now);
+    seat.heartbeatGen++;
+    const faults = this.options.faults;
+    if (this.sim.faultsOn && this.stream.chance(faults.newLeaderCrashPct)) {
+      const at = this.sim.now + this.stream.int(1, 2 * this.options.heartbeatMs);
+      this.sim.queue.push(at, EV_COORD, 0, 0, { kind: 'raft-crash', node: raft.name, term } satisfies Timer);
+    }
+    // The first round brings the followers' logs up to the leader's; its own entry goes with the next.
+    seat.proposed = false;
+    this.act(seat, raft.heartbeat());
+    this.armHeartbeat(seat);
+  }
+
+  /** The leader applied its own ElectLeader entry: the epoch is committed, the role and its guard are its own. */
+  private committedLeadership(seat: Seat): void {
+    const applied = seat.raft.applied;
+    const guard = issueRoleGuard(applied, this.role, seat.incarnation);
+    if (!isRoleGuard(guard)) return;
+    seat.guard = guard;
+    this.sim.fault('leader-change', { term: applied.term, epoch: applied.epoch, leader: seat.node.proc, voters: this.seats.size, votes: [...seat.raft.votes].sort() });
+    this.sim.spawn(seat.node, `${seat.node.proc}:lead${applied.term}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
+  }
+
+  private send(message: RaftMessage): void {
+    if (this.sim.faultsOn && this.stream.chance(this.options.faults.messageLossPct)) return;
+    const copies = this.sim.faultsOn && this.stream.chance(this.options.faults.messageDuplicatePct) ? 2 : 1;
+    for (let copy = 0; copy < copies; copy++) {
+      const delay = this.sim.network.transit(message.from, message.to, this.sim.faultsOn);
+      if (delay < 0) continue;
+      this.sim.queue.push(this.sim.now + delay, EV_COORD, 0, 0, { kind: 'raft-message', message } satisfies Timer);
+    }
+  }
+
+  /** `newLeaderIsolatePct`: the leader keeps one voter and loses the others, so its entry reaches a minority. */
+  private maybeIsolate(seat: Seat): void {
+    const faults = this.options.faults;
+    if (!this.sim.faultsOn || !this.stream.chance(faults.newLeaderIsolatePct)) return;
+    const others = [...this.seats.keys()].filter((name) => name !== seat.raft.name);
+    if (others.length < 2) return;
+    const buddy = this.stream.pick(others);
+    const durationMs = this.stream.int(1, Math.max(1, faults.newLeaderIsolateMsMax));
+    this.nemesis.cut(others.filter((name) => name !== buddy).map((name) => [seat.raft.name, name] as const), durationMs);
+  }
+
+  /** voter-state-loss: the voter goes down, and comes back with its durable state wiped (001 §167–§169). */
+  private loseState(name: string, downMs: number): void {
+    const seat = this.seats.get(name);
+    if (seat === undefined || seat.node.down) return;
+    // A voter that lost its state never votes again: the nemesis takes at most a minority's state,
+    // so that a majority is left that may vote (the cluster's own tolerance, §66–§71).
+    if (!this.wiped.has(name) && this.wiped.size + 1 > this.seats.size - seat.raft.majority) return;
+    this.wiped.add(name);
+    this.sim.fault('voter-state-loss', { node: name, process: seat.node.proc });
+    this.sim.fault('crash', { node: name, process: seat.node.proc, leader: seat.raft.role === 'leader' });
+    this.sim.retire(seat.node, 'crash', Math.max(1, downMs));
+    seat.raft.loseState();
+  }
+
+  /** A leader crashes (`newLeaderCrashPct`): recorded as the coordination nemesis records a leader crash. */
+  private crash(seat: Seat): void {
+    const node = seat.node;
+    this.sim.fault('crash', { node: node.name, process: node.proc, leader: true });
+    this.sim.retire(node, 'crash', Math.max(1, this.options.faults.leaderDownMs));
+  }
+
+  private stepDown(seat: Seat): void {
+    seat.guard = null;
+    seat.heartbeatGen++;
+  }
+
+  private majorityRecently(seat: Seat): boolean {
+    if (!this.sim.policy.checkQuorum) return true;
+    const since = this.sim.now - this.options.stepDownMs;
+    const heard = [...seat.answered.entries()].filter(([name, at]) => name === seat.raft.name || at > since).length;
+    return heard >= seat.raft.majority;
+  }
+
+  private armElection(seat: Seat, fromMs: number): void {
+    seat.electionGen++;
+    const timeoutMs = this.stream.int(this.options.electionTimeoutMsMin, this.options.electionTimeoutMsMax);
+    const at = Math.max(this.sim.now + 1, fromMs + timeoutMs);
+    this.sim.queue.push(at, EV_COORD, 0, 0, { kind: 'raft-election', node: seat.raft.name, gen: seat.electionGen, timeoutMs } satisfies Timer);
+  }
+
+  private armHeartbeat(seat: Seat): void {
+    this.sim.queue.push(this.sim.now + seat.node.clock.trueDuration(this.options.heartbeatMs), EV_COORD, 0, 0, { kind: 'raft-heartbeat', node: seat.raft.name, gen: seat.heartbeatGen } satisfies Timer);
+  }
+
+  /** The seat that believes it leads with the highest term (a deposed one may still believe it). */
+  private leaderSeat(): { readonly name: string } | null {
+    let found: Seat | null = null;
+    for (const seat of this.seats.values()) if (seat.raft.role === 'leader' && !seat.node.down && (found === null || seat.raft.term > found.raft.term)) found = seat;
+    return found === null ? null : { name: found.raft.name };
+  }
+
+  private seat(name: string): Seat {
+    const seat = this.seats.get(name);
+    assert.ok(seat !== undefined, `voter ${name} is a simulated node`);
+    return seat;
+  }
+}

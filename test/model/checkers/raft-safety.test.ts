@@ -1,0 +1,66 @@
+// The Raft safety checkers (001 §283, §340) on hand-made histories: each passes a consistent
+// record and names what breaks its rule.
+
+import { describe, expect, test } from 'vitest';
+import { raftElectionSafety } from '../../../model/checkers/raft-election-safety.ts';
+import { raftLeaderCompleteness } from '../../../model/checkers/raft-leader-completeness.ts';
+import { raftLogMatching } from '../../../model/checkers/raft-log-matching.ts';
+import { raftStateMachineSafety } from '../../../model/checkers/raft-state-machine-safety.ts';
+import { HistoryBuilder } from './history-builder.ts';
+
+const elected = (h: HistoryBuilder, term: number, node: string, log: number[]): number => h.fault('raft-elected', { term, node, process: `${node}#1`, votes: [node], log });
+const applied = (h: HistoryBuilder, node: string, index: number, term: number, leader: string): number => h.fault('raft-applied', { node, process: `${node}#1`, index, term, leader });
+
+describe('raft-election-safety', () => {
+  test('one winner per term passes; two winners of one term are named', () => {
+    const h = new HistoryBuilder();
+    elected(h, 1, 's1', []);
+    elected(h, 2, 's2', [1]);
+    expect(raftElectionSafety(h.build()).valid).toBe(true);
+    elected(h, 2, 's3', [1]);
+    const verdict = raftElectionSafety(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/term 2 has two leaders: s2 .* and s3/);
+  });
+});
+
+describe('raft-log-matching', () => {
+  test('logs that share an entry agree before it; logs that share one but differ before it are named', () => {
+    const h = new HistoryBuilder();
+    elected(h, 3, 's1', [1, 2]);
+    elected(h, 4, 's2', [1, 3]);
+    elected(h, 5, 's3', [1, 2, 4]);
+    expect(raftLogMatching(h.build()).valid).toBe(true);
+    elected(h, 6, 's4', [1, 3, 4]);
+    const verdict = raftLogMatching(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/same entry \(term 4\) at index 3 but differ at index 2/);
+  });
+});
+
+describe('raft-leader-completeness', () => {
+  test('a leader elected after an entry was applied holds it; one that lacks it is named', () => {
+    const h = new HistoryBuilder();
+    applied(h, 's1', 1, 1, 's1#1');
+    elected(h, 2, 's2', [1]);
+    expect(raftLeaderCompleteness(h.build()).valid).toBe(true);
+    elected(h, 3, 's3', [2]);
+    const verdict = raftLeaderCompleteness(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/s3 won term 3 .* without the committed entry 1 of term 1/);
+  });
+});
+
+describe('raft-state-machine-safety', () => {
+  test('every node applying the same entry at an index passes, a restart included; two entries at one index are named', () => {
+    const h = new HistoryBuilder();
+    applied(h, 's1', 1, 1, 's1#1');
+    applied(h, 's2', 1, 1, 's1#1');
+    applied(h, 's1', 1, 1, 's1#1');
+    expect(raftStateMachineSafety(h.build()).valid).toBe(true);
+    applied(h, 's3', 1, 2, 's3#1');
+    const verdict = raftStateMachineSafety(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/index 1 was applied as two entries/);
+  });
+});
