@@ -74,6 +74,8 @@ const FLAGS = {
   appendChecksPrevious: true,
   /** A Raft voter that lost its durable state fails safe: it never votes or stands again (seed 001 §168–§169, §272). */
   lostStateFailsSafe: true,
+  /** A Raft leader uses a command version only once every voter has said it runs a binary that reads it (seed 001 §152–§156). */
+  featuresWaitForAllVoters: true,
 } as const;
 
 export type ControllerPolicy = { readonly [F in keyof typeof FLAGS]: boolean };

@@ -46,9 +46,12 @@ export type FaultKind =
   | 'leader-change'
   | 'membership-change'
   | 'membership-rejected'
+  | 'raft-cluster'
   | 'raft-elected'
+  | 'raft-unreadable'
   | 'raft-applied'
   | 'voter-state-loss'
+  | 'voter-upgrade'
   | 'liveness-phase';
 
 /**

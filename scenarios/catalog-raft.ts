@@ -96,4 +96,25 @@ export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       faults: { intervalMs: 200, leaderCrashPct: 20, leaderDownMs: 100, voterStateLossPct: 30, voterStateLossDownMs: 50, newLeaderIsolatePct: 50, newLeaderIsolateMsMax: 800, messageLossPct: 5 },
     },
   },
+  {
+    // A rolling upgrade of three voters, one after another (N/N-1 side by side for most of the
+    // run), while leaders crash: the new command version is used only once all three read it.
+    name: 'raft-rolling-upgrade',
+    title: 'Rolling upgrade of three Raft voters under leader crashes: a new command version waits until every voter reads it',
+    sources: ['001 §149–156', '001 §269', '001 §283'],
+    workload: { ...WORKLOAD, controllers: 3 },
+    faults: {
+      profile: { ...LINKS },
+      scripted: [
+        { f: 'voter-upgrade', at: 1_500, node: 'c1', downMs: 200 },
+        { f: 'voter-upgrade', at: 4_500, node: 'c2', downMs: 200 },
+        { f: 'voter-upgrade', at: 7_500, node: 'c3', downMs: 200 },
+      ],
+    },
+    invariants: [...COORD, ...RAFT, 'feature-activation'],
+    expect: 'pass',
+    operations: 40,
+    liveness: { boundMs: 5_000 },
+    coordination: { voters: 3, consensus: 'raft', faults: { intervalMs: 500, leaderCrashPct: 20, leaderDownMs: 200, messageLossPct: 5 } },
+  },
 ];

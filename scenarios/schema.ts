@@ -195,15 +195,15 @@ export const scenarioSchema = z
   .refine((s) => s.coordination !== undefined || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: 'membership faults (member-add, member-promote, member-remove) need coordination',
   })
-  .refine((s) => s.coordination?.consensus === 'raft' || s.faults.scripted.every((f) => f.f !== 'voter-state-loss'), {
-    message: "voter-state-loss acts on message-level consensus: set coordination.consensus to 'raft'",
+  .refine((s) => s.coordination?.consensus === 'raft' || s.faults.scripted.every((f) => f.f !== 'voter-state-loss' && f.f !== 'voter-upgrade'), {
+    message: "voter-state-loss and voter-upgrade act on message-level consensus: set coordination.consensus to 'raft'",
   })
   .refine((s) => s.coordination?.consensus !== 'raft' || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: "membership faults (member-add, member-promote, member-remove) need coordination.consensus 'abstract': raft consensus runs a fixed configuration",
   })
   // What only message-level consensus has would judge nothing, or be ignored, on the abstract one.
-  .refine((s) => s.coordination?.consensus === 'raft' || s.invariants.every((i) => !i.startsWith('raft-')), {
-    message: "the raft-* invariants judge message-level consensus: set coordination.consensus to 'raft'",
+  .refine((s) => s.coordination?.consensus === 'raft' || s.invariants.every((i) => !i.startsWith('raft-') && i !== 'feature-activation'), {
+    message: "the raft-* invariants and feature-activation judge message-level consensus: set coordination.consensus to 'raft'",
   })
   .refine((s) => s.coordination?.consensus === 'raft' || RAFT_FAULT_KNOBS.every((knob) => (s.coordination?.faults?.[knob] ?? 0) === 0), {
     message: `coordination.faults ${RAFT_FAULT_KNOBS.join(', ')} act on message-level consensus: set coordination.consensus to 'raft', or set them to 0`,

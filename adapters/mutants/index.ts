@@ -59,6 +59,7 @@ import { voteForgottenOnRestart } from '../../model/policy-mutants/vote-forgotte
 import { voteIgnoresLog } from '../../model/policy-mutants/vote-ignores-log.ts';
 import { appendSkipsConsistencyCheck } from '../../model/policy-mutants/append-skips-consistency-check.ts';
 import { wipedVoterVotes } from '../../model/policy-mutants/wiped-voter-votes.ts';
+import { featureBeforeAllVoters } from '../../model/policy-mutants/feature-before-all-voters.ts';
 import { voterWithoutLearnerStage } from '../../model/policy-mutants/voter-without-learner-stage.ts';
 import { learnerPromotedBeforeCaughtUp } from '../../model/policy-mutants/learner-promoted-before-caught-up.ts';
 import { minorityElection } from '../../model/policy-mutants/minority-election.ts';
@@ -138,6 +139,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   voteIgnoresLog,
   appendSkipsConsistencyCheck,
   wipedVoterVotes,
+  featureBeforeAllVoters,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

@@ -7,6 +7,7 @@ import type { Checker, Verdict, Violation } from '../verdict.ts';
 import { capacity } from './capacity.ts';
 import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
+import { featureActivation } from './feature-activation.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
 import { idempotencyScope } from './idempotency-scope.ts';
@@ -66,6 +67,7 @@ export const INVARIANT_NAMES = [
   'raft-log-matching',
   'raft-leader-completeness',
   'raft-state-machine-safety',
+  'feature-activation',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -100,6 +102,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'raft-log-matching': raftLogMatching,
   'raft-leader-completeness': raftLeaderCompleteness,
   'raft-state-machine-safety': raftStateMachineSafety,
+  'feature-activation': featureActivation,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

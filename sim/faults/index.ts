@@ -25,6 +25,7 @@ import { pause } from './pause.ts';
 import { providerTimeout } from './provider-timeout.ts';
 import { quorumSplit } from './quorum-split.ts';
 import { voterStateLoss } from './voter-state-loss.ts';
+import { voterUpgrade } from './voter-upgrade.ts';
 
 export const FAULT_PACKAGES = {
   partition,
@@ -44,6 +45,7 @@ export const FAULT_PACKAGES = {
   'member-promote': memberPromote,
   'member-remove': memberRemove,
   'voter-state-loss': voterStateLoss,
+  'voter-upgrade': voterUpgrade,
 };
 
 type Packages = typeof FAULT_PACKAGES;

@@ -16,7 +16,9 @@ const RUN_RECORDS: Readonly<Record<Exclude<FaultKind, PackageRecord>, FaultRecor
   'leader-change': { real: simulatedOnly(COORDINATION) },
   'membership-change': { real: simulatedOnly(COORDINATION) },
   'membership-rejected': { real: simulatedOnly(COORDINATION) },
+  'raft-cluster': { real: simulatedOnly(COORDINATION) },
   'raft-elected': { real: simulatedOnly(COORDINATION) },
+  'raft-unreadable': { real: simulatedOnly(COORDINATION) },
   'raft-applied': { real: simulatedOnly(COORDINATION) },
 };
 

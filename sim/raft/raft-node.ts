@@ -11,14 +11,15 @@
 import { appendEntries, candidateUpToDate, committable, lastTerm, termAt, type Log, type LogEntry } from '../../model/raft-log.ts';
 import { applyCoordination, initialCoordination, type CoordinationCommand, type CoordinationState } from '../../model/coordination-epoch.ts';
 
-export type RaftCommand = Extract<CoordinationCommand, { readonly kind: 'ElectLeader' }>;
+/** A coordination command with the version of its encoding: a binary reads the versions up to its own (001 §151). */
+export type RaftCommand = Extract<CoordinationCommand, { readonly kind: 'ElectLeader' }> & { readonly version: number };
 export type RaftEntry = LogEntry<RaftCommand>;
 
 export type RaftMessage =
   | { readonly type: 'vote'; readonly from: string; readonly to: string; readonly term: number; readonly lastIndex: number; readonly lastTerm: number }
   | { readonly type: 'vote-reply'; readonly from: string; readonly to: string; readonly term: number; readonly granted: boolean }
   | { readonly type: 'append'; readonly from: string; readonly to: string; readonly term: number; readonly prevIndex: number; readonly prevTerm: number; readonly entries: Log<RaftCommand>; readonly leaderCommit: number }
-  | { readonly type: 'append-reply'; readonly from: string; readonly to: string; readonly term: number; readonly success: boolean; readonly matchIndex: number };
+  | { readonly type: 'append-reply'; readonly from: string; readonly to: string; readonly term: number; readonly success: boolean; readonly matchIndex: number; readonly version: number };
 
 export type RaftRole = 'follower' | 'candidate' | 'leader';
 
@@ -31,6 +32,8 @@ export interface Step {
   readonly applied?: ReadonlyArray<{ readonly index: number; readonly entry: RaftEntry }>;
   /** The node heard from a leader of its term (its election timer starts again). */
   readonly heardLeader?: boolean;
+  /** A committed entry its binary cannot read: it applies nothing from there on (001 §152). */
+  readonly unsupported?: { readonly index: number; readonly version: number };
 }
 
 export interface RaftRules {
@@ -46,9 +49,11 @@ export interface RaftRules {
   readonly appendChecksPrevious: boolean;
   /** A voter whose durable state was lost never votes or stands again; off: it starts afresh, as if new. */
   readonly lostStateFailsSafe: boolean;
+  /** A leader encodes commands at the highest version every voter has said it reads; off: at its own binary's. */
+  readonly featuresWaitForAllVoters: boolean;
 }
 
-export const CORRECT_RAFT: RaftRules = { commitCurrentTermOnly: true, majorityElections: true, votesPersist: true, votesNeedUpToDateLog: true, appendChecksPrevious: true, lostStateFailsSafe: true };
+export const CORRECT_RAFT: RaftRules = { commitCurrentTermOnly: true, majorityElections: true, votesPersist: true, votesNeedUpToDateLog: true, appendChecksPrevious: true, lostStateFailsSafe: true, featuresWaitForAllVoters: true };
 
 export class RaftNode {
   // Durable: kept across restarts.
@@ -60,7 +65,11 @@ export class RaftNode {
    * unknown, so it may not vote or stand again; it still follows and stores the log.
    */
   abstains = false;
+  /** The command version its binary reads up to (a rolling upgrade raises it, 001 §149–§156). */
+  version = 1;
   // Volatile: lost with the process.
+  /** A leader's view of each voter's binary version, from their answers (unknown: the first version). */
+  private heardVersions = new Map<string, number>();
   role: RaftRole = 'follower';
   commitIndex = 0;
   lastApplied = 0;
@@ -98,6 +107,13 @@ export class RaftNode {
     this.lastApplied = 0;
     this.applied = initialCoordination(this.voters);
     this.votes = new Set();
+    this.heardVersions = new Map();
+  }
+
+  /** The command version a leader may use: what every voter reads, or its own binary's when the rule is off. */
+  commandVersion(): number {
+    if (!this.rules.featuresWaitForAllVoters) return this.version;
+    return Math.min(...this.voters.map((v) => (v === this.name ? this.version : (this.heardVersions.get(v) ?? 1))));
   }
 
   /** The durable state is gone (a wiped or corrupt disk): no term, no vote, no log. */
@@ -189,16 +205,16 @@ export class RaftNode {
   }
 
   private onAppend(m: Extract<RaftMessage, { type: 'append' }>): Step {
-    if (m.term < this.term) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0 }] };
+    if (m.term < this.term) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0, version: this.version }] };
     this.role = 'follower';
     // The broken check takes whatever the log holds at prevIndex for what the leader said.
     const prevTerm = this.rules.appendChecksPrevious || m.prevIndex > this.log.length ? m.prevTerm : termAt(this.log, m.prevIndex)!;
     const result = appendEntries(this.log, m.prevIndex, prevTerm, m.entries);
-    if (!result.ok) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0 }], heardLeader: true };
+    if (!result.ok) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0, version: this.version }], heardLeader: true };
     this.log = result.log;
     // Only what this message showed to match the leader's log may be committed on its word.
-    const applied = this.commitTo(Math.min(m.leaderCommit, result.matchIndex));
-    return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: true, matchIndex: result.matchIndex }], heardLeader: true, applied };
+    const { applied, unsupported } = this.commitTo(Math.min(m.leaderCommit, result.matchIndex));
+    return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: true, matchIndex: result.matchIndex, version: this.version }], heardLeader: true, applied, ...(unsupported === undefined ? {} : { unsupported }) };
   }
 
   private onAppendReply(m: Extract<RaftMessage, { type: 'append-reply' }>): Step {
@@ -208,11 +224,13 @@ export class RaftNode {
       this.nextIndex.set(m.from, Math.max(1, (this.nextIndex.get(m.from) ?? 1) - 1));
       return { send: [] };
     }
+    this.heardVersions.set(m.from, Math.max(this.heardVersions.get(m.from) ?? 1, m.version));
     this.matchIndex.set(m.from, Math.max(this.matchIndex.get(m.from) ?? 0, m.matchIndex));
     this.nextIndex.set(m.from, Math.max(this.nextIndex.get(m.from) ?? 1, m.matchIndex + 1));
     const matches = this.voters.map((v) => (v === this.name ? this.log.length : (this.matchIndex.get(v) ?? 0)));
     const index = committable(this.log, matches, this.majority, this.term, this.commitIndex, this.rules.commitCurrentTermOnly);
-    return { send: [], applied: this.commitTo(index) };
+    const { applied, unsupported } = this.commitTo(index);
+    return { send: [], applied, ...(unsupported === undefined ? {} : { unsupported }) };
   }
 
   private appendTo(peer: string): RaftMessage {
@@ -222,15 +240,24 @@ export class RaftNode {
   }
 
   /** Raises the commit index to `index` (never lowers it) and applies what it newly covers. */
-  private commitTo(index: number): ReadonlyArray<{ readonly index: number; readonly entry: RaftEntry }> {
+  private commitTo(index: number): { readonly applied: ReadonlyArray<{ readonly index: number; readonly entry: RaftEntry }>; readonly unsupported?: { readonly index: number; readonly version: number } } {
     if (index > this.commitIndex) this.commitIndex = Math.min(index, this.log.length);
     const applied: Array<{ index: number; entry: RaftEntry }> = [];
     while (this.lastApplied < this.commitIndex) {
+      const entry = this.log[this.lastApplied]!;
+      if (entry.command.version > this.version) {
+        // It cannot read what was committed: it stops here rather than guess (001 §152).
+        const first = this.stuckAt !== this.lastApplied + 1;
+        this.stuckAt = this.lastApplied + 1;
+        return first ? { applied, unsupported: { index: this.stuckAt, version: entry.command.version } } : { applied };
+      }
       this.lastApplied += 1;
-      const entry = this.log[this.lastApplied - 1]!;
       this.applied = applyCoordination(this.applied, entry.command).state;
       applied.push({ index: this.lastApplied, entry });
     }
-    return applied;
+    return { applied };
   }
+
+  /** The index it could not read, once said. */
+  private stuckAt = 0;
 }

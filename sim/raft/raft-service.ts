@@ -11,8 +11,10 @@
 // The history gets, besides the coordination records (`leader-change` when a leader's epoch is
 // committed), the consensus ground truth the Raft checkers read: `raft-elected` `{ term, node,
 // process, votes, log }` when a candidate wins its votes (`log`: the terms of its entries, in
-// order) and `raft-applied` `{ node, process, index, term, leader }` for every entry a node
-// applies. Membership changes are not run here (the scenario format refuses them with it).
+// order), `raft-applied` `{ node, process, index, term, leader, version }` for every entry a node
+// applies, `raft-cluster` `{ voters, version }` first, and `raft-unreadable` `{ node, process, index,
+// version, reads }` when a node's binary cannot read a committed entry (it applies nothing more).
+// Membership changes are not run here (the scenario format refuses them with it).
 
 import { strict as assert } from 'node:assert';
 import { incarnationId, restarted, firstIncarnation, type NodeIncarnation } from '../../model/node-incarnation.ts';
@@ -25,6 +27,7 @@ import type { Stream } from '../prng.ts';
 import { CoordinationNemesis, type FaultTimer } from '../coordination/coordination-nemesis.ts';
 import type { CoordinationFault } from '../coordination/faults.ts';
 import { JobTable, lead, type RoleAuthority } from '../coordination/scheduler.ts';
+import { RaftFaults } from './raft-faults.ts';
 import { RaftNode, type RaftMessage, type Step } from './raft-node.ts';
 
 type Timer =
@@ -59,16 +62,15 @@ export class RaftService implements RoleAuthority, SimCoordination {
   private readonly stream: Stream;
   private readonly nemesis: CoordinationNemesis;
   private attempts = 0;
-  /** Voters whose durable state a fault took. */
-  private readonly wiped = new Set<string>();
+  private readonly faults: RaftFaults;
 
   constructor(
     private readonly sim: Sim,
     readonly options: CoordinationOptions,
   ) {
     const voters = sim.controllers.slice(0, options.voters).map((node) => node.name);
-    const { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe } = sim.policy;
-    const rules = { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe };
+    const { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe, featuresWaitForAllVoters } = sim.policy;
+    const rules = { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe, featuresWaitForAllVoters };
     for (const node of sim.controllers.slice(0, options.voters)) {
       this.seats.set(node.name, { raft: new RaftNode(node.name, voters, rules), node, incarnation: firstIncarnation(node.name), electionGen: 0, heartbeatGen: 0, lastHeardMs: 0, answered: new Map(), guard: null, proposed: false });
     }
@@ -79,9 +81,11 @@ export class RaftService implements RoleAuthority, SimCoordination {
     this.sendGuards = sim.policy.roleGuard;
     const cluster = { leader: () => this.leaderSeat(), voters: [...this.seats.values()].map((seat) => ({ name: seat.raft.name })) };
     this.nemesis = new CoordinationNemesis(sim, cluster, (name) => this.seat(name).node, () => undefined);
+    this.faults = new RaftFaults(sim, options, this.stream, this.nemesis, this.seats);
   }
 
   start(): void {
+    this.sim.fault('raft-cluster', { voters: [...this.seats.keys()], version: 1 });
     for (const seat of this.seats.values()) this.armElection(seat, 0);
   }
 
@@ -138,7 +142,8 @@ export class RaftService implements RoleAuthority, SimCoordination {
 
   applyFault(fault: CoordinationFault): void {
     assert.ok(fault.f !== 'member-add' && fault.f !== 'member-promote' && fault.f !== 'member-remove', 'membership changes are not run with raft consensus');
-    if (fault.f === 'voter-state-loss') this.loseState(fault.node, fault.downMs);
+    if (fault.f === 'voter-state-loss') this.faults.loseState(fault.node, fault.downMs);
+    else if (fault.f === 'voter-upgrade') this.faults.upgrade(fault.node, fault.downMs);
     else this.nemesis.apply(fault);
   }
 
@@ -164,7 +169,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
         if (timer.gen === seat.heartbeatGen) this.onHeartbeatTimer(seat);
         return;
       case 'raft-crash':
-        if (seat.raft.role === 'leader' && seat.raft.term === timer.term) this.crash(seat);
+        if (seat.raft.role === 'leader' && seat.raft.term === timer.term) this.faults.crash(seat);
         return;
     }
   }
@@ -208,10 +213,10 @@ export class RaftService implements RoleAuthority, SimCoordination {
     }
     if (!seat.proposed) {
       seat.proposed = true;
-      seat.raft.propose({ kind: 'ElectLeader', term: seat.raft.term, leader: seat.incarnation, roles: [this.role] });
-      this.maybeIsolate(seat);
+      seat.raft.propose({ kind: 'ElectLeader', term: seat.raft.term, leader: seat.incarnation, roles: [this.role], version: seat.raft.commandVersion() });
+      this.faults.maybeIsolate(seat);
       // A single voter is its own majority: its entry is committed at once.
-      if (seat.raft.majority === 1) this.act(seat, seat.raft.receive({ type: 'append-reply', from: seat.raft.name, to: seat.raft.name, term: seat.raft.term, success: true, matchIndex: seat.raft.log.length }));
+      if (seat.raft.majority === 1) this.act(seat, seat.raft.receive({ type: 'append-reply', from: seat.raft.name, to: seat.raft.name, term: seat.raft.term, success: true, matchIndex: seat.raft.log.length, version: seat.raft.version }));
     }
     this.act(seat, seat.raft.heartbeat());
     this.armHeartbeat(seat);
@@ -222,8 +227,9 @@ export class RaftService implements RoleAuthority, SimCoordination {
     if (step.heardLeader === true) seat.lastHeardMs = this.sim.now;
     if (step.elected !== undefined) this.elected(seat, step.elected);
     for (const message of step.send) this.send(message);
+    if (step.unsupported !== undefined) this.sim.fault('raft-unreadable', { node: seat.raft.name, process: seat.node.proc, reads: seat.raft.version, ...step.unsupported });
     for (const { index, entry } of step.applied ?? []) {
-      this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader) });
+      this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader), version: entry.command.version });
       if (seat.raft.role === 'leader' && entry.command.term === seat.raft.term && entry.command.leader.node === seat.raft.name) this.committedLeadership(seat);
     }
   }
@@ -235,11 +241,8 @@ export class RaftService implements RoleAuthority, SimCoordination {
     seat.answered.clear();
     for (const voter of raft.votes) seat.answered.set(voter, this.sim.now);
     seat.heartbeatGen++;
-    const faults = this.options.faults;
-    if (this.sim.faultsOn && this.stream.chance(faults.newLeaderCrashPct)) {
-      const at = this.sim.now + this.stream.int(1, 2 * this.options.heartbeatMs);
-      this.sim.queue.push(at, EV_COORD, 0, 0, { kind: 'raft-crash', node: raft.name, term } satisfies Timer);
-    }
+    const crashAt = this.faults.newLeaderCrashAt();
+    if (crashAt !== null) this.sim.queue.push(crashAt, EV_COORD, 0, 0, { kind: 'raft-crash', node: raft.name, term } satisfies Timer);
     // The first round brings the followers' logs up to the leader's; its own entry goes with the next.
     seat.proposed = false;
     this.act(seat, raft.heartbeat());
@@ -264,38 +267,6 @@ export class RaftService implements RoleAuthority, SimCoordination {
       if (delay < 0) continue;
       this.sim.queue.push(this.sim.now + delay, EV_COORD, 0, 0, { kind: 'raft-message', message } satisfies Timer);
     }
-  }
-
-  /** `newLeaderIsolatePct`: the leader keeps one voter and loses the others, so its entry reaches a minority. */
-  private maybeIsolate(seat: Seat): void {
-    const faults = this.options.faults;
-    if (!this.sim.faultsOn || !this.stream.chance(faults.newLeaderIsolatePct)) return;
-    const others = [...this.seats.keys()].filter((name) => name !== seat.raft.name);
-    if (others.length < 2) return;
-    const buddy = this.stream.pick(others);
-    const durationMs = this.stream.int(1, Math.max(1, faults.newLeaderIsolateMsMax));
-    this.nemesis.cut(others.filter((name) => name !== buddy).map((name) => [seat.raft.name, name] as const), durationMs);
-  }
-
-  /** voter-state-loss: the voter goes down, and comes back with its durable state wiped (001 §167–§169). */
-  private loseState(name: string, downMs: number): void {
-    const seat = this.seats.get(name);
-    if (seat === undefined || seat.node.down) return;
-    // A voter that lost its state never votes again: the nemesis takes at most a minority's state,
-    // so that a majority is left that may vote (the cluster's own tolerance, §66–§71).
-    if (!this.wiped.has(name) && this.wiped.size + 1 > this.seats.size - seat.raft.majority) return;
-    this.wiped.add(name);
-    this.sim.fault('voter-state-loss', { node: name, process: seat.node.proc });
-    this.sim.fault('crash', { node: name, process: seat.node.proc, leader: seat.raft.role === 'leader' });
-    this.sim.retire(seat.node, 'crash', Math.max(1, downMs));
-    seat.raft.loseState();
-  }
-
-  /** A leader crashes (`newLeaderCrashPct`): recorded as the coordination nemesis records a leader crash. */
-  private crash(seat: Seat): void {
-    const node = seat.node;
-    this.sim.fault('crash', { node: node.name, process: node.proc, leader: true });
-    this.sim.retire(node, 'crash', Math.max(1, this.options.faults.leaderDownMs));
   }
 
   private stepDown(seat: Seat): void {

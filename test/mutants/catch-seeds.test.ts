@@ -87,6 +87,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'vote-ignores-log', scenario: 'raft-old-term-commit', seed: 3, invariant: 'raft-leader-completeness' },
   { mutant: 'append-skips-consistency-check', scenario: 'raft-old-term-commit', seed: 1, invariant: 'raft-log-matching' },
   { mutant: 'wiped-voter-votes', scenario: 'raft-voter-state-loss', seed: 9, invariant: 'raft-leader-completeness' },
+  { mutant: 'feature-before-all-voters', scenario: 'raft-rolling-upgrade', seed: 1, invariant: 'feature-activation' },
 ];
 
 function median(values: ReadonlyArray<number>): number {

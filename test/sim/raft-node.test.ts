@@ -33,7 +33,7 @@ function lead(nodes: Map<string, RaftNode>, name: string, voters: ReadonlyArray<
 function figure8(commitCurrentTermOnly: boolean): Array<{ node: string; index: number; term: number }> {
   const nodes = cluster(commitCurrentTermOnly);
   const applied: Array<{ node: string; index: number; term: number }> = [];
-  const propose = (node: RaftNode): void => node.propose({ kind: 'ElectLeader', term: node.term, leader: firstIncarnation(node.name), roles: ['scheduler'] });
+  const propose = (node: RaftNode): void => node.propose({ kind: 'ElectLeader', term: node.term, leader: firstIncarnation(node.name), roles: ['scheduler'], version: 1 });
   // (a) s1 leads term 1; its entry reaches only s2 before it crashes.
   const s1 = lead(nodes, 's1', ['s2', 's3']);
   expect(s1.role).toBe('leader');

@@ -61,4 +61,18 @@ describe('raft consensus in the simulator', () => {
     }
     expect(checked).toBeGreaterThan(0);
   });
+
+  test('rolling upgrade: the new command version is used once every voter runs the new binary, and not before', async () => {
+    let used = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      const result = await runScenario({ scenario: loadScenario('raft-rolling-upgrade'), seed, store });
+      expect(result.valid, `seed ${seed}`).toBe(true);
+      const upgrades = faults(result.history, 'voter-upgrade');
+      expect(upgrades.map((u) => u.value.node)).toEqual(['c1', 'c2', 'c3']);
+      const newer = faults(result.history, 'raft-applied').filter((e) => e.value.version === 2);
+      expect(newer.every((e) => e.index > upgrades[2]!.index), `seed ${seed}`).toBe(true);
+      used += newer.length;
+    }
+    expect(used).toBeGreaterThan(0);
+  });
 });

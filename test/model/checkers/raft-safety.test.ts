@@ -6,6 +6,7 @@ import { raftElectionSafety } from '../../../model/checkers/raft-election-safety
 import { raftLeaderCompleteness } from '../../../model/checkers/raft-leader-completeness.ts';
 import { raftLogMatching } from '../../../model/checkers/raft-log-matching.ts';
 import { raftStateMachineSafety } from '../../../model/checkers/raft-state-machine-safety.ts';
+import { featureActivation } from '../../../model/checkers/feature-activation.ts';
 import { HistoryBuilder } from './history-builder.ts';
 
 const elected = (h: HistoryBuilder, term: number, node: string, log: number[]): number => h.fault('raft-elected', { term, node, process: `${node}#1`, votes: [node], log });
@@ -62,5 +63,25 @@ describe('raft-state-machine-safety', () => {
     const verdict = raftStateMachineSafety(h.build());
     expect(verdict.valid).toBe(false);
     expect(verdict.violations[0]!.message).toMatch(/index 1 was applied as two entries/);
+  });
+});
+
+describe('feature-activation', () => {
+  test('a command version is applied only once every voter reads it', () => {
+    const h = new HistoryBuilder();
+    h.fault('raft-cluster', { voters: ['s1', 's2'], version: 1 });
+    h.fault('raft-applied', { node: 's1', process: 's1#1', index: 1, term: 1, leader: 's1#1', version: 1 });
+    h.fault('voter-upgrade', { node: 's1', process: 's1#1', version: 2 });
+    expect(featureActivation(h.build()).valid).toBe(true);
+    h.fault('raft-applied', { node: 's1', process: 's1#2', index: 2, term: 2, leader: 's1#2', version: 2 });
+    const verdict = featureActivation(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/entry 2 of command version 2 .* while voter s2 ran a binary that reads up to version 1/);
+    const later = new HistoryBuilder();
+    later.fault('raft-cluster', { voters: ['s1', 's2'], version: 1 });
+    later.fault('voter-upgrade', { node: 's1', process: 's1#1', version: 2 });
+    later.fault('voter-upgrade', { node: 's2', process: 's2#1', version: 2 });
+    later.fault('raft-applied', { node: 's1', process: 's1#2', index: 1, term: 2, leader: 's1#2', version: 2 });
+    expect(featureActivation(later.build()).valid).toBe(true);
   });
 });
