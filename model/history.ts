@@ -91,6 +91,9 @@ export interface FaultEvent {
  *   sessions, not by their TTL (its `capabilities.leaseBound` is 'session');
  * - database `session-ended`: `{ scope, holder, token, cause, process }` — the store said that this
  *   lease ended with its holder's session when it was told `cause` (a crash, a cut-off, ...);
+ * - database `cluster-doctor`: `{ storeRoleEpochs, roles, voters }`, once, last, when the scenario
+ *   asks for the `cluster-doctor` invariant: the store's role epochs (its Inspect view) and the
+ *   committed coordination roles and voters, as the run ended;
  * - database `fencing`: `{ kind }`, once, first: the store's fences are not integers ('opaque' or
  *   'none'); its tokens in the history are ids given in the order the store showed them, and no
  *   order of the store's own may be asked of them.
@@ -100,7 +103,7 @@ export interface TruthEvent {
   readonly time: number;
   readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing' | 'cluster-doctor';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

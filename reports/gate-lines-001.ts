@@ -39,7 +39,12 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
     invariants: ['raft-election-safety'],
     note: 'Covers restart with a new incarnation, and voters of the message-level consensus restarting from their durable term, vote and log during split elections; Raft snapshots and compaction are not simulated.',
   }],
-  ['cluster-doctor', 'cluster doctor available', { note: 'The cluster doctor is outside this testbed.' }],
+  ['cluster-doctor', 'cluster doctor available', {
+    scenarios: ['raft-old-term-commit', 'raft-failover', 'raft-voter-state-loss'],
+    mutants: ['append-skips-consistency-check'],
+    invariants: ['cluster-doctor'],
+    note: "The doctor's consistency checks (001 §243 DB/epoch consistency, §244 role owner removed) run on the store's Inspect view and the committed coordination state as each run ends; connectivity, certificates and snapshot state are not checked.",
+  }],
   ['node-mtls-revocation', 'node mTLS/revocation complete', { note: 'Transport security is outside this testbed.' }],
   ['dr-procedure', 'DR procedure exercised', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],

@@ -201,6 +201,9 @@ export const scenarioSchema = z
   .refine((s) => s.coordination?.consensus !== 'raft' || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: "membership faults (member-add, member-promote, member-remove) need coordination.consensus 'abstract': raft consensus runs a fixed configuration",
   })
+  .refine((s) => s.coordination !== undefined || !s.invariants.includes('cluster-doctor'), {
+    message: 'cluster-doctor judges the coordination state against the store: it needs coordination',
+  })
   // What only message-level consensus has would judge nothing, or be ignored, on the abstract one.
   .refine((s) => s.coordination?.consensus === 'raft' || s.invariants.every((i) => !i.startsWith('raft-') && i !== 'feature-activation'), {
     message: "the raft-* invariants and feature-activation judge message-level consensus: set coordination.consensus to 'raft'",

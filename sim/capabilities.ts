@@ -18,6 +18,7 @@ export const OPTIONAL_COMMANDS: ReadonlySet<CommandKind> = new Set<CommandKind>(
 const READ_BY_CHECKER: Readonly<Record<string, ReadonlyArray<CommandKind>>> = {
   liveness: ['Enqueue', 'CancelWait'],
   'release-after-reconcile': ['PlanIntent', 'TransitionIntent'],
+  'cluster-doctor': ['Inspect'],
 };
 
 export interface Lacking {

@@ -2,7 +2,7 @@
 // `executePlan(plan, options)` plays it against a store and judges the history with the
 // scenario's checkers. Any sub-list of a plan's steps is itself a valid plan (for shrinking).
 
-import type { StoreFactory } from '../adapters/port.ts';
+import type { Store, StoreFactory } from '../adapters/port.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import { checkAll } from '../model/checkers/index.ts';
@@ -104,6 +104,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     await sim.defineCapacities();
     sim.schedule();
     await sim.run();
+    if (plan.invariants.includes('cluster-doctor')) await recordClusterPicture(sim, store);
   } finally {
     await (interleaved ?? store).close();
   }
@@ -143,6 +144,25 @@ async function lackingFor(plan: Plan, declared: ReadonlyArray<CommandKind> | und
   if (declared === undefined) return { commands: [], unjudged: [] };
   const reference = await executePlan(plan, { store: { name: 'memory', factory: createMemoryStore }, differential: false, ...(policy === undefined ? {} : { policy }) });
   return lackingCommands(coverageOf(reference.history).commands, declared, plan.invariants);
+}
+
+/**
+ * The cluster doctor's picture as the run ends (model/checkers/cluster-doctor.ts): the store's role
+ * epochs from its Inspect view, and the coordination state. Nothing is recorded when either is
+ * missing (no coordination, a store without Inspect, or an Inspect that failed): the checker then
+ * cannot judge the run.
+ */
+async function recordClusterPicture(sim: Sim, store: Store): Promise<void> {
+  if (sim.coordination === null || !sim.supports('Inspect')) return;
+  let answer: unknown;
+  try {
+    answer = await store.execute({ kind: 'Inspect' });
+  } catch {
+    return;
+  }
+  const view = (answer as { kind?: string; view?: { roleEpochs?: unknown } }).view;
+  if ((answer as { kind?: string }).kind !== 'Snapshot' || !Array.isArray(view?.roleEpochs)) return;
+  sim.history.truth(sim.now, 'database', 'cluster-doctor', { storeRoleEpochs: view.roleEpochs, ...sim.coordination.picture() });
 }
 
 /** A store without fences cannot be judged on the order of its tokens: the ids the run gives them are ordered by construction. */

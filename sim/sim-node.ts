@@ -4,6 +4,7 @@
 
 import { LocalClock } from './clock.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
+import type { CoordinationPicture } from '../model/cluster-doctor.ts';
 import type { EventQueue } from './event-queue.ts';
 import type { OpSpec, ScriptedFault } from './plan.ts';
 
@@ -165,4 +166,6 @@ export interface SimCoordination {
   onRestart(node: Node): void;
   /** Leader crash, pause or isolation, or a symmetric split of the voters (sim/coordination/faults.ts). */
   applyFault(fault: CoordinationFault): void;
+  /** The committed role assignments and voters now, for the cluster doctor (model/cluster-doctor.ts). */
+  picture(): CoordinationPicture;
 }

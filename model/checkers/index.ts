@@ -7,6 +7,7 @@ import type { Checker, Verdict, Violation } from '../verdict.ts';
 import { capacity } from './capacity.ts';
 import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
+import { clusterDoctorChecker } from './cluster-doctor.ts';
 import { featureActivation } from './feature-activation.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
@@ -68,6 +69,7 @@ export const INVARIANT_NAMES = [
   'raft-leader-completeness',
   'raft-state-machine-safety',
   'feature-activation',
+  'cluster-doctor',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -103,6 +105,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'raft-leader-completeness': raftLeaderCompleteness,
   'raft-state-machine-safety': raftStateMachineSafety,
   'feature-activation': featureActivation,
+  'cluster-doctor': clusterDoctorChecker,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

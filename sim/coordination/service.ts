@@ -23,6 +23,7 @@ import { Cluster, type Links, type Voter } from './cluster.ts';
 import { CoordinationNemesis, type FaultTimer } from './coordination-nemesis.ts';
 import type { CoordinationFault, MembershipFault } from './faults.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
+import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
 import { JobTable, lead, type RoleAuthority } from './scheduler.ts';
 
 type Timer =
@@ -262,6 +263,11 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   applyFault(fault: CoordinationFault): void {
     if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') this.applyMembership(fault);
     else this.nemesis.apply(fault);
+  }
+
+  picture(): CoordinationPicture {
+    const committed = this.cluster.committed;
+    return { roles: [...committed.roles.values()].map((a) => ({ role: a.role, epoch: a.epoch, owner: incarnationId(a.owner) })), voters: votersOf(committed.membership) };
   }
 
   // ---- membership ----------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import { CoordinationNemesis, type FaultTimer } from '../coordination/coordinati
 import type { CoordinationFault } from '../coordination/faults.ts';
 import { JobTable, lead, type RoleAuthority } from '../coordination/scheduler.ts';
 import { RaftFaults } from './raft-faults.ts';
+import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
 import { RaftNode, type RaftMessage, type Step } from './raft-node.ts';
 
 type Timer =
@@ -138,6 +139,14 @@ export class RaftService implements RoleAuthority, SimCoordination {
     assert.equal(incarnationId(seat.incarnation), node.proc, 'a restart gives the voter the node’s new incarnation');
     seat.lastHeardMs = this.sim.now;
     this.armElection(seat, this.sim.now);
+  }
+
+  /** What the most advanced node applied: the committed coordination state as far as any node knows it. */
+  picture(): CoordinationPicture {
+    let best: RaftNode | null = null;
+    for (const seat of this.seats.values()) if (best === null || seat.raft.lastApplied > best.lastApplied) best = seat.raft;
+    const applied = best!.applied;
+    return { roles: [...applied.roles.values()].map((a) => ({ role: a.role, epoch: a.epoch, owner: incarnationId(a.owner) })), voters: [...this.seats.keys()] };
   }
 
   applyFault(fault: CoordinationFault): void {

@@ -65,6 +65,7 @@ describe('scenario validation', () => {
   });
 
   it('rejects what only message-level consensus judges or does, without it', () => {
+    expect(rejection({ ...valid, invariants: ['cluster-doctor'] })).toMatch(/cluster-doctor judges the coordination state against the store: it needs coordination/);
     const coordinated = { ...valid, coordination: { voters: 1 } };
     expect(rejection({ ...coordinated, invariants: ['raft-election-safety'] })).toMatch(/raft-\* invariants and feature-activation judge message-level consensus/);
     expect(rejection({ ...coordinated, coordination: { voters: 1, faults: { messageLossPct: 5 } } })).toMatch(/act on message-level consensus/);
