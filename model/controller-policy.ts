@@ -76,6 +76,8 @@ const FLAGS = {
   lostStateFailsSafe: true,
   /** A Raft leader uses a command version only once every voter has said it runs a binary that reads it (seed 001 §152–§156). */
   featuresWaitForAllVoters: true,
+  /** A drained Raft leader stops its role (inactive, loops cancelled, epoch dropped) before it hands leadership on (seed 001 §270, §294). */
+  stopRoleBeforeTransfer: true,
 } as const;
 
 export type ControllerPolicy = { readonly [F in keyof typeof FLAGS]: boolean };

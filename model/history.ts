@@ -52,6 +52,7 @@ export type FaultKind =
   | 'raft-applied'
   | 'voter-state-loss'
   | 'voter-upgrade'
+  | 'leader-transfer'
   | 'liveness-phase';
 
 /**

@@ -117,4 +117,18 @@ export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     liveness: { boundMs: 5_000 },
     coordination: { voters: 3, consensus: 'raft', faults: { intervalMs: 500, leaderCrashPct: 20, leaderDownMs: 200, messageLossPct: 5 } },
   },
+  {
+    // An operator drains the leader again and again while it schedules: it must stop its role
+    // before the follower it hands on to takes over (001 §270, §294).
+    name: 'raft-leader-transfer',
+    title: 'Leadership transfer on three Raft voters: a drained leader stops scheduling before it hands leadership on',
+    sources: ['001 §270', '001 §293–295', '001 §283'],
+    workload: { ...WORKLOAD, controllers: 3 },
+    faults: { profile: { ...LINKS } },
+    invariants: [...COORD, ...RAFT, 'drained-leader-stops', 'cluster-doctor'],
+    expect: 'pass',
+    operations: 40,
+    liveness: { boundMs: 5_000 },
+    coordination: { voters: 3, consensus: 'raft', schedulerTickMs: 20, faults: { intervalMs: 300, leaderTransferPct: 50, messageLossPct: 5 } },
+  },
 ];

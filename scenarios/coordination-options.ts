@@ -43,6 +43,8 @@ export const coordinationFaultsSchema = z
      */
     newLeaderIsolatePct: pct.default(0),
     newLeaderIsolateMsMax: ms.default(0),
+    /** Chance (percent) per coordination tick that an operator drains the leader (`consensus: 'raft'`; §270). */
+    leaderTransferPct: pct.default(0),
     /** Chance (percent) per coordination tick that a controller loses its durable consensus state (`consensus: 'raft'`; §167–§169). */
     voterStateLossPct: pct.default(0),
     /** Time a voter that lost its state stays down before it comes back, in ms. */

@@ -149,7 +149,7 @@ function inconsistencies(profile: Profile, coordinationInput: CoordinationInput 
 }
 
 /** Coordination fault knobs that only message-level consensus (`consensus: 'raft'`) acts on. */
-const RAFT_FAULT_KNOBS = ['messageLossPct', 'messageDuplicatePct', 'newLeaderCrashPct', 'newLeaderIsolatePct', 'newLeaderIsolateMsMax', 'voterStateLossPct'] as const;
+const RAFT_FAULT_KNOBS = ['messageLossPct', 'messageDuplicatePct', 'newLeaderCrashPct', 'newLeaderIsolatePct', 'newLeaderIsolateMsMax', 'voterStateLossPct', 'leaderTransferPct'] as const;
 
 /** The nodes scripted faults name. */
 function scriptedNodes(faults: ReadonlyArray<ScriptedFault>): ReadonlyArray<string> {
@@ -195,8 +195,8 @@ export const scenarioSchema = z
   .refine((s) => s.coordination !== undefined || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: 'membership faults (member-add, member-promote, member-remove) need coordination',
   })
-  .refine((s) => s.coordination?.consensus === 'raft' || s.faults.scripted.every((f) => f.f !== 'voter-state-loss' && f.f !== 'voter-upgrade'), {
-    message: "voter-state-loss and voter-upgrade act on message-level consensus: set coordination.consensus to 'raft'",
+  .refine((s) => s.coordination?.consensus === 'raft' || s.faults.scripted.every((f) => f.f !== 'voter-state-loss' && f.f !== 'voter-upgrade' && f.f !== 'leader-transfer'), {
+    message: "voter-state-loss, voter-upgrade and leader-transfer act on message-level consensus: set coordination.consensus to 'raft'",
   })
   .refine((s) => s.coordination?.consensus !== 'raft' || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: "membership faults (member-add, member-promote, member-remove) need coordination.consensus 'abstract': raft consensus runs a fixed configuration",

@@ -60,6 +60,7 @@ import { voteIgnoresLog } from '../../model/policy-mutants/vote-ignores-log.ts';
 import { appendSkipsConsistencyCheck } from '../../model/policy-mutants/append-skips-consistency-check.ts';
 import { wipedVoterVotes } from '../../model/policy-mutants/wiped-voter-votes.ts';
 import { featureBeforeAllVoters } from '../../model/policy-mutants/feature-before-all-voters.ts';
+import { transferBeforeStop } from '../../model/policy-mutants/transfer-before-stop.ts';
 import { voterWithoutLearnerStage } from '../../model/policy-mutants/voter-without-learner-stage.ts';
 import { learnerPromotedBeforeCaughtUp } from '../../model/policy-mutants/learner-promoted-before-caught-up.ts';
 import { minorityElection } from '../../model/policy-mutants/minority-election.ts';
@@ -140,6 +141,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   appendSkipsConsistencyCheck,
   wipedVoterVotes,
   featureBeforeAllVoters,
+  transferBeforeStop,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

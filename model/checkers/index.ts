@@ -8,6 +8,7 @@ import { capacity } from './capacity.ts';
 import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
 import { clusterDoctorChecker } from './cluster-doctor.ts';
+import { drainedLeaderStops } from './drained-leader-stops.ts';
 import { featureActivation } from './feature-activation.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
@@ -70,6 +71,7 @@ export const INVARIANT_NAMES = [
   'raft-state-machine-safety',
   'feature-activation',
   'cluster-doctor',
+  'drained-leader-stops',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -106,6 +108,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'raft-state-machine-safety': raftStateMachineSafety,
   'feature-activation': featureActivation,
   'cluster-doctor': clusterDoctorChecker,
+  'drained-leader-stops': drainedLeaderStops,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

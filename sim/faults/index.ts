@@ -15,6 +15,7 @@ import { dbRestore } from './db-restore.ts';
 import { leaderCrash } from './leader-crash.ts';
 import { leaderIsolate } from './leader-isolate.ts';
 import { leaderPause } from './leader-pause.ts';
+import { leaderTransfer } from './leader-transfer.ts';
 import { memberAdd } from './member-add.ts';
 import { memberPromote } from './member-promote.ts';
 import { memberRemove } from './member-remove.ts';
@@ -46,6 +47,7 @@ export const FAULT_PACKAGES = {
   'member-remove': memberRemove,
   'voter-state-loss': voterStateLoss,
   'voter-upgrade': voterUpgrade,
+  'leader-transfer': leaderTransfer,
 };
 
 type Packages = typeof FAULT_PACKAGES;

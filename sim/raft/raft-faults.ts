@@ -7,11 +7,17 @@ import type { Node, Sim } from '../engine.ts';
 import type { Stream } from '../prng.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { CoordinationNemesis } from '../coordination/coordination-nemesis.ts';
-import type { RaftNode } from './raft-node.ts';
+import type { RaftMessage, RaftNode } from './raft-node.ts';
 
 export interface Voter {
   readonly raft: RaftNode;
   readonly node: Node;
+}
+
+/** What a leader transfer needs of the service: to end a leadership's role, and to send a message. */
+export interface TransferHost {
+  stopRole(voter: Voter): void;
+  send(message: RaftMessage): void;
 }
 
 export class RaftFaults {
@@ -24,7 +30,28 @@ export class RaftFaults {
     private readonly stream: Stream,
     private readonly nemesis: CoordinationNemesis,
     private readonly voters: ReadonlyMap<string, Voter>,
+    private readonly host: TransferHost,
   ) {}
+
+  /**
+   * leader-transfer: the running leader with the highest term is drained (001 §270, §294). It stops
+   * its role first: inactive, its loops cancelled, its epoch dropped, and it follows; then it tells
+   * its most caught-up follower to stand for election now. Without the stop order it hands on and
+   * goes on leading until it hears of the new term.
+   */
+  transfer(): void {
+    let leader: Voter | null = null;
+    for (const voter of this.voters.values()) if (voter.raft.role === 'leader' && !voter.node.down && voter.node.pausedUntil <= this.sim.now && (leader === null || voter.raft.term > leader.raft.term)) leader = voter;
+    const to = leader?.raft.mostCaughtUp() ?? null;
+    if (leader === null || to === null) return;
+    this.sim.fault('leader-transfer', { process: leader.node.proc, node: leader.raft.name, to });
+    const term = leader.raft.term;
+    if (this.sim.policy.stopRoleBeforeTransfer) {
+      this.host.stopRole(leader);
+      leader.raft.stepDown();
+    }
+    this.host.send({ type: 'timeout-now', from: leader.raft.name, to, term });
+  }
 
   /** `newLeaderCrashPct`: when the new leader should crash, if it should. */
   newLeaderCrashAt(): number | null {

@@ -19,6 +19,7 @@ export type RaftMessage =
   | { readonly type: 'vote'; readonly from: string; readonly to: string; readonly term: number; readonly lastIndex: number; readonly lastTerm: number }
   | { readonly type: 'vote-reply'; readonly from: string; readonly to: string; readonly term: number; readonly granted: boolean }
   | { readonly type: 'append'; readonly from: string; readonly to: string; readonly term: number; readonly prevIndex: number; readonly prevTerm: number; readonly entries: Log<RaftCommand>; readonly leaderCommit: number }
+  | { readonly type: 'timeout-now'; readonly from: string; readonly to: string; readonly term: number }
   | { readonly type: 'append-reply'; readonly from: string; readonly to: string; readonly term: number; readonly success: boolean; readonly matchIndex: number; readonly version: number };
 
 export type RaftRole = 'follower' | 'candidate' | 'leader';
@@ -110,6 +111,13 @@ export class RaftNode {
     this.heardVersions = new Map();
   }
 
+  /** A leader's most caught-up follower (ties: the first in voter order), or null. */
+  mostCaughtUp(): string | null {
+    let best: string | null = null;
+    for (const peer of this.peers) if (best === null || (this.matchIndex.get(peer) ?? 0) > (this.matchIndex.get(best) ?? 0)) best = peer;
+    return best;
+  }
+
   /** The command version a leader may use: what every voter reads, or its own binary's when the rule is off. */
   commandVersion(): number {
     if (!this.rules.featuresWaitForAllVoters) return this.version;
@@ -166,6 +174,9 @@ export class RaftNode {
         return this.onAppend(message);
       case 'append-reply':
         return this.onAppendReply(message);
+      case 'timeout-now':
+        // The leader of this term hands leadership on: stand for election now (001 §270).
+        return message.term === this.term && this.role === 'follower' && !this.abstains ? this.startElection() : { send: [] };
     }
   }
 

@@ -82,7 +82,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
     this.sendGuards = sim.policy.roleGuard;
     const cluster = { leader: () => this.leaderSeat(), voters: [...this.seats.values()].map((seat) => ({ name: seat.raft.name })) };
     this.nemesis = new CoordinationNemesis(sim, cluster, (name) => this.seat(name).node, () => undefined);
-    this.faults = new RaftFaults(sim, options, this.stream, this.nemesis, this.seats);
+    this.faults = new RaftFaults(sim, options, this.stream, this.nemesis, this.seats, { stopRole: (seat) => this.stepDown(seat as Seat), send: (message) => this.send(message) });
   }
 
   start(): void {
@@ -153,6 +153,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
     assert.ok(fault.f !== 'member-add' && fault.f !== 'member-promote' && fault.f !== 'member-remove', 'membership changes are not run with raft consensus');
     if (fault.f === 'voter-state-loss') this.faults.loseState(fault.node, fault.downMs);
     else if (fault.f === 'voter-upgrade') this.faults.upgrade(fault.node, fault.downMs);
+    else if (fault.f === 'leader-transfer') this.faults.transfer();
     else this.nemesis.apply(fault);
   }
 
@@ -186,9 +187,15 @@ export class RaftService implements RoleAuthority, SimCoordination {
   private deliver(seat: Seat, message: RaftMessage): void {
     // A message sent to an earlier process of the node still reaches the node: Raft state is the node's.
     if (message.type === 'append-reply' && message.term === seat.raft.term) seat.answered.set(message.from, this.sim.now);
-    const wasLeader = seat.raft.role === 'leader';
+    const was = seat.raft.role;
     this.act(seat, seat.raft.receive(message));
-    if (wasLeader && seat.raft.role !== 'leader') this.stepDown(seat);
+    if (was === 'leader' && seat.raft.role !== 'leader') this.stepDown(seat);
+    if (was !== 'candidate' && seat.raft.role === 'candidate') {
+      // Told to stand now (a leader transfer): it asks again each heartbeat, as after a timeout.
+      seat.lastHeardMs = this.sim.now;
+      seat.heartbeatGen++;
+      this.armHeartbeat(seat);
+    }
   }
 
   private onElectionTimer(seat: Seat, timeoutMs: number): void {

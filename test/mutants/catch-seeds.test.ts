@@ -88,6 +88,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'append-skips-consistency-check', scenario: 'raft-old-term-commit', seed: 1, invariant: 'raft-log-matching' },
   { mutant: 'wiped-voter-votes', scenario: 'raft-voter-state-loss', seed: 9, invariant: 'raft-leader-completeness' },
   { mutant: 'feature-before-all-voters', scenario: 'raft-rolling-upgrade', seed: 1, invariant: 'feature-activation' },
+  { mutant: 'transfer-before-stop', scenario: 'raft-leader-transfer', seed: 1, invariant: 'drained-leader-stops' },
   // A second pin: the cluster doctor sees the coordination state behind the store's epoch at the end of the run.
   { mutant: 'append-skips-consistency-check', scenario: 'raft-old-term-commit', seed: 4, invariant: 'cluster-doctor' },
 ];

@@ -69,7 +69,7 @@ describe('scenario validation', () => {
     const coordinated = { ...valid, coordination: { voters: 1 } };
     expect(rejection({ ...coordinated, invariants: ['raft-election-safety'] })).toMatch(/raft-\* invariants and feature-activation judge message-level consensus/);
     expect(rejection({ ...coordinated, coordination: { voters: 1, faults: { messageLossPct: 5 } } })).toMatch(/act on message-level consensus/);
-    expect(rejection({ ...coordinated, faults: { scripted: [{ f: 'voter-state-loss', at: 0, node: 'c1', downMs: 10 }] } })).toMatch(/voter-state-loss and voter-upgrade act on message-level consensus/);
+    expect(rejection({ ...coordinated, faults: { scripted: [{ f: 'voter-state-loss', at: 0, node: 'c1', downMs: 10 }] } })).toMatch(/voter-state-loss, voter-upgrade and leader-transfer act on message-level consensus/);
     const raft = { ...valid, coordination: { voters: 1, consensus: 'raft' } };
     expect(rejection({ ...raft, faults: { scripted: [{ f: 'member-add', at: 0, node: 'c2' }] } })).toMatch(/raft consensus runs a fixed configuration/);
     expect(parseScenario({ ...raft, invariants: ['raft-election-safety'] }, 'input').coordination?.consensus).toBe('raft');

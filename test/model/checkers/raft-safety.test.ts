@@ -7,6 +7,7 @@ import { raftLeaderCompleteness } from '../../../model/checkers/raft-leader-comp
 import { raftLogMatching } from '../../../model/checkers/raft-log-matching.ts';
 import { raftStateMachineSafety } from '../../../model/checkers/raft-state-machine-safety.ts';
 import { featureActivation } from '../../../model/checkers/feature-activation.ts';
+import { drainedLeaderStops } from '../../../model/checkers/drained-leader-stops.ts';
 import { HistoryBuilder } from './history-builder.ts';
 
 const elected = (h: HistoryBuilder, term: number, node: string, log: number[]): number => h.fault('raft-elected', { term, node, process: `${node}#1`, votes: [node], log });
@@ -83,5 +84,25 @@ describe('feature-activation', () => {
     later.fault('voter-upgrade', { node: 's2', process: 's2#1', version: 2 });
     later.fault('raft-applied', { node: 's1', process: 's1#2', index: 1, term: 2, leader: 's1#2', version: 2 });
     expect(featureActivation(later.build()).valid).toBe(true);
+  });
+});
+
+describe('drained-leader-stops', () => {
+  test('a drained leader starts no guarded lease creation until it leads again', () => {
+    const h = new HistoryBuilder();
+    const guard = { role: 'scheduler', epoch: 3, holder: 'c1#1' };
+    h.invoke('c1#1:lead3', 'Acquire', { kind: 'Acquire', scope: 'env', holder: 'c1#1:a1', ttlMs: 1000, guard });
+    h.fault('leader-transfer', { process: 'c1#1', node: 'c1', to: 'c2' });
+    h.invoke('c2#1:lead4', 'Acquire', { kind: 'Acquire', scope: 'env', holder: 'c2#1:a1', ttlMs: 1000, guard: { ...guard, epoch: 4, holder: 'c2#1' } });
+    expect(drainedLeaderStops(h.build()).valid).toBe(true);
+    h.invoke('c1#1:lead3', 'Acquire', { kind: 'Acquire', scope: 'env', holder: 'c1#1:a2', ttlMs: 1000, guard });
+    const verdict = drainedLeaderStops(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/c1#1:lead3 started a scheduler lease creation .* after it handed leadership on/);
+    const again = new HistoryBuilder();
+    again.fault('leader-transfer', { process: 'c1#1', node: 'c1', to: 'c2' });
+    again.fault('leader-change', { term: 9, epoch: 9, leader: 'c1#1', voters: 3, votes: ['c1', 'c3'] });
+    again.invoke('c1#1:lead9', 'Acquire', { kind: 'Acquire', scope: 'env', holder: 'c1#1:a3', ttlMs: 1000, guard: { ...guard, epoch: 9 } });
+    expect(drainedLeaderStops(again.build()).valid).toBe(true);
   });
 });
