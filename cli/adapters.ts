@@ -318,5 +318,9 @@ function checkStore(spec: string, store: unknown): Store {
       throw new UsageError(`adapter module ${spec} does not implement the store port: missing ${method}()`);
     }
   }
+  const fencing = (store as Store).capabilities?.fencing;
+  if (fencing !== undefined && fencing !== 'integer' && fencing !== 'opaque' && fencing !== 'none') {
+    throw new UsageError(`adapter module ${spec}: capabilities.fencing is ${JSON.stringify(fencing)}, expected 'integer', 'opaque' or 'none'`);
+  }
   return store as Store;
 }

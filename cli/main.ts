@@ -57,7 +57,7 @@ function buildProgram(): Command {
     .addOption(adapterOption())
     .addOption(faultsOption())
     .addOption(shardOption())
-    .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up); on PostgreSQL, runs in flight at once', 'auto')
+    .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up); on PostgreSQL and for store modules and exec: stores, runs in flight at once (auto: 1 for these)', 'auto')
     .option('--stop-at-first', 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)')
     .option('--no-shrink', 'do not shrink the first failing run')
     .option('--concurrency <mode>', 'PostgreSQL stores: lockstep (default), or free: calls that meet at the database run at once, unheld (not replayed exactly)')

@@ -78,6 +78,8 @@ const FLAGS = {
   featuresWaitForAllVoters: true,
   /** A drained Raft leader stops its role (inactive, loops cancelled, epoch dropped) before it hands leadership on (seed 001 §270, §294). */
   stopRoleBeforeTransfer: true,
+  /** A Raft leader takes its role only once its own entry is committed and applied, not when it appends it (seed 001 §83, §93, §243). */
+  guardAfterCommit: true,
 } as const;
 
 export type ControllerPolicy = { readonly [F in keyof typeof FLAGS]: boolean };

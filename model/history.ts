@@ -64,8 +64,12 @@ export type FaultKind =
  *   `promote` also carries `learnerEpoch` and `committedEpoch`, what the learner had caught up to;
  * - `raft-elected` (message-level consensus): `{ term, node, process, votes, log }`, a candidate won
  *   the votes of a majority; `log` is the terms of its entries, in order;
- * - `raft-applied`: `{ node, process, index, term, leader }`, a node applied the entry at `index`
- *   (of `term`, electing `leader`) to its coordination state machine.
+ * - `raft-applied`: `{ node, process, index, term, leader, version }`, a node applied the entry at
+ *   `index` (of `term`, electing `leader`, encoded at command `version`) to its coordination state
+ *   machine;
+ * - `raft-cluster`: `{ voters, version }`, first: the voters and the binary version they all start on;
+ * - `raft-unreadable`: `{ node, process, index, version, reads }`, a node's binary cannot read a
+ *   committed entry, and it applies nothing from there on.
  */
 export interface FaultEvent {
   readonly index: number;
@@ -95,7 +99,7 @@ export interface FaultEvent {
  * - database `cluster-doctor`: `{ storeRoleEpochs, roles, voters }`, once, last, when the scenario
  *   asks for the `cluster-doctor` invariant: the store's role epochs (its Inspect view) and the
  *   committed coordination roles and voters, as the run ended;
- * - database `fencing`: `{ kind }`, once, first: the store's fences are not integers ('opaque' or
+ * - database `fencing`: `{ kind }`, once, before any store call: the store's fences are not integers ('opaque' or
  *   'none'); its tokens in the history are ids given in the order the store showed them, and no
  *   order of the store's own may be asked of them.
  */

@@ -41,9 +41,9 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
   }],
   ['cluster-doctor', 'cluster doctor available', {
     scenarios: ['raft-old-term-commit', 'raft-failover', 'raft-voter-state-loss'],
-    mutants: ['append-skips-consistency-check'],
+    mutants: ['guard-before-commit'],
     invariants: ['cluster-doctor'],
-    note: "The doctor's consistency checks (001 §243 DB/epoch consistency, §244 role owner removed) run on the store's Inspect view and the committed coordination state as each run ends; connectivity, certificates and snapshot state are not checked.",
+    note: "The doctor's consistency checks (001 §243 DB/epoch consistency, §244 role owner removed) run each time a leader takes its role, against the epochs the store accepted, and as each run ends, on the store's Inspect view and the committed coordination state; connectivity, certificates and snapshot state are not checked.",
   }],
   ['node-mtls-revocation', 'node mTLS/revocation complete', { note: 'Transport security is outside this testbed.' }],
   ['dr-procedure', 'DR procedure exercised', {

@@ -149,7 +149,10 @@ function inconsistencies(profile: Profile, coordinationInput: CoordinationInput 
 }
 
 /** Coordination fault knobs that only message-level consensus (`consensus: 'raft'`) acts on. */
-const RAFT_FAULT_KNOBS = ['messageLossPct', 'messageDuplicatePct', 'newLeaderCrashPct', 'newLeaderIsolatePct', 'newLeaderIsolateMsMax', 'voterStateLossPct', 'leaderTransferPct'] as const;
+const RAFT_FAULT_KNOBS = ['messageLossPct', 'messageDuplicatePct', 'newLeaderCrashPct', 'newLeaderIsolatePct', 'newLeaderIsolateMsMax', 'voterStateLossPct', 'voterStateLossDownMs', 'leaderTransferPct'] as const;
+
+/** Invariants that judge what only message-level consensus records. */
+const RAFT_INVARIANT = (name: string): boolean => name.startsWith('raft-') || name === 'feature-activation' || name === 'drained-leader-stops';
 
 /** The nodes scripted faults name. */
 function scriptedNodes(faults: ReadonlyArray<ScriptedFault>): ReadonlyArray<string> {
@@ -198,6 +201,13 @@ export const scenarioSchema = z
   .refine((s) => s.coordination?.consensus === 'raft' || s.faults.scripted.every((f) => f.f !== 'voter-state-loss' && f.f !== 'voter-upgrade' && f.f !== 'leader-transfer'), {
     message: "voter-state-loss, voter-upgrade and leader-transfer act on message-level consensus: set coordination.consensus to 'raft'",
   })
+  // Raft runs keep no quorum-loss record (the abstract service's): that checker would judge nothing.
+  .refine((s) => s.coordination?.consensus !== 'raft' || !s.invariants.includes('quorum-loss-degraded'), {
+    message: "quorum-loss-degraded judges the abstract service's quorum records: with coordination.consensus 'raft' leave it out",
+  })
+  .refine((s) => s.faults.scripted.every((f) => (f.f !== 'voter-state-loss' && f.f !== 'voter-upgrade') || Number(f.node.slice(1)) <= (s.coordination?.voters ?? 0)), {
+    message: 'voter-state-loss and voter-upgrade name a voter: c<n> with n at most coordination.voters',
+  })
   .refine((s) => s.coordination?.consensus !== 'raft' || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: "membership faults (member-add, member-promote, member-remove) need coordination.consensus 'abstract': raft consensus runs a fixed configuration",
   })
@@ -205,8 +215,8 @@ export const scenarioSchema = z
     message: 'cluster-doctor judges the coordination state against the store: it needs coordination',
   })
   // What only message-level consensus has would judge nothing, or be ignored, on the abstract one.
-  .refine((s) => s.coordination?.consensus === 'raft' || s.invariants.every((i) => !i.startsWith('raft-') && i !== 'feature-activation'), {
-    message: "the raft-* invariants and feature-activation judge message-level consensus: set coordination.consensus to 'raft'",
+  .refine((s) => s.coordination?.consensus === 'raft' || s.invariants.every((i) => !RAFT_INVARIANT(i)), {
+    message: "the raft-* invariants, feature-activation and drained-leader-stops judge message-level consensus: set coordination.consensus to 'raft'",
   })
   .refine((s) => s.coordination?.consensus === 'raft' || RAFT_FAULT_KNOBS.every((knob) => (s.coordination?.faults?.[knob] ?? 0) === 0), {
     message: `coordination.faults ${RAFT_FAULT_KNOBS.join(', ')} act on message-level consensus: set coordination.consensus to 'raft', or set them to 0`,

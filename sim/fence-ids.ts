@@ -13,8 +13,8 @@
 //   the store's answers showed: without a fence the store can have acted on no other. One about the
 //   current lease of a scope (Stale, StaleFence) names the last grant there.
 //
-// A value that is not a fence (an object, an empty string, a boolean) is passed on untouched, for
-// the port contract to report (sim/port-contract.ts). The translation is a function of the store's
+// A value that is not a fence (an object, a boolean, an empty string or one longer than 500
+// characters) is passed on untouched, for the port contract to report (sim/port-contract.ts). The translation is a function of the store's
 // answers alone, so a deterministic store stays deterministic.
 
 import type { Command, CommandKind } from '../model/commands.ts';
@@ -40,7 +40,9 @@ export function fencingOf(store: Store): FencingKind {
 export function fenceIdsFor(store: Store): FenceIds | null {
   const kind = fencingOf(store);
   if (kind === 'integer') return null;
-  return kind === 'opaque' ? new OpaqueFences() : new AbsentFences();
+  if (kind === 'opaque') return new OpaqueFences();
+  if (kind === 'none') return new AbsentFences();
+  throw new Error(`store ${store.name} declares capabilities.fencing ${JSON.stringify(kind)}: expected 'integer', 'opaque' or 'none'`);
 }
 
 /** `store` as the simulator sees it, behind `ids`. */
@@ -151,24 +153,35 @@ class AbsentFences implements FenceIds {
   }
 
   answer(command: Command, outcome: unknown): unknown {
-    outcome = withFenceFields(command.kind, outcome);
-    const sent = command as unknown as Json;
-    const scopeOf = (parent: Json): string => String(parent.scope ?? sent.scope ?? '');
-    const translated = mapFields(outcome, OUTCOME_FENCES, (_fence, key, parent) => {
-      const scope = scopeOf(parent);
-      if (key === 'currentToken' || key === 'lastToken') return this.current.get(scope)?.token ?? null;
-      if (typeof parent.holder === 'string' && GRANTING.has(command.kind) && 'expiresAt' in parent && 'acquiredAt' in parent) return this.grant(scope, parent.holder);
-      // Without a fence the store can only have acted on the lease the holder has now.
-      const holder = typeof parent.holder === 'string' ? parent.holder : typeof sent.holder === 'string' ? sent.holder : null;
-      if (holder !== null) return this.holding(scope, holder);
-      const carried = sent.token ?? sent.expectedToken;
-      return typeof carried === 'number' ? carried : (this.current.get(scope)?.token ?? null);
+    const translated = mapFields(withFenceFields(command.kind, outcome), OUTCOME_FENCES, (_fence, key, parent) => {
+      // An intent keeps the id of the grant it was planned under.
+      const intentId = typeof parent.intentId === 'string' ? parent.intentId : null;
+      const known = intentId === null ? undefined : this.intents.get(intentId);
+      if (known !== undefined) return known;
+      const id = this.idFor(command, key, parent);
+      if (intentId !== null && typeof id === 'number') this.intents.set(intentId, id);
+      return id;
     });
     return withoutNextToken(translated);
   }
 
+  /** Planned intents, by id: the grant each was planned under. */
+  private readonly intents = new Map<string, number>();
+
+  private idFor(command: Command, key: string, parent: Json): number | null {
+    const sent = command as unknown as Json;
+    const scope = String(parent.scope ?? sent.scope ?? '');
+    if (key === 'currentToken' || key === 'lastToken') return this.current.get(scope)?.token ?? null;
+    if (typeof parent.holder === 'string' && GRANTING.has(command.kind) && 'expiresAt' in parent && 'acquiredAt' in parent) return this.grant(scope, parent.holder);
+    // Without a fence the store can only have acted on the lease the holder has now.
+    const holder = typeof parent.holder === 'string' ? parent.holder : typeof sent.holder === 'string' ? sent.holder : null;
+    if (holder !== null) return this.holding(scope, holder);
+    const carried = sent.token ?? sent.expectedToken;
+    return typeof carried === 'number' ? carried : (this.current.get(scope)?.token ?? null);
+  }
+
   lifecycle(answer: unknown): never {
-    return mapFields(answer, OUTCOME_FENCES, (_fence, _key, parent) => this.holding(String(parent.scope), String(parent.holder))) as never;
+    return mapFields(addFences(answer, ''), OUTCOME_FENCES, (_fence, _key, parent) => this.holding(String(parent.scope), String(parent.holder))) as never;
   }
 }
 
@@ -178,9 +191,20 @@ function withFenceFields(kind: CommandKind, outcome: unknown): unknown {
   const out: Json = { ...(outcome as Json) };
   const top = out.kind === 'Busy' && (kind === 'Acquire' || kind === 'AcquireAll') ? 'token' : TOP_FENCE[String(out.kind)];
   if (top !== undefined && !(top in out)) out[top] = null;
-  const fenced = (item: unknown): unknown => (typeof item === 'object' && item !== null && !('token' in item) ? { ...(item as Json), token: null } : item);
-  for (const key of ['lease', 'tombstone', 'intent']) if (key in out) out[key] = fenced(out[key]);
-  if (Array.isArray(out.leases)) out.leases = out.leases.map(fenced);
+  return addFences(out, '');
+}
+
+/** Objects that carry a fence in the port, by the field that holds them (an Inspect view's lists included), and the fence's name. */
+const FENCED_OBJECTS: Readonly<Record<string, string>> = { lease: 'token', leases: 'token', tombstone: 'token', tombstones: 'token', intent: 'token', intents: 'token', ended: 'token', tokens: 'lastToken', aggregates: 'lastToken' };
+
+/** `value` with an empty fence wherever the port has one and the store left it out, at any depth. */
+function addFences(value: unknown, key: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => addFences(item, key));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Json = {};
+  for (const [field, item] of Object.entries(value as Json)) out[field] = addFences(item, field);
+  const fence = FENCED_OBJECTS[key];
+  if (fence !== undefined && !(fence in out)) out[fence] = null;
   return out;
 }
 

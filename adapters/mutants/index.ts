@@ -61,6 +61,7 @@ import { appendSkipsConsistencyCheck } from '../../model/policy-mutants/append-s
 import { wipedVoterVotes } from '../../model/policy-mutants/wiped-voter-votes.ts';
 import { featureBeforeAllVoters } from '../../model/policy-mutants/feature-before-all-voters.ts';
 import { transferBeforeStop } from '../../model/policy-mutants/transfer-before-stop.ts';
+import { guardBeforeCommit } from '../../model/policy-mutants/guard-before-commit.ts';
 import { voterWithoutLearnerStage } from '../../model/policy-mutants/voter-without-learner-stage.ts';
 import { learnerPromotedBeforeCaughtUp } from '../../model/policy-mutants/learner-promoted-before-caught-up.ts';
 import { minorityElection } from '../../model/policy-mutants/minority-election.ts';
@@ -142,6 +143,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   wipedVoterVotes,
   featureBeforeAllVoters,
   transferBeforeStop,
+  guardBeforeCommit,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

@@ -1,21 +1,32 @@
-// cluster-doctor (seed 001 §241–§244): the doctor's consistency checks (model/cluster-doctor.ts) on
-// the picture a run records when it ends, `cluster-doctor` `{ storeRoleEpochs, roles, voters }`:
-// the store's role epochs (its Inspect view) and the coordination state the most advanced node
-// applied. Every finding is a violation. A run that recorded no picture cannot be judged.
+// cluster-doctor (seed 001 §241–§244): the doctor's consistency checks (model/cluster-doctor.ts),
+// asked at two moments:
+// - each time a leader takes its role (`leader-change`): the store must not already hold a role
+//   epoch above the one the new leader's election committed (§243, DB/epoch consistency), read
+//   from what the history shows the store accepted (leader-changes.ts `establishedEpochs`);
+// - as the run ends, on the picture it records, `cluster-doctor` `{ storeRoleEpochs, roles,
+//   voters }`: the store's role epochs from its Inspect view against the committed coordination
+//   state, and no role owned by a node that is not a voter (§244).
+// Every finding is a violation.
 
 import { clusterDoctor, type CoordinationPicture } from '../cluster-doctor.ts';
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { isTruth } from './operations.ts';
+import { establishedBefore, establishedEpochs, leaderChanges } from './leader-changes.ts';
+import { isTruth, pairOperations } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'cluster-doctor';
 
 export function clusterDoctorChecker(history: History): Verdict {
-  const reports = history.filter((event) => isTruth(event) && event.f === 'cluster-doctor');
-  if (reports.length === 0) throw new Error('the run recorded no cluster-doctor picture');
   const violations: Violation[] = [];
-  for (const report of reports) {
+  const established = establishedEpochs(pairOperations(history));
+  for (const change of leaderChanges(history)) {
+    for (const [role, held] of establishedBefore(established, change.event.index)) {
+      if (held.epoch <= change.epoch) continue;
+      violations.push(violation(INVARIANT, `db-epoch-ahead: ${change.leader} took its role with coordination epoch ${change.epoch} (#${change.event.index}) while the store already held epoch ${held.epoch} for role ${role} (#${held.at})`, [held.at, change.event.index]));
+    }
+  }
+  for (const report of history.filter((event) => isTruth(event) && event.f === 'cluster-doctor')) {
     const value = report.value as { storeRoleEpochs?: unknown; roles?: unknown; voters?: unknown };
     if (!Array.isArray(value.storeRoleEpochs) || !Array.isArray(value.roles) || !Array.isArray(value.voters)) throw new Error(`#${report.index}: cluster-doctor carries storeRoleEpochs, roles and voters`);
     const picture: CoordinationPicture = { roles: value.roles as CoordinationPicture['roles'], voters: value.voters as ReadonlyArray<string> };

@@ -9,7 +9,7 @@ export const appendSkipsConsistencyCheck: PolicyMutant = {
   bug: "a Raft follower appends without checking that it holds the leader's previous entry",
   source: '001 §283, §340',
   rule: 'raft-log-matching: two logs with the same entry at an index are identical up to it',
-  invariants: ['raft-log-matching', 'raft-state-machine-safety', 'raft-leader-completeness', 'cluster-doctor'],
+  invariants: ['raft-log-matching', 'raft-state-machine-safety', 'raft-leader-completeness'],
   scenarios: ['raft-failover', 'raft-old-term-commit'],
   policy: { appendChecksPrevious: false },
 };

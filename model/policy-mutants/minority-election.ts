@@ -9,7 +9,7 @@ export const minorityElection: PolicyMutant = {
   bug: 'an election is won with half the voters’ votes rounded down, not a majority',
   source: '001 §67–§71, §89, §283',
   rule: 'one-leader-per-term: a leader is elected by a majority of the voters of its term',
-  invariants: ['one-leader-per-term'],
-  scenarios: ['minority-partition', 'quorum-loss', 'three-node-failover'],
+  invariants: ['one-leader-per-term', 'raft-election-safety'],
+  scenarios: ['minority-partition', 'quorum-loss', 'three-node-failover', 'raft-failover'],
   policy: { majorityElections: false },
 };

@@ -118,6 +118,11 @@ export class RaftNode {
     return best;
   }
 
+  /** The coordination state its whole log would give, committed or not (what a leader that acts before the commit believes). */
+  stateOfLog(): CoordinationState {
+    return this.log.reduce((state, entry) => applyCoordination(state, entry.command).state, initialCoordination(this.voters));
+  }
+
   /** The command version a leader may use: what every voter reads, or its own binary's when the rule is off. */
   commandVersion(): number {
     if (!this.rules.featuresWaitForAllVoters) return this.version;

@@ -19,7 +19,7 @@
 import { strict as assert } from 'node:assert';
 import { incarnationId, restarted, firstIncarnation, type NodeIncarnation } from '../../model/node-incarnation.ts';
 import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
-import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
+import type { CoordinatedRole, CoordinationState } from '../../model/coordination-epoch.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import { EV_COORD, type Node, type SimCoordination, type Sim } from '../engine.ts';
 import type { OpSpec } from '../plan.ts';
@@ -141,13 +141,18 @@ export class RaftService implements RoleAuthority, SimCoordination {
     this.armElection(seat, this.sim.now);
   }
 
-  /** What the most advanced node applied: the committed coordination state as far as any node knows it. */
+  /**
+   * The committed coordination state as the cluster gives it now: the state of a leader that holds
+   * its role (it applied every entry committed before its own). Without one, the most advanced
+   * state any node applied in the run: a restart loses what a node applied, not what was committed.
+   */
   picture(): CoordinationPicture {
-    let best: RaftNode | null = null;
-    for (const seat of this.seats.values()) if (best === null || seat.raft.lastApplied > best.lastApplied) best = seat.raft;
-    const applied = best!.applied;
+    const leading = [...this.seats.values()].find((seat) => this.guard(seat.node) !== null);
+    const applied = leading?.raft.applied ?? this.furthest?.state ?? [...this.seats.values()][0]!.raft.applied;
     return { roles: [...applied.roles.values()].map((a) => ({ role: a.role, epoch: a.epoch, owner: incarnationId(a.owner) })), voters: [...this.seats.keys()] };
   }
+
+  private furthest: { readonly index: number; readonly state: CoordinationState } | null = null;
 
   applyFault(fault: CoordinationFault): void {
     assert.ok(fault.f !== 'member-add' && fault.f !== 'member-promote' && fault.f !== 'member-remove', 'membership changes are not run with raft consensus');
@@ -231,6 +236,8 @@ export class RaftService implements RoleAuthority, SimCoordination {
       seat.proposed = true;
       seat.raft.propose({ kind: 'ElectLeader', term: seat.raft.term, leader: seat.incarnation, roles: [this.role], version: seat.raft.commandVersion() });
       this.faults.maybeIsolate(seat);
+      // A leader that acts before its entry is committed takes its role from its own log now.
+      if (!this.sim.policy.guardAfterCommit) this.takeRole(seat, seat.raft.stateOfLog());
       // A single voter is its own majority: its entry is committed at once.
       if (seat.raft.majority === 1) this.act(seat, seat.raft.receive({ type: 'append-reply', from: seat.raft.name, to: seat.raft.name, term: seat.raft.term, success: true, matchIndex: seat.raft.log.length, version: seat.raft.version }));
     }
@@ -244,6 +251,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
     if (step.elected !== undefined) this.elected(seat, step.elected);
     for (const message of step.send) this.send(message);
     if (step.unsupported !== undefined) this.sim.fault('raft-unreadable', { node: seat.raft.name, process: seat.node.proc, reads: seat.raft.version, ...step.unsupported });
+    if ((step.applied?.length ?? 0) > 0 && seat.raft.lastApplied > (this.furthest?.index ?? 0)) this.furthest = { index: seat.raft.lastApplied, state: seat.raft.applied };
     for (const { index, entry } of step.applied ?? []) {
       this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader), version: entry.command.version });
       if (seat.raft.role === 'leader' && entry.command.term === seat.raft.term && entry.command.leader.node === seat.raft.name) this.committedLeadership(seat);
@@ -267,7 +275,10 @@ export class RaftService implements RoleAuthority, SimCoordination {
 
   /** The leader applied its own ElectLeader entry: the epoch is committed, the role and its guard are its own. */
   private committedLeadership(seat: Seat): void {
-    const applied = seat.raft.applied;
+    if (seat.guard === null) this.takeRole(seat, seat.raft.applied);
+  }
+
+  private takeRole(seat: Seat, applied: CoordinationState): void {
     const guard = issueRoleGuard(applied, this.role, seat.incarnation);
     if (!isRoleGuard(guard)) return;
     seat.guard = guard;
@@ -285,9 +296,11 @@ export class RaftService implements RoleAuthority, SimCoordination {
     }
   }
 
+  /** The role ends; a leader that steps down waits a whole election timeout before it stands again. */
   private stepDown(seat: Seat): void {
     seat.guard = null;
     seat.heartbeatGen++;
+    seat.lastHeardMs = this.sim.now;
   }
 
   private majorityRecently(seat: Seat): boolean {

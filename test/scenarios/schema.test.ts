@@ -67,11 +67,14 @@ describe('scenario validation', () => {
   it('rejects what only message-level consensus judges or does, without it', () => {
     expect(rejection({ ...valid, invariants: ['cluster-doctor'] })).toMatch(/cluster-doctor judges the coordination state against the store: it needs coordination/);
     const coordinated = { ...valid, coordination: { voters: 1 } };
-    expect(rejection({ ...coordinated, invariants: ['raft-election-safety'] })).toMatch(/raft-\* invariants and feature-activation judge message-level consensus/);
+    expect(rejection({ ...coordinated, invariants: ['raft-election-safety'] })).toMatch(/raft-\* invariants, feature-activation and drained-leader-stops judge message-level consensus/);
     expect(rejection({ ...coordinated, coordination: { voters: 1, faults: { messageLossPct: 5 } } })).toMatch(/act on message-level consensus/);
     expect(rejection({ ...coordinated, faults: { scripted: [{ f: 'voter-state-loss', at: 0, node: 'c1', downMs: 10 }] } })).toMatch(/voter-state-loss, voter-upgrade and leader-transfer act on message-level consensus/);
     const raft = { ...valid, coordination: { voters: 1, consensus: 'raft' } };
     expect(rejection({ ...raft, faults: { scripted: [{ f: 'member-add', at: 0, node: 'c2' }] } })).toMatch(/raft consensus runs a fixed configuration/);
+    expect(rejection({ ...raft, invariants: ['quorum-loss-degraded'] })).toMatch(/quorum-loss-degraded judges the abstract service's quorum records/);
+    expect(rejection({ ...coordinated, invariants: ['drained-leader-stops'] })).toMatch(/judge message-level consensus/);
+    expect(rejection({ ...raft, faults: { scripted: [{ f: 'voter-upgrade', at: 0, node: 'c2', downMs: 10 }] } })).toMatch(/name a voter: c<n> with n at most coordination.voters/);
     expect(parseScenario({ ...raft, invariants: ['raft-election-safety'] }, 'input').coordination?.consensus).toBe('raft');
   });
 

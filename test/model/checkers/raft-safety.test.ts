@@ -8,6 +8,7 @@ import { raftLogMatching } from '../../../model/checkers/raft-log-matching.ts';
 import { raftStateMachineSafety } from '../../../model/checkers/raft-state-machine-safety.ts';
 import { featureActivation } from '../../../model/checkers/feature-activation.ts';
 import { drainedLeaderStops } from '../../../model/checkers/drained-leader-stops.ts';
+import { clusterDoctorChecker } from '../../../model/checkers/cluster-doctor.ts';
 import { HistoryBuilder } from './history-builder.ts';
 
 const elected = (h: HistoryBuilder, term: number, node: string, log: number[]): number => h.fault('raft-elected', { term, node, process: `${node}#1`, votes: [node], log });
@@ -104,5 +105,19 @@ describe('drained-leader-stops', () => {
     again.fault('leader-change', { term: 9, epoch: 9, leader: 'c1#1', voters: 3, votes: ['c1', 'c3'] });
     again.invoke('c1#1:lead9', 'Acquire', { kind: 'Acquire', scope: 'env', holder: 'c1#1:a3', ttlMs: 1000, guard: { ...guard, epoch: 9 } });
     expect(drainedLeaderStops(again.build()).valid).toBe(true);
+  });
+});
+
+describe('cluster-doctor', () => {
+  test('a leader that takes its role below the epoch the store already holds is found; at or above it is healthy', () => {
+    const h = new HistoryBuilder();
+    h.fault('leader-change', { term: 1, epoch: 1, leader: 'c1#1', voters: 3, votes: ['c1', 'c2'] });
+    h.op('c1#1:lead1', { kind: 'AdvanceRoleEpoch', role: 'scheduler', epoch: 2 }, { kind: 'RoleEpochAdvanced', role: 'scheduler', epoch: 2 });
+    h.fault('leader-change', { term: 2, epoch: 2, leader: 'c2#1', voters: 3, votes: ['c2', 'c3'] });
+    expect(clusterDoctorChecker(h.build()).valid).toBe(true);
+    h.fault('leader-change', { term: 3, epoch: 1, leader: 'c3#1', voters: 3, votes: ['c1', 'c3'] });
+    const verdict = clusterDoctorChecker(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/db-epoch-ahead: c3#1 took its role with coordination epoch 1 .* while the store already held epoch 2 for role scheduler/);
   });
 });
