@@ -9,13 +9,15 @@
 //   no order of them (model/checkers/fencing-monotonic.ts judges only reuse).
 // - 'none': the store answers no fence and is sent none it could check (it gets the integers and
 //   may ignore them). Each grant is given a new integer. An answer about a holder's lease (Busy,
-//   Renewed, Released, Accepted, a tombstone) names the last grant to that holder on the scope that
-//   the store's answers showed: without a fence the store can have acted on no other. One about the
-//   current lease of a scope (Stale, StaleFence) names the last grant there.
+//   Renewed, Released, Accepted, a tombstone, an Inspect view's leases, a lifecycle answer) names
+//   the last grant to that holder on the scope that the store's answers showed: without a fence the
+//   store can have acted on no other. One about the current lease of a scope (Stale, StaleFence)
+//   names the last grant there; an intent keeps the grant it was planned under.
 //
 // A value that is not a fence (an object, a boolean, an empty string or one longer than 500
-// characters) is passed on untouched, for the port contract to report (sim/port-contract.ts). The translation is a function of the store's
-// answers alone, so a deterministic store stays deterministic.
+// characters) is passed on untouched, for the port contract to report (sim/port-contract.ts).
+// The translation is a function of the store's answers alone, so a deterministic store stays
+// deterministic.
 
 import type { Command, CommandKind } from '../model/commands.ts';
 import type { InterleavedStores } from '../adapters/interleaving.ts';
@@ -132,14 +134,14 @@ class OpaqueFences implements FenceIds {
 
 class AbsentFences implements FenceIds {
   private issued = 0;
-  /** The last grant each scope's answers showed, and to whom. */
-  private readonly current = new Map<string, { holder: string; token: number }>();
+  /** The id of the last grant each scope's answers showed. */
+  private readonly current = new Map<string, number>();
   /** Each (scope, holder)'s latest id, for a Busy answer that names a holder of a grant not seen. */
   private readonly byHolder = new Map<string, number>();
 
   private grant(scope: string, holder: string): number {
     const token = ++this.issued;
-    this.current.set(scope, { holder, token });
+    this.current.set(scope, token);
     this.byHolder.set(`${scope}\u0000${holder}`, token);
     return token;
   }
@@ -171,13 +173,13 @@ class AbsentFences implements FenceIds {
   private idFor(command: Command, key: string, parent: Json): number | null {
     const sent = command as unknown as Json;
     const scope = String(parent.scope ?? sent.scope ?? '');
-    if (key === 'currentToken' || key === 'lastToken') return this.current.get(scope)?.token ?? null;
+    if (key === 'currentToken' || key === 'lastToken') return this.current.get(scope) ?? null;
     if (typeof parent.holder === 'string' && GRANTING.has(command.kind) && 'expiresAt' in parent && 'acquiredAt' in parent) return this.grant(scope, parent.holder);
     // Without a fence the store can only have acted on the lease the holder has now.
     const holder = typeof parent.holder === 'string' ? parent.holder : typeof sent.holder === 'string' ? sent.holder : null;
     if (holder !== null) return this.holding(scope, holder);
     const carried = sent.token ?? sent.expectedToken;
-    return typeof carried === 'number' ? carried : (this.current.get(scope)?.token ?? null);
+    return typeof carried === 'number' ? carried : (this.current.get(scope) ?? null);
   }
 
   lifecycle(answer: unknown): never {
