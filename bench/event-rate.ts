@@ -47,45 +47,52 @@ async function simulate(plan: Plan): Promise<number> {
 }
 
 /**
- * The baseline: `initial` events at the plan's times, then each popped event schedules one more
- * (1–7 ms later) until `total` were pushed; then the queue drains. `total` pushes and pops.
+ * The baseline's load: the queue starts with `initial` events at the plan's times, then each popped
+ * event schedules one more (1–7 ms later) until `total` were pushed; then the queue drains. `total`
+ * pushes and pops.
  */
+class BaselineLoad {
+  readonly queue = new EventQueue();
+  private pushed = 0;
+
+  constructor(
+    initialTimes: ReadonlyArray<number>,
+    private readonly total: number,
+  ) {
+    for (const time of initialTimes) {
+      if (this.pushed >= total) break;
+      this.queue.push(time, 1, 0, 0, null);
+      this.pushed++;
+    }
+  }
+
+  /** The one more event an event popped at `time` schedules, while fewer than `total` were pushed. */
+  refill(time: number): void {
+    if (this.pushed >= this.total) return;
+    this.queue.push(time + 1 + (this.pushed % 7), 1, this.pushed, 0, null);
+    this.pushed++;
+  }
+}
+
 /** The baseline with one `await` per event, as a simulator whose handlers resume async code pays. */
 export async function awaitingLoop(initialTimes: ReadonlyArray<number>, total: number): Promise<number> {
-  const queue = new EventQueue();
-  let pushed = 0;
-  for (const time of initialTimes) {
-    if (pushed >= total) break;
-    queue.push(time, 1, 0, 0, null);
-    pushed++;
-  }
+  const load = new BaselineLoad(initialTimes, total);
   let popped = 0;
-  for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
+  for (let event = load.queue.pop(); event !== undefined; event = load.queue.pop()) {
     popped++;
     await new Promise<void>((resolve) => resolve());
-    if (pushed < total) {
-      queue.push(event.time + 1 + (pushed % 7), 1, pushed, 0, null);
-      pushed++;
-    }
+    load.refill(event.time);
   }
   return popped;
 }
 
+/** The baseline: the event loop with nothing but the queue. */
 export function bareLoop(initialTimes: ReadonlyArray<number>, total: number): number {
-  const queue = new EventQueue();
-  let pushed = 0;
-  for (const time of initialTimes) {
-    if (pushed >= total) break;
-    queue.push(time, 1, 0, 0, null);
-    pushed++;
-  }
+  const load = new BaselineLoad(initialTimes, total);
   let popped = 0;
-  for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
+  for (let event = load.queue.pop(); event !== undefined; event = load.queue.pop()) {
     popped++;
-    if (pushed < total) {
-      queue.push(event.time + 1 + (pushed % 7), 1, pushed, 0, null);
-      pushed++;
-    }
+    load.refill(event.time);
   }
   return popped;
 }

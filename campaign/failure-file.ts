@@ -17,6 +17,7 @@ import type { Plan } from '../sim/plan.ts';
 import { planSchema } from '../sim/plan-schema.ts';
 import type { RunResult } from '../sim/run-result.ts';
 import { executePlan, type StoreChoice } from '../sim/run.ts';
+import { presentFields } from './present-fields.ts';
 
 export const FAILURE_FILE_VERSION = 1;
 
@@ -93,8 +94,7 @@ export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutan
     seed: result.seed,
     adapter: result.adapter,
     faults: result.faults,
-    ...(extra.mutant === undefined ? {} : { mutant: extra.mutant }),
-    ...(extra.interleave === undefined ? {} : { interleave: extra.interleave }),
+    ...presentFields({ mutant: extra.mutant, interleave: extra.interleave }),
     ...(extra.policy === undefined || Object.keys(extra.policy).length === 0 ? {} : { policy: extra.policy }),
     plan,
     violations: result.violations,

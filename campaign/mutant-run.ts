@@ -6,7 +6,9 @@ import createMemoryStore from '../adapters/memory.ts';
 import { MUTANTS, mutantStoreFactory, type Mutant } from '../adapters/mutants/index.ts';
 import type { Violation } from '../model/verdict.ts';
 import { loadScenario } from '../scenarios/index.ts';
+import type { Scenario } from '../scenarios/schema.ts';
 import { failureOf, type FailureFile } from './failure-file.ts';
+import { presentFields } from './present-fields.ts';
 import type { Plan } from '../sim/plan.ts';
 import type { RunResult } from '../sim/run-result.ts';
 import { executePlan, generatePlan, replayLine } from '../sim/run.ts';
@@ -104,7 +106,7 @@ function mutantReplay(mutant: Mutant, scenario: string, seed: number): string {
  */
 export function mutantExecutor(mutant: Mutant): (plan: Plan) => Promise<RunResult> {
   const store = { name: `mutant:${mutant.name}`, factory: mutantStoreFactory(mutant, createMemoryStore) };
-  return (plan) => executePlan(plan, { store, differential: false, ...(mutant.policy === undefined ? {} : { policy: mutant.policy }) });
+  return (plan) => executePlan(plan, { store, differential: false, ...presentFields({ policy: mutant.policy }) });
 }
 
 /** Runs one plan on the correct implementation: the memory store and the correct policy. */
@@ -122,13 +124,28 @@ function discriminatingInvariants(mutantRun: RunResult, correctRun: RunResult): 
   return found;
 }
 
-interface Catch {
-  readonly scenario: string;
-  readonly seed: number;
+/** A catch as the hunt keeps it: with the plan to shrink and the invariant to shrink it by. */
+interface Catch extends MutantCatch {
   readonly plan: Plan;
   readonly invariant: string;
-  readonly invariants: ReadonlyArray<string>;
 }
+
+/** What the report of a mutant that was not caught says of the catch it did not make. */
+const notCaught = () => ({
+  firstFailingSeed: null,
+  firstFailingScenario: null,
+  scenario: null,
+  shrunkOperations: null,
+  shrunkCalls: null,
+  shrunkSteps: null,
+  originalSteps: null,
+  shrinkRuns: null,
+  shrinkExhausted: null,
+  violations: [],
+  replay: null,
+  counterexample: null,
+  failure: null,
+});
 
 async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptions): Promise<MutantReport> {
   const scenarios = mutant.scenarios.flatMap((name) => {
@@ -139,48 +156,10 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
     }
   });
   const missingScenarios = mutant.scenarios.filter((name) => !scenarios.some((s) => s.name === name));
-  const onMutant = mutantExecutor(mutant);
-  const onCorrect = correctExecutor();
-  const catches: Catch[] = [];
-  const candidates = options.candidates ?? DEFAULT_CANDIDATES;
-  let lastSeed = seeds;
-  for (let seed = 1; seed <= lastSeed && catches.length < candidates; seed++) {
-    for (const { name, scenario } of scenarios) {
-      if (catches.length >= candidates) break;
-      const plan = generatePlan(scenario, seed);
-      const mutantRun = await onMutant(plan);
-      if (mutantRun.violations.length === 0) continue;
-      const invariants = discriminatingInvariants(mutantRun, await onCorrect(plan));
-      const invariant = invariants[0];
-      if (invariant === undefined) continue;
-      if (catches.length === 0) lastSeed = Math.min(seeds, seed + CANDIDATE_SEEDS_AFTER_CATCH);
-      catches.push({ scenario: name, seed, plan, invariant, invariants });
-    }
-    options.onProgress?.({ mutant: mutant.name, seed, seeds, caught: catches.length > 0 });
-  }
+  const catches = await hunt(mutant, scenarios, seeds, options);
   const first = catches[0];
   if (first === undefined) {
-    return {
-      name: mutant.name,
-      bug: mutant.bug,
-      caught: false,
-      seedsTried: seeds,
-      firstFailingSeed: null,
-      firstFailingScenario: null,
-      scenario: null,
-      shrunkOperations: null,
-      shrunkCalls: null,
-      shrunkSteps: null,
-      originalSteps: null,
-      shrinkRuns: null,
-      shrinkExhausted: null,
-      violations: [],
-      replay: null,
-      counterexample: null,
-      failure: null,
-      missingScenarios,
-      catches: [],
-    };
+    return { name: mutant.name, bug: mutant.bug, caught: false, seedsTried: seeds, ...notCaught(), missingScenarios, catches: [] };
   }
   let best: Shrunk | null = null;
   for (const caught of catches) {
@@ -205,10 +184,37 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
     violations: best.violations,
     replay: best.result.replay,
     counterexample: renderCounterexample(best.result, { invariant: best.caught.invariant, originalSteps: best.shrunk.originalSteps }),
-    failure: failureOf(best.shrunk.plan, best.result, { mutant: mutant.name, ...(mutant.policy === undefined ? {} : { policy: mutant.policy }) }),
+    failure: failureOf(best.shrunk.plan, best.result, { mutant: mutant.name, ...presentFields({ policy: mutant.policy }) }),
     missingScenarios,
     catches: catches.map((c) => ({ scenario: c.scenario, seed: c.seed, invariants: c.invariants })),
   };
+}
+
+/**
+ * Seed after seed over `scenarios`, the runs where the mutant breaks an invariant the correct
+ * implementation keeps on the same plan: the first, then up to `candidates` within a few seeds of it.
+ */
+async function hunt(mutant: Mutant, scenarios: ReadonlyArray<{ readonly name: string; readonly scenario: Scenario }>, seeds: number, options: RunMutantsOptions): Promise<Catch[]> {
+  const onMutant = mutantExecutor(mutant);
+  const onCorrect = correctExecutor();
+  const catches: Catch[] = [];
+  const candidates = options.candidates ?? DEFAULT_CANDIDATES;
+  let lastSeed = seeds;
+  for (let seed = 1; seed <= lastSeed && catches.length < candidates; seed++) {
+    for (const { name, scenario } of scenarios) {
+      if (catches.length >= candidates) break;
+      const plan = generatePlan(scenario, seed);
+      const mutantRun = await onMutant(plan);
+      if (mutantRun.violations.length === 0) continue;
+      const invariants = discriminatingInvariants(mutantRun, await onCorrect(plan));
+      const invariant = invariants[0];
+      if (invariant === undefined) continue;
+      if (catches.length === 0) lastSeed = Math.min(seeds, seed + CANDIDATE_SEEDS_AFTER_CATCH);
+      catches.push({ scenario: name, seed, plan, invariant, invariants });
+    }
+    options.onProgress?.({ mutant: mutant.name, seed, seeds, caught: catches.length > 0 });
+  }
+  return catches;
 }
 
 interface Shrunk {

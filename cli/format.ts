@@ -2,6 +2,7 @@
 // NO_COLOR is set (picocolors decides).
 
 import pc from 'picocolors';
+import { presentFields } from '../campaign/present-fields.ts';
 import type { RunResult } from '../sim/run-result.ts';
 
 /** The contract's `run --json` document (docs/ARCHITECTURE.md "The CLI contract"). */
@@ -16,8 +17,7 @@ export function runJson(result: RunResult) {
     operations: result.operations,
     valid: result.valid,
     violations: result.violations,
-    ...(result.untested === undefined ? {} : { untested: result.untested }),
-    ...(result.unjudged === undefined ? {} : { unjudged: result.unjudged }),
+    ...presentFields({ untested: result.untested, unjudged: result.unjudged }),
     replay: result.replay,
   };
 }

@@ -18,6 +18,12 @@ const faultsOption = () =>
 const shardOption = () =>
   new Option('--shard <i/n>', 'do only the i-th of n shares of the work (also TESTBED_SHARD=i/n, or TESTBED_SHARDS=n with JOB_COMPLETION_INDEX)');
 
+/** How store calls that meet at a PostgreSQL database run: `run` and `sweep` take both. */
+const concurrencyOption = () =>
+  new Option('--concurrency <mode>', 'PostgreSQL stores: lockstep (default), or free: calls that meet at the database run at once, unheld (not replayed exactly)');
+const interleaveOption = () =>
+  new Option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct)');
+
 function buildProgram(): Command {
   const program = new Command('testbed')
     .description('Deterministic simulation and verification testbed for leases, fencing, idempotency and coordination epochs')
@@ -34,8 +40,8 @@ function buildProgram(): Command {
     .addOption(faultsOption())
     .option('--json', 'print one JSON document')
     .option('--no-shrink', 'do not shrink a failing run')
-    .option('--concurrency <mode>', 'PostgreSQL stores: lockstep (default), or free: calls that meet at the database run at once, unheld (not replayed exactly)')
-    .option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct)')
+    .addOption(concurrencyOption())
+    .addOption(interleaveOption())
     .action(async (options) => (await import('./commands/run.ts')).runCommand(options));
 
   program
@@ -60,8 +66,8 @@ function buildProgram(): Command {
     .option('--workers <n|auto>', 'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up); on PostgreSQL and for store modules and exec: stores, runs in flight at once (auto: 1 for these)', 'auto')
     .option('--stop-at-first', 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)')
     .option('--no-shrink', 'do not shrink the first failing run')
-    .option('--concurrency <mode>', 'PostgreSQL stores: lockstep (default), or free: calls that meet at the database run at once, unheld (not replayed exactly)')
-    .option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct)')
+    .addOption(concurrencyOption())
+    .addOption(interleaveOption())
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/sweep.ts')).sweepCommand(options));
 

@@ -4,6 +4,7 @@
 import type { StageCatch } from '../campaign/check/index.ts';
 import type { MutantEvidence, SuiteEvidence } from '../reports/index.ts';
 import type { MutantReport } from '../campaign/mutant-run.ts';
+import { presentFields } from '../campaign/present-fields.ts';
 import { replayLine } from '../sim/run.ts';
 
 export function mutantEvidence(m: MutantReport, check: StageCatch | null | undefined, durationMs: number): MutantEvidence {
@@ -12,9 +13,7 @@ export function mutantEvidence(m: MutantReport, check: StageCatch | null | undef
     bug: m.bug,
     caught: m.caught,
     seedsTried: m.seedsTried,
-    ...(m.firstFailingSeed === null ? {} : { firstFailingSeed: m.firstFailingSeed }),
-    ...(m.firstFailingScenario === null ? {} : { firstFailingScenario: m.firstFailingScenario }),
-    ...(m.shrunkOperations === null ? {} : { shrunkOperations: m.shrunkOperations }),
+    ...presentFields({ firstFailingSeed: m.firstFailingSeed, firstFailingScenario: m.firstFailingScenario, shrunkOperations: m.shrunkOperations }),
     // The counterexample may come from a later catch than the first: say which.
     ...(m.scenario === null || m.failure === null || (m.scenario === m.firstFailingScenario && m.failure.seed === m.firstFailingSeed)
       ? {}
@@ -32,8 +31,7 @@ function checkEvidence(check: StageCatch | undefined): Pick<MutantEvidence, 'che
   return {
     check: {
       caught: check.caught,
-      ...(check.firstFailureMs === null ? {} : { firstFailureMs: check.firstFailureMs }),
-      ...(check.steps === null ? {} : { steps: check.steps }),
+      ...presentFields({ firstFailureMs: check.firstFailureMs, steps: check.steps }),
       replay: check.replay,
     },
   };

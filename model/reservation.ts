@@ -5,9 +5,8 @@ import type { ReservationTransitionCommand, ReserveCommand } from './commands.ts
 import type { Reservation, ReservationState, ReservationTransitionResult, ReserveResult } from './outcomes.ts';
 import { mapWith } from './persistent.ts';
 import { readState } from './reservation-state.ts';
-import { admissionProblem, unitsInUse } from './semaphore.ts';
+import { admissionRefusal } from './semaphore.ts';
 import type { ModelState, Transition } from './state.ts';
-import { assert } from './assert.ts';
 import { isValidId } from './validation.ts';
 
 function withReservation(state: ModelState, reservation: Reservation): ModelState {
@@ -41,12 +40,8 @@ export function pendingReservation(command: ReserveCommand, now: number): Reserv
 
 export function reserve(state: ModelState, command: ReserveCommand, now: number): Transition<ReserveResult> {
   const idsValid = isValidId(command.reservationId) && isValidId(command.owner) && !state.reservationScopes.has(command.reservationId);
-  const problem = admissionProblem(state, command, idsValid);
-  if (problem !== null) return { state, outcome: { kind: 'Rejected', reason: problem } };
-  const capacity = state.capacities.get(command.scope);
-  assert(capacity !== undefined, 'admission checked the capacity');
-  const inUse = unitsInUse(state, command.scope, now);
-  if (inUse + command.units > capacity) return { state, outcome: { kind: 'Overbooked', inUse, capacity } };
+  const refused = admissionRefusal(state, command, idsValid, now);
+  if (refused !== null) return { state, outcome: 'reason' in refused ? { kind: 'Rejected', reason: refused.reason } : { kind: 'Overbooked', ...refused } };
   const reservation = pendingReservation(command, now);
   return { state: withReservation(state, reservation), outcome: { kind: 'Reserved', reservation } };
 }

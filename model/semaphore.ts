@@ -42,16 +42,33 @@ export function admissionProblem(
   return null;
 }
 
+/**
+ * Why an AcquirePermit or a Reserve is not admitted: a problem with its arguments or its scope
+ * (answered Rejected), or, when it does not fit, the units in use and the capacity (answered Busy
+ * or Overbooked). Null when it is admitted.
+ */
+export type Refusal = { readonly reason: RejectReason } | { readonly inUse: number; readonly capacity: number };
+
+export function admissionRefusal(
+  state: ModelState,
+  request: { readonly scope: string; readonly ttlMs: number; readonly units: number },
+  idsValid: boolean,
+  now: number,
+): Refusal | null {
+  const problem = admissionProblem(state, request, idsValid);
+  if (problem !== null) return { reason: problem };
+  const capacity = state.capacities.get(request.scope);
+  assert(capacity !== undefined, 'admission checked the capacity');
+  const inUse = unitsInUse(state, request.scope, now);
+  return inUse + request.units > capacity ? { inUse, capacity } : null;
+}
+
 export function acquirePermit(state: ModelState, command: AcquirePermitCommand, now: number): Transition<AcquirePermitResult> {
   const scopePermits = state.permits.get(command.scope);
   const existing = scopePermits?.get(command.permitId);
   const idsValid = isValidId(command.permitId) && isValidId(command.holder) && !(existing !== undefined && now < existing.expiresAt);
-  const problem = admissionProblem(state, command, idsValid);
-  if (problem !== null) return { state, outcome: { kind: 'Rejected', reason: problem } };
-  const capacity = state.capacities.get(command.scope);
-  assert(capacity !== undefined, 'admission checked the capacity');
-  const inUse = unitsInUse(state, command.scope, now);
-  if (inUse + command.units > capacity) return { state, outcome: { kind: 'Busy', inUse, capacity } };
+  const refused = admissionRefusal(state, command, idsValid, now);
+  if (refused !== null) return { state, outcome: 'reason' in refused ? { kind: 'Rejected', reason: refused.reason } : { kind: 'Busy', ...refused } };
 
   const permit: Permit = {
     scope: command.scope,
@@ -65,7 +82,7 @@ export function acquirePermit(state: ModelState, command: AcquirePermitCommand, 
   for (const [id, held] of scopePermits ?? []) if (now < held.expiresAt) kept.set(id, held);
   kept.set(command.permitId, permit);
   const next: ModelState = { ...state, permits: mapWith(state.permits, command.scope, kept) };
-  assert(unitsInUse(next, command.scope, now) === inUse + command.units, 'a grant adds exactly its units');
+  assert(unitsInUse(next, command.scope, now) === unitsInUse(state, command.scope, now) + command.units, 'a grant adds exactly its units');
   return { state: next, outcome: { kind: 'Granted', permit } };
 }
 

@@ -2,14 +2,14 @@
 // command's typed outcome. Every store must return the same outcome for the same sequence.
 
 import { assert, unreachable } from './assert.ts';
-import type { Command } from './commands.ts';
+import type { Command, CommandKind } from './commands.ts';
 import { advanceRoleEpoch } from './role-epoch.ts';
 import { planIntent, transitionIntent } from './effect-intent.ts';
 import { forceRelease } from './force-release.ts';
 import { idempotencyBegin, idempotencyComplete } from './idempotency.ts';
 import { acquire, handoff, release, renew } from './lease.ts';
 import { acquireAll } from './multi-resource.ts';
-import type { Outcome, OutcomeOf } from './outcomes.ts';
+import type { Outcome, OutcomeOf, Outcomes } from './outcomes.ts';
 import { mutate } from './protected-mutation.ts';
 import { advanceRecoveryEpoch, reconcileScope } from './recovery.ts';
 import { reserve, transitionReservation } from './reservation.ts';
@@ -18,58 +18,42 @@ import type { ModelState, Transition } from './state.ts';
 import { viewOf } from './view.ts';
 import { cancelWait, enqueue } from './wait-queue.ts';
 
+type CommandOf<K extends CommandKind> = Extract<Command, { readonly kind: K }>;
+
+/** The rule of every command kind, as a table over the port: a kind without its rule does not compile. */
+const RULES: { readonly [K in CommandKind]: (state: ModelState, command: CommandOf<K>, now: number) => Transition<Outcomes[K]> } = {
+  Acquire: acquire,
+  Renew: renew,
+  Release: release,
+  Handoff: handoff,
+  ForceRelease: forceRelease,
+  Enqueue: enqueue,
+  CancelWait: cancelWait,
+  Mutate: mutate,
+  DefineCapacity: defineCapacity,
+  AcquirePermit: acquirePermit,
+  ReleasePermit: releasePermit,
+  Reserve: reserve,
+  ActivateReservation: transitionReservation,
+  ConsumeReservation: transitionReservation,
+  ReleaseReservation: transitionReservation,
+  FailReservation: transitionReservation,
+  AcquireAll: acquireAll,
+  IdempotencyBegin: idempotencyBegin,
+  IdempotencyComplete: idempotencyComplete,
+  PlanIntent: planIntent,
+  TransitionIntent: transitionIntent,
+  AdvanceRecoveryEpoch: advanceRecoveryEpoch,
+  ReconcileScope: reconcileScope,
+  AdvanceRoleEpoch: advanceRoleEpoch,
+  Inspect: (state, _command, now) => ({ state, outcome: { kind: 'Snapshot', view: viewOf(state, now) } }),
+};
+
 function dispatch(state: ModelState, command: Command, now: number): Transition<Outcome> {
-  switch (command.kind) {
-    case 'Acquire':
-      return acquire(state, command, now);
-    case 'Renew':
-      return renew(state, command, now);
-    case 'Release':
-      return release(state, command, now);
-    case 'Handoff':
-      return handoff(state, command, now);
-    case 'ForceRelease':
-      return forceRelease(state, command, now);
-    case 'Enqueue':
-      return enqueue(state, command, now);
-    case 'CancelWait':
-      return cancelWait(state, command);
-    case 'Mutate':
-      return mutate(state, command, now);
-    case 'DefineCapacity':
-      return defineCapacity(state, command);
-    case 'AcquirePermit':
-      return acquirePermit(state, command, now);
-    case 'ReleasePermit':
-      return releasePermit(state, command, now);
-    case 'Reserve':
-      return reserve(state, command, now);
-    case 'ActivateReservation':
-    case 'ConsumeReservation':
-    case 'ReleaseReservation':
-    case 'FailReservation':
-      return transitionReservation(state, command, now);
-    case 'AcquireAll':
-      return acquireAll(state, command, now);
-    case 'IdempotencyBegin':
-      return idempotencyBegin(state, command, now);
-    case 'IdempotencyComplete':
-      return idempotencyComplete(state, command, now);
-    case 'PlanIntent':
-      return planIntent(state, command);
-    case 'TransitionIntent':
-      return transitionIntent(state, command);
-    case 'AdvanceRecoveryEpoch':
-      return advanceRecoveryEpoch(state, command, now);
-    case 'ReconcileScope':
-      return reconcileScope(state, command);
-    case 'AdvanceRoleEpoch':
-      return advanceRoleEpoch(state, command);
-    case 'Inspect':
-      return { state, outcome: { kind: 'Snapshot', view: viewOf(state, now) } };
-    default:
-      return unreachable(command, 'command kind');
-  }
+  if (!Object.hasOwn(RULES, command.kind)) return unreachable(command as never, 'command kind');
+  // Each rule takes the commands of its own kind; the table above pairs them.
+  const rule = RULES[command.kind] as (state: ModelState, command: Command, now: number) => Transition<Outcome>;
+  return rule(state, command, now);
 }
 
 export function step<C extends Command>(state: ModelState, command: C, nowMs: number): Transition<OutcomeOf<C>> {
@@ -77,7 +61,7 @@ export function step<C extends Command>(state: ModelState, command: C, nowMs: nu
   assert(nowMs >= 0, 'store time is not negative');
   const result = dispatch(state, command, nowMs);
   assert(typeof result.outcome.kind === 'string', 'every outcome is tagged');
-  // The dispatch above pairs each command kind with its own handler, whose return type is
-  // exactly Outcomes[kind]; TypeScript cannot follow that through the switch, hence the cast.
+  // The table above pairs each command kind with its own rule, whose return type is exactly
+  // Outcomes[kind]; TypeScript cannot follow that through the lookup, hence the cast.
   return result as Transition<OutcomeOf<C>>;
 }

@@ -32,11 +32,7 @@ export interface GateDefinition {
   readonly note?: string;
 }
 
-export interface Entry {
-  readonly scenarios?: ReadonlyArray<string>;
-  readonly mutants?: ReadonlyArray<string>;
-  readonly suites?: ReadonlyArray<string>;
-  readonly invariants?: ReadonlyArray<string>;
+export interface Entry extends Partial<GateProofs> {
   readonly note?: string;
 }
 

@@ -1,7 +1,16 @@
 // The gates (000 §316) and acceptance tests (000 §315) of seed 000, with what proves each.
 
-import type { Line } from './gate-catalogue.ts';
+import type { Entry, Line } from './gate-catalogue.ts';
 import { NOT_MODELLED } from './gate-notes.ts';
+
+/** The gate and the acceptance test of request-digest conflicts have the same proofs. */
+const DIGEST_CONFLICT: Entry = {
+  // A completion that outlived its record must not land on the record another request took.
+  scenarios: ['idempotency-different-request', 'idempotency-late-completion'],
+  mutants: ['digest-ignored', 'complete-ignores-digest'],
+  invariants: ['digest-conflict'],
+  suites: ['idempotency'],
+};
 
 export const SEED_000_GATES: ReadonlyArray<Line> = [
   ['fencing-monotonic', 'lease/fencing monotonicity is proven', {
@@ -15,13 +24,7 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     mutants: ['no-fencing-check', 'client-clock-expiry', 'renewal-without-epoch-check', 'advisory-lock-only', 'holder-not-stopped-on-renewal-failure', 'effect-without-lease-confirmation'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   }],
-  ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', {
-    // A completion that outlived its record must not land on the record another request took.
-    scenarios: ['idempotency-different-request', 'idempotency-late-completion'],
-    mutants: ['digest-ignored', 'complete-ignores-digest'],
-    invariants: ['digest-conflict'],
-    suites: ['idempotency'],
-  }],
+  ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', DIGEST_CONFLICT],
   ['provider-unknown-reconciliation', 'provider Unknown reconciliation works', {
     scenarios: ['provider-timeout-unknown', 'cancel-keeps-lease'],
     mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure'],
@@ -106,13 +109,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['idempotency-scope'],
     suites: ['idempotency'],
   }],
-  ['digest-mismatch-rejected', 'Same key with different request digest is rejected.', {
-    // A completion that outlived its record must not land on the record another request took.
-    scenarios: ['idempotency-different-request', 'idempotency-late-completion'],
-    mutants: ['digest-ignored', 'complete-ignores-digest'],
-    invariants: ['digest-conflict'],
-    suites: ['idempotency'],
-  }],
+  ['digest-mismatch-rejected', 'Same key with different request digest is rejected.', DIGEST_CONFLICT],
   ['unknown-not-new-operation', 'Unknown idempotency outcome does not create a new operation automatically.', {
     scenarios: ['provider-timeout-unknown'],
     mutants: ['unknown-treated-as-failure'],

@@ -24,18 +24,9 @@ export interface ScenarioProof {
   readonly durationMs?: number;
 }
 
-export interface MutantProof {
-  readonly name: string;
-  readonly bug: string;
-  readonly caught: boolean;
-  readonly seedsTried: number;
-  readonly firstFailingSeed?: number;
-  readonly firstFailingScenario?: string;
-  readonly shrunkOperations?: number;
-  readonly shrunkFrom?: { readonly scenario: string; readonly seed: number };
-  readonly replay?: string;
+/** A mutant hunt's evidence as a gate reads it: without its catches and its command-level check. */
+export interface MutantProof extends Omit<MutantEvidence, 'catches' | 'check'> {
   readonly holds: boolean;
-  readonly durationMs?: number;
   /** The catch that shows this gate's rule can fail: on one of its scenarios, by one of its invariants (null: none did). */
   readonly provesGate: { readonly scenario: string; readonly seed: number; readonly invariant: string } | null;
 }
@@ -56,10 +47,7 @@ export interface GateEvidence {
 }
 
 /** One row of `testbed gates --json` (docs/ARCHITECTURE.md "The CLI contract"). */
-export interface GateResult {
-  readonly id: string;
-  readonly title: string;
-  readonly source: string;
+export interface GateResult extends Pick<GateDefinition, 'id' | 'title' | 'source'> {
   readonly status: GateStatus;
   readonly evidence: GateEvidence;
 }

@@ -4,7 +4,7 @@
 // one idempotency key and one capacity at the same moments, so that their transactions run at
 // once. Run serially it is an ordinary, busy lease workload.
 
-import { SAFETY } from './profiles.ts';
+import { NET, SAFETY } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
@@ -15,7 +15,7 @@ export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     // Short leases and short work, no waiting (every acquire tries once, so contenders meet on a
     // free scope), and three operations in ten repeating the one before at the same instant.
     workload: { controllers: 8, scopes: 2, mix: { 'env-deploy': 2, 'api-request': 1, 'api-conflict': 1, 'signing-slot': 1 }, horizonMs: 3_000, leaseTtlMs: 300, workMsMin: 20, workMsMax: 200, waitPct: 0, burstPct: 30 },
-    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 5 } },
+    faults: { profile: { ...NET } },
     invariants: [...SAFETY, 'capacity', 'digest-conflict', 'idempotency-scope', 'unknown-not-new'],
     expect: 'pass',
     operations: 120,
@@ -28,7 +28,7 @@ export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     // pause reaches the store within the interleaving window (25 ms) before its lease expires,
     // when the waiters told the scope is free reach it too; store time passes inside that window.
     workload: { controllers: 8, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 4_000, leaseTtlMs: 50, workMsMin: 10, workMsMax: 60, waitPct: 100, burstPct: 20 },
-    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 5, holdProbabilityPct: 60, holdMsMax: 40, nemesisIntervalMs: 50, pauseProbabilityPct: 50, pauseMsMax: 50 } },
+    faults: { profile: { ...NET, holdProbabilityPct: 60, holdMsMax: 40, nemesisIntervalMs: 50, pauseProbabilityPct: 50, pauseMsMax: 50 } },
     invariants: [...SAFETY],
     expect: 'pass',
     operations: 100,

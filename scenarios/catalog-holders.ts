@@ -31,7 +31,7 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     // whose leases live by their TTL keeps them through such a cut-off.
     sources: ['000 §74', '000 §25', '000 §281'],
     workload: { controllers: 4, scopes: 2, mix: { 'env-deploy': 1 }, horizonMs: 12_000, leaseTtlMs: 3_000, workMsMin: 200, workMsMax: 800 },
-    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 5, nemesisIntervalMs: 150, partitionProbabilityPct: 60, partitionMsMax: 120 } },
+    faults: { profile: { ...NET, nemesisIntervalMs: 150, partitionProbabilityPct: 60, partitionMsMax: 120 } },
     invariants: [...SAFETY],
     expect: 'pass',
     operations: 40,

@@ -9,8 +9,7 @@ import { grantLease } from '../../model/lease.ts';
 import { canonicalOrder } from '../../model/multi-resource.ts';
 import type { AcquireAllResult } from '../../model/outcomes.ts';
 import { liveLease, type ModelState, type Transition } from '../../model/state.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore, type ReferenceStep } from './model-store.ts';
+import { modelMutant, type ReferenceStep } from './model-store.ts';
 
 function acquireOneByOne(state: ModelState, command: AcquireAllCommand, now: number, reference: ReferenceStep): Transition<AcquireAllResult> {
   const answer = reference(state, command, now);
@@ -25,12 +24,4 @@ function acquireOneByOne(state: ModelState, command: AcquireAllCommand, now: num
   return answer;
 }
 
-export const acquireAllKeepsPartial: Mutant = {
-  name: 'acquire-all-keeps-partial',
-  bug: 'AcquireAll that finds a scope busy answers Busy but keeps the leases it took on the scopes before it',
-  source: '000 §21–§22, §99–§105',
-  rule: 'Multi-resource acquisition: all or nothing (a Busy AcquireAll leaves no lease)',
-  invariants: ['no-phantom-lease'],
-  scenarios: ['deadlock-order', 'multi-resource-compensation'],
-  store: () => modelMutantStore('acquire-all-keeps-partial', ['AcquireAll'], acquireOneByOne),
-};
+export const acquireAllKeepsPartial = modelMutant('acquire-all-keeps-partial', ['AcquireAll'], acquireOneByOne);

@@ -4,22 +4,12 @@
 
 import { mapWith, mapWithout } from '../../model/persistent.ts';
 import { queueOf } from '../../model/wait-queue.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const acquireBypassesQueue: Mutant = {
-  name: 'acquire-bypasses-queue',
-  bug: 'an Acquire without a waiter id takes a free scope while waiters are queued for it',
-  source: '000 §86–§90, §294',
-  rule: 'Leases: Acquire step 5 (queue not empty and no waiterId → Rejected not-head-of-queue)',
-  invariants: ['liveness'],
-  scenarios: ['fairness-starvation'],
-  store: () =>
-    modelMutantStore('acquire-bypasses-queue', ['Acquire'], (state, command, now, reference) => {
-      const queue = queueOf(state, command.scope);
-      if (command.waiterId !== undefined || queue.length === 0) return reference(state, command, now);
-      // The queue is invisible to this caller; it is put back untouched afterwards.
-      const granted = reference({ ...state, queues: mapWithout(state.queues, command.scope) }, command, now);
-      return { state: { ...granted.state, queues: mapWith(granted.state.queues, command.scope, queue) }, outcome: granted.outcome };
-    }),
-};
+export const acquireBypassesQueue = modelMutant('acquire-bypasses-queue', ['Acquire'], (state, command, now, reference) => {
+  const queue = queueOf(state, command.scope);
+  if (command.waiterId !== undefined || queue.length === 0) return reference(state, command, now);
+  // The queue is invisible to this caller; it is put back untouched afterwards.
+  const granted = reference({ ...state, queues: mapWithout(state.queues, command.scope) }, command, now);
+  return { state: { ...granted.state, queues: mapWith(granted.state.queues, command.scope, queue) }, outcome: granted.outcome };
+});

@@ -7,8 +7,7 @@
 import type { Command } from '../../model/commands.ts';
 import { mapWithout } from '../../model/persistent.ts';
 import { liveLease, type ModelState } from '../../model/state.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
 /** The state as a session lock sees it: free scopes have no token history. */
 function forgetFreeScopes(state: ModelState, scopes: ReadonlyArray<string>, now: number): ModelState {
@@ -21,15 +20,5 @@ function scopesOf(command: Extract<Command, { kind: 'Acquire' | 'AcquireAll' }>)
   return command.kind === 'Acquire' ? [command.scope] : command.scopes;
 }
 
-export const advisoryLockOnly: Mutant = {
-  name: 'advisory-lock-only',
-  bug: 'no durable per-scope token counter: every owner of a free scope gets token 1, as with a session advisory lock',
-  source: '000 §24, §72–§74, §280',
-  rule: 'Fencing tokens: issuing sets lastToken := max(lastToken, recoveryEpoch × stride) + 1; nothing lowers it',
-  invariants: ['one-owner-per-epoch', 'fencing-monotonic'],
-  scenarios: ['stale-holder', 'paused-holder-expiry', 'standard-mix', 'release-coordinator-epoch'],
-  store: () =>
-    modelMutantStore('advisory-lock-only', ['Acquire', 'AcquireAll'], (state, command, now, reference) =>
-      reference(forgetFreeScopes(state, scopesOf(command), now), command, now),
-    ),
-};
+export const advisoryLockOnly = modelMutant('advisory-lock-only', ['Acquire', 'AcquireAll'], (state, command, now, reference) =>
+  reference(forgetFreeScopes(state, scopesOf(command), now), command, now));

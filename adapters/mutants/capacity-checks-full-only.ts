@@ -6,22 +6,12 @@
 
 import { mapWith } from '../../model/persistent.ts';
 import { unitsInUse } from '../../model/semaphore.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const capacityChecksFullOnly: Mutant = {
-  name: 'capacity-checks-full-only',
-  bug: 'the capacity check refuses only a pool that is already full, not a request that does not fit (permits and reservations)',
-  source: '000 §93–§96, §207, §293',
-  rule: 'Semaphores and reservations: in use + units > capacity → Busy / Overbooked',
-  invariants: ['capacity'],
-  scenarios: ['semaphore-capacity'],
-  store: () =>
-    modelMutantStore('capacity-checks-full-only', ['AcquirePermit', 'Reserve'], (state, command, now, reference) => {
-      const capacity = state.capacities.get(command.scope);
-      if (capacity === undefined || unitsInUse(state, command.scope, now) >= capacity) return reference(state, command, now);
-      // Not full: admitted whatever it asks for, as if the pool had room for it.
-      const roomy = reference({ ...state, capacities: mapWith(state.capacities, command.scope, capacity + command.units) }, command, now);
-      return { state: { ...roomy.state, capacities: state.capacities }, outcome: roomy.outcome };
-    }),
-};
+export const capacityChecksFullOnly = modelMutant('capacity-checks-full-only', ['AcquirePermit', 'Reserve'], (state, command, now, reference) => {
+  const capacity = state.capacities.get(command.scope);
+  if (capacity === undefined || unitsInUse(state, command.scope, now) >= capacity) return reference(state, command, now);
+  // Not full: admitted whatever it asks for, as if the pool had room for it.
+  const roomy = reference({ ...state, capacities: mapWith(state.capacities, command.scope, capacity + command.units) }, command, now);
+  return { state: { ...roomy.state, capacities: state.capacities }, outcome: roomy.outcome };
+});

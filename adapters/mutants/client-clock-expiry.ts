@@ -6,6 +6,7 @@
 import type { Command } from '../../model/commands.ts';
 import type { OutcomeOf } from '../../model/outcomes.ts';
 import type { Store, StoreFactory, SyncStore } from '../port.ts';
+import { declaredMutant } from './declarations.ts';
 import type { Mutant } from './mutant.ts';
 
 /** The correct store, handed the caller's clock in place of its own (when the caller has one). */
@@ -30,12 +31,4 @@ export function withCallerClock(base: StoreFactory): StoreFactory {
   };
 }
 
-export const clientClockExpiry: Mutant = {
-  name: 'client-clock-expiry',
-  bug: 'expiry is stamped and judged by the calling controller’s clock instead of store time',
-  source: '000 §79–§82',
-  rule: 'Leases: a lease is live iff now < expiresAt, now being store time (never a client clock)',
-  invariants: ['lease-exclusive'],
-  scenarios: ['clock-skew', 'swarm-mix', 'standard-mix'],
-  store: withCallerClock,
-};
+export const clientClockExpiry: Mutant = { ...declaredMutant('client-clock-expiry'), store: withCallerClock };

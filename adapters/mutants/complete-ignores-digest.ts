@@ -5,15 +5,6 @@
 // that is not theirs.
 
 import { withStoredDigest } from './digest-ignored.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const completeIgnoresDigest: Mutant = {
-  name: 'complete-ignores-digest',
-  bug: 'IdempotencyComplete records its outcome on the key’s record whatever request digest it carries',
-  source: '000 §46–§47, §284',
-  rule: 'Idempotency: IdempotencyComplete (a live record with another digest → Conflict)',
-  invariants: ['digest-conflict'],
-  scenarios: ['idempotency-late-completion'],
-  store: () => modelMutantStore('complete-ignores-digest', ['IdempotencyComplete'], withStoredDigest),
-};
+export const completeIgnoresDigest = modelMutant('complete-ignores-digest', ['IdempotencyComplete'], withStoredDigest);

@@ -6,8 +6,7 @@
 import type { IdempotencyBeginCommand, IdempotencyCompleteCommand } from '../../model/commands.ts';
 import type { OutcomeOf } from '../../model/outcomes.ts';
 import type { ModelState, Transition } from '../../model/state.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore, type ReferenceStep } from './model-store.ts';
+import { modelMutant, type ReferenceStep } from './model-store.ts';
 
 /** The reference answer, asked again as if the caller had sent the stored digest wherever it is a Conflict. */
 export function withStoredDigest<C extends IdempotencyBeginCommand | IdempotencyCompleteCommand>(state: ModelState, command: C, now: number, reference: ReferenceStep): Transition<OutcomeOf<C>> {
@@ -17,12 +16,4 @@ export function withStoredDigest<C extends IdempotencyBeginCommand | Idempotency
   return reference(state, { ...command, digest: outcome.existingDigest! }, now);
 }
 
-export const digestIgnored: Mutant = {
-  name: 'digest-ignored',
-  bug: 'IdempotencyBegin and IdempotencyComplete ignore the request digest: another request reusing a key is not a Conflict',
-  source: '000 §46–§47, §284',
-  rule: 'Idempotency: IdempotencyBegin (present with another digest → Conflict, whatever the state)',
-  invariants: ['digest-conflict'],
-  scenarios: ['idempotency-different-request', 'standard-mix'],
-  store: () => modelMutantStore('digest-ignored', ['IdempotencyBegin', 'IdempotencyComplete'], withStoredDigest),
-};
+export const digestIgnored = modelMutant('digest-ignored', ['IdempotencyBegin', 'IdempotencyComplete'], withStoredDigest);

@@ -5,28 +5,18 @@
 
 import type { ReservationTransitionCommand } from '../../model/commands.ts';
 import { mapWith } from '../../model/persistent.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const expiredReservationConsumed: Mutant = {
-  name: 'expired-reservation-consumed',
-  bug: 'ConsumeReservation consumes a Pending or Active reservation whose expiry has passed',
-  source: '000 §37–§42, §207–§213, §292',
-  rule: 'Semaphores and reservations: an expired reservation is never consumed (ReservationExpired)',
-  invariants: ['capacity'],
-  scenarios: ['renewal-failure-stops-holder', 'multi-resource-compensation', 'clock-skew'],
-  store: () =>
-    modelMutantStore('expired-reservation-consumed', ['ConsumeReservation'], (state, consume, now, reference) => {
-      // The transition commands share one type; only ConsumeReservation reaches this rule.
-      const command = consume as unknown as ReservationTransitionCommand;
-      const scope = state.reservationScopes.get(command.reservationId);
-      const reservation = scope === undefined ? undefined : state.reservations.get(scope)?.get(command.reservationId);
-      if (scope === undefined || reservation === undefined || now < reservation.expiresAt) return reference(state, command, now);
-      // Judged as if the clock had not passed its expiry: the state alone decides.
-      const fresh = { ...reservation, expiresAt: now + 1 };
-      const consumed = reference({ ...state, reservations: mapWith(state.reservations, scope, mapWith(state.reservations.get(scope)!, command.reservationId, fresh)) }, command, now);
-      if (consumed.outcome.kind !== 'ReservationUpdated') return reference(state, command, now);
-      const updated = { ...consumed.outcome.reservation, expiresAt: reservation.expiresAt };
-      return { state: { ...consumed.state, reservations: mapWith(consumed.state.reservations, scope, mapWith(consumed.state.reservations.get(scope)!, command.reservationId, updated)) }, outcome: { kind: 'ReservationUpdated', reservation: updated } };
-    }),
-};
+export const expiredReservationConsumed = modelMutant('expired-reservation-consumed', ['ConsumeReservation'], (state, consume, now, reference) => {
+  // The transition commands share one type; only ConsumeReservation reaches this rule.
+  const command = consume as unknown as ReservationTransitionCommand;
+  const scope = state.reservationScopes.get(command.reservationId);
+  const reservation = scope === undefined ? undefined : state.reservations.get(scope)?.get(command.reservationId);
+  if (scope === undefined || reservation === undefined || now < reservation.expiresAt) return reference(state, command, now);
+  // Judged as if the clock had not passed its expiry: the state alone decides.
+  const fresh = { ...reservation, expiresAt: now + 1 };
+  const consumed = reference({ ...state, reservations: mapWith(state.reservations, scope, mapWith(state.reservations.get(scope)!, command.reservationId, fresh)) }, command, now);
+  if (consumed.outcome.kind !== 'ReservationUpdated') return reference(state, command, now);
+  const updated = { ...consumed.outcome.reservation, expiresAt: reservation.expiresAt };
+  return { state: { ...consumed.state, reservations: mapWith(consumed.state.reservations, scope, mapWith(consumed.state.reservations.get(scope)!, command.reservationId, updated)) }, outcome: { kind: 'ReservationUpdated', reservation: updated } };
+});

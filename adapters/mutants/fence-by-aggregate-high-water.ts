@@ -8,8 +8,7 @@ import type { MutateCommand } from '../../model/commands.ts';
 import type { MutateResult } from '../../model/outcomes.ts';
 import { aggregateVersion } from '../../model/protected-mutation.ts';
 import type { ModelState, Transition } from '../../model/state.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 import { guarded, writeAggregate } from './rule-book-mutate.ts';
 
 function fencedByHighWater(state: ModelState, command: MutateCommand): Transition<MutateResult> {
@@ -20,12 +19,4 @@ function fencedByHighWater(state: ModelState, command: MutateCommand): Transitio
   });
 }
 
-export const fenceByAggregateHighWater: Mutant = {
-  name: 'fence-by-aggregate-high-water',
-  bug: 'Mutate fences against the highest token the aggregate accepted instead of the live lease',
-  source: '000 §25–§30, §66–§70, §281',
-  rule: 'Protected mutation: no live lease with that token and holder → StaleFence',
-  invariants: ['one-owner-per-epoch', 'lease-exclusive'],
-  scenarios: ['paused-holder-expiry', 'stale-holder', 'split-brain-partition', 'standard-mix'],
-  store: () => modelMutantStore('fence-by-aggregate-high-water', ['Mutate'], (state, command) => fencedByHighWater(state, command)),
-};
+export const fenceByAggregateHighWater = modelMutant('fence-by-aggregate-high-water', ['Mutate'], (state, command) => fencedByHighWater(state, command));

@@ -2,23 +2,9 @@
 // queue is the oldest waiter whatever its priority: a plain FIFO where the rule book ranks by
 // effective priority first, so an urgent waiter queues behind every routine one.
 
-import type { Waiter } from '../../model/outcomes.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
-import { acquireWithHead } from './queue-order.ts';
+import { modelMutant } from './model-store.ts';
+import { acquireWithHead, headBy } from './queue-order.ts';
 
-function oldest(queue: ReadonlyArray<Waiter>): Waiter | null {
-  let head: Waiter | null = null;
-  for (const waiter of queue) if (head === null || waiter.seq < head.seq) head = waiter;
-  return head;
-}
+const oldest = headBy((waiter, head) => waiter.seq < head.seq);
 
-export const fifoIgnoresPriority: Mutant = {
-  name: 'fifo-ignores-priority',
-  bug: 'the head of a queue is the oldest waiter; explicit priority (and so aging) is ignored',
-  source: '000 §90–§92, §294',
-  rule: 'Leases: head of a queue (greatest effective priority, then smaller seq)',
-  invariants: ['liveness'],
-  scenarios: ['fairness-starvation'],
-  store: () => modelMutantStore('fifo-ignores-priority', ['Acquire'], (state, command, now, reference) => acquireWithHead(state, command, now, reference, oldest)),
-};
+export const fifoIgnoresPriority = modelMutant('fifo-ignores-priority', ['Acquire'], (state, command, now, reference) => acquireWithHead(state, command, now, reference, oldest));

@@ -3,25 +3,15 @@
 // token: no new epoch, so the old holder's late writes carry a token that is current again.
 
 import { mapWith } from '../../model/persistent.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const handoffKeepsToken: Mutant = {
-  name: 'handoff-keeps-token',
-  bug: 'Handoff gives the new holder the old holder’s token instead of issuing a new one',
-  source: '000 §24, §110–§114',
-  rule: 'Leases: Handoff (a new token is issued for newHolder)',
-  invariants: ['one-owner-per-epoch', 'fencing-monotonic'],
-  scenarios: ['lease-handoff', 'standard-mix'],
-  store: () =>
-    modelMutantStore('handoff-keeps-token', ['Handoff'], (state, command, now, reference) => {
-      const handed = reference(state, command, now);
-      if (handed.outcome.kind !== 'HandedOff') return handed;
-      const lease = { ...handed.outcome.lease, token: command.token };
-      // The counter stays where it was before the handoff: no epoch was spent.
-      return {
-        state: { ...handed.state, leases: mapWith(handed.state.leases, command.scope, lease), lastTokens: state.lastTokens },
-        outcome: { kind: 'HandedOff', lease },
-      };
-    }),
-};
+export const handoffKeepsToken = modelMutant('handoff-keeps-token', ['Handoff'], (state, command, now, reference) => {
+  const handed = reference(state, command, now);
+  if (handed.outcome.kind !== 'HandedOff') return handed;
+  const lease = { ...handed.outcome.lease, token: command.token };
+  // The counter stays where it was before the handoff: no epoch was spent.
+  return {
+    state: { ...handed.state, leases: mapWith(handed.state.leases, command.scope, lease), lastTokens: state.lastTokens },
+    outcome: { kind: 'HandedOff', lease },
+  };
+});

@@ -5,18 +5,9 @@
 // answered with that other record (Replay of someone else's outcome, InProgress, Conflict), and
 // the request itself never runs.
 
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
 /** Every record filed under one scope: only the key tells records apart. */
 const ANY = { tenant: 'any-tenant', operation: 'any-operation', subject: 'any-subject' } as const;
 
-export const idempotencyKeyUnscoped: Mutant = {
-  name: 'idempotency-key-unscoped',
-  bug: 'idempotency records are identified by the key alone: a key reused by another tenant, operation or subject finds that other record',
-  source: '000 §44–§45, §47',
-  rule: 'Idempotency: a record is identified by (tenant, operation, subject, key)',
-  invariants: ['idempotency-scope'],
-  scenarios: ['idempotency-different-request', 'standard-mix'],
-  store: () => modelMutantStore('idempotency-key-unscoped', ['IdempotencyBegin', 'IdempotencyComplete'], (state, command, now, reference) => reference(state, { ...command, ...ANY }, now)),
-};
+export const idempotencyKeyUnscoped = modelMutant('idempotency-key-unscoped', ['IdempotencyBegin', 'IdempotencyComplete'], (state, command, now, reference) => reference(state, { ...command, ...ANY }, now));

@@ -4,21 +4,13 @@
 // compares the caller's epoch with the stored role epoch nor records it, so a deposed leader's
 // lease is created as if it were current.
 
-import type { AcquireCommand } from '../../model/commands.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import type { AcquireCommand, MutateCommand } from '../../model/commands.ts';
+import { modelMutant } from './model-store.ts';
 
-function withoutGuard(command: AcquireCommand): AcquireCommand {
+/** The command as a store that ignores role guards reads it (mutate-without-role-guard.ts too). */
+export function withoutGuard<C extends AcquireCommand | MutateCommand>(command: C): C {
   const { guard: _ignored, ...rest } = command;
-  return rest;
+  return rest as C;
 }
 
-export const leaseWithoutSchedulerEpoch: Mutant = {
-  name: 'lease-without-scheduler-epoch',
-  bug: 'Acquire ignores the role guard: a lease is created under a scheduler epoch older than the store has seen',
-  source: '001 §27–§28, §93, §263',
-  rule: 'Leases: Acquire step 1 (guard.epoch < stored → Fenced, else stored := guard.epoch)',
-  invariants: ['fenced-stale-leader'],
-  scenarios: ['scheduler-epoch', 'stale-leader-epoch', 'minority-partition'],
-  store: () => modelMutantStore('lease-without-scheduler-epoch', ['Acquire'], (state, command, now, reference) => reference(state, withoutGuard(command), now)),
-};
+export const leaseWithoutSchedulerEpoch = modelMutant('lease-without-scheduler-epoch', ['Acquire'], (state, command, now, reference) => reference(state, withoutGuard(command), now));

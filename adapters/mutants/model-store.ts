@@ -2,6 +2,8 @@
 // exactly as the memory adapter does, except that the command kinds a mutant names go through its
 // broken rule. Every other command, the clock, snapshot and restore are the reference behaviour,
 // so a mutant differs from the correct store in the one rule it names and nowhere else.
+// `modelMutant` makes such a mutant of a declared store mutant (declarations.ts), the kinds it
+// breaks and its broken rule.
 
 import type { Command, CommandKind } from '../../model/commands.ts';
 import type { Outcome, OutcomeOf, Outcomes } from '../../model/outcomes.ts';
@@ -9,6 +11,8 @@ import type { ModelState, Transition } from '../../model/state.ts';
 import { initialState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import type { StoreImage, StoreOptions, SyncStore, TimeSource } from '../port.ts';
+import { declaredMutant, type StoreMutantName } from './declarations.ts';
+import type { Mutant } from './mutant.ts';
 
 /** The correct transition of any command. */
 export type ReferenceStep = <C extends Command>(state: ModelState, command: C, now: number) => Transition<OutcomeOf<C>>;
@@ -60,6 +64,11 @@ export function modelMutantStore<K extends CommandKind>(name: string, kinds: Rea
     };
     return store;
   };
+}
+
+/** The store mutant `name` over the reference model: the commands of `kinds` follow `broken`, all others the reference. */
+export function modelMutant<K extends CommandKind>(name: StoreMutantName, kinds: ReadonlyArray<K>, broken: BrokenRule<K>): Mutant {
+  return { ...declaredMutant(name), store: () => modelMutantStore(name, kinds, broken) };
 }
 
 function storeTime(adapter: string, time: TimeSource | 'database'): TimeSource {

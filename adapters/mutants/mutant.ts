@@ -1,7 +1,8 @@
 // A mutant (docs/ARCHITECTURE.md "Mutants"): a deliberately broken variant of the store or of
 // the controller, with exactly one documented bug drawn from a real failure. The store mutants
-// are the files beside this one; the controller's are beside its policy (model/policy-mutants/).
-// The testbed proves its own sensitivity by catching every one of them within a seed budget.
+// are the files beside this one (declarations.ts says what each breaks and what must catch it);
+// the controller's are beside its policy (model/policy-mutants/). The testbed proves its own
+// sensitivity by catching every one of them within a seed budget.
 
 import type { StoreFactory } from '../port.ts';
 import type { ControllerPolicy } from '../../model/controller-policy.ts';

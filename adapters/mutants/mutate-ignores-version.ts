@@ -7,25 +7,15 @@ import type { MutateCommand } from '../../model/commands.ts';
 import type { MutateResult } from '../../model/outcomes.ts';
 import { aggregateVersion } from '../../model/protected-mutation.ts';
 import { liveLease, type ModelState, type Transition } from '../../model/state.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
-import { guarded, writeAggregate } from './rule-book-mutate.ts';
+import { modelMutant } from './model-store.ts';
+import { fencedBy, writeAggregate } from './rule-book-mutate.ts';
 
-function mutateAnyVersion(state: ModelState, command: MutateCommand, now: number): Transition<MutateResult> {
-  return guarded(state, command, (checked) => {
-    const live = liveLease(checked, command.scope, now);
-    if (live === null || live.token !== command.token || live.holder !== command.holder) return { state: checked, outcome: { kind: 'StaleFence', currentToken: live?.token ?? null } };
-    const current = aggregateVersion(checked, command.scope, command.aggregate)?.version ?? 0;
-    return writeAggregate(checked, { ...command, expectedVersion: current });
-  });
+/** The write of the next version, whatever version the caller expected. */
+function writeNextVersion(state: ModelState, command: MutateCommand): Transition<MutateResult> {
+  const current = aggregateVersion(state, command.scope, command.aggregate)?.version ?? 0;
+  return writeAggregate(state, { ...command, expectedVersion: current });
 }
 
-export const mutateIgnoresVersion: Mutant = {
-  name: 'mutate-ignores-version',
-  bug: 'Mutate checks the lease but not the expected version: it writes the next version over a change the caller never saw',
-  source: '000 §66–§70',
-  rule: 'Protected mutation: aggregate version differs from expectedVersion → StaleVersion; else the version becomes expectedVersion + 1',
-  invariants: ['no-lost-update'],
-  scenarios: ['provider-fencing', 'stalled-refresh'],
-  store: () => modelMutantStore('mutate-ignores-version', ['Mutate'], (state, command, now) => mutateAnyVersion(state, command, now)),
-};
+export const mutateIgnoresVersion = modelMutant('mutate-ignores-version', ['Mutate'], (state, command, now) =>
+  fencedBy(state, command, (checked) => liveLease(checked, command.scope, now), writeNextVersion),
+);

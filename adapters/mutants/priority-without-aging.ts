@@ -3,23 +3,9 @@
 // the waiting time never raises a waiter's rank, so a steady stream of higher-priority
 // newcomers starves an old low-priority waiter.
 
-import type { Waiter } from '../../model/outcomes.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
-import { acquireWithHead } from './queue-order.ts';
+import { modelMutant } from './model-store.ts';
+import { acquireWithHead, headBy } from './queue-order.ts';
 
-function byPriorityOnly(queue: ReadonlyArray<Waiter>): Waiter | null {
-  let head: Waiter | null = null;
-  for (const waiter of queue) if (head === null || waiter.priority > head.priority || (waiter.priority === head.priority && waiter.seq < head.seq)) head = waiter;
-  return head;
-}
+const byPriorityOnly = headBy((waiter, head) => waiter.priority > head.priority || (waiter.priority === head.priority && waiter.seq < head.seq));
 
-export const priorityWithoutAging: Mutant = {
-  name: 'priority-without-aging',
-  bug: 'the head of a queue is chosen by explicit priority alone: waiting time never ages a waiter',
-  source: '000 §91–§92, §294',
-  rule: 'Leases: effective priority = priority + floor((now − enqueuedAt) / AGING_STEP_MS)',
-  invariants: ['liveness'],
-  scenarios: ['fairness-starvation'],
-  store: () => modelMutantStore('priority-without-aging', ['Acquire'], (state, command, now, reference) => acquireWithHead(state, command, now, reference, byPriorityOnly)),
-};
+export const priorityWithoutAging = modelMutant('priority-without-aging', ['Acquire'], (state, command, now, reference) => acquireWithHead(state, command, now, reference, byPriorityOnly));

@@ -1,6 +1,6 @@
 // The queue step of Acquire (model/SEMANTICS.md "Leases", step 5) with another head-selection
 // rule: the mutants that break the order of waiting (§86–§92) share it. `chooseHead` names the
-// waiter the broken store lets through; the reference model then grants exactly as it would to
+// waiter the broken store lets through (`headBy` makes one from another ranking); the reference model then grants exactly as it would to
 // its own head, so every other step (guard, ttl, block, live lease, token) is the correct one.
 
 import type { AcquireCommand } from '../../model/commands.ts';
@@ -12,6 +12,15 @@ import type { ReferenceStep } from './model-store.ts';
 
 /** A priority no rule-book waiter can have: the chosen waiter becomes the reference model's head. */
 const FIRST = Number.MAX_SAFE_INTEGER / 2;
+
+/** A head-selection rule: the waiter of the queue that no other waiter goes `before` (the first one on a tie). */
+export function headBy(before: (waiter: Waiter, head: Waiter) => boolean): (queue: ReadonlyArray<Waiter>) => Waiter | null {
+  return (queue) => {
+    let head: Waiter | null = null;
+    for (const waiter of queue) if (head === null || before(waiter, head)) head = waiter;
+    return head;
+  };
+}
 
 /**
  * Acquire where the queue lets `chooseHead(queue, command, now)` through instead of the

@@ -3,15 +3,6 @@
 // invalidated, but the scopes the procedure names are never blocked: a new owner takes a
 // protected scope before anyone has looked at what the pre-restore owner left in flight.
 
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const recoverySkipsBlock: Mutant = {
-  name: 'recovery-skips-block',
-  bug: 'AdvanceRecoveryEpoch ignores blockScopes: protected scopes are open again before reconciliation',
-  source: '000 §237, §272–§276, §297',
-  rule: 'Recovery: AdvanceRecoveryEpoch (every scope in blockScopes becomes BlockedForReconciliation)',
-  invariants: ['restore-invalidates'],
-  scenarios: ['restore', 'db-failover'],
-  store: () => modelMutantStore('recovery-skips-block', ['AdvanceRecoveryEpoch'], (state, command, now, reference) => reference(state, { ...command, blockScopes: [] }, now)),
-};
+export const recoverySkipsBlock = modelMutant('recovery-skips-block', ['AdvanceRecoveryEpoch'], (state, command, now, reference) => reference(state, { ...command, blockScopes: [] }, now));

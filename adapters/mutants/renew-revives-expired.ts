@@ -5,21 +5,11 @@
 
 import { mapWith } from '../../model/persistent.ts';
 import { isValidTtl } from '../../model/validation.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const renewRevivesExpired: Mutant = {
-  name: 'renew-revives-expired',
-  bug: 'Renew of an expired row with the caller’s token and holder answers Renewed and revives it',
-  source: '000 §31–§35, §160, §282',
-  rule: 'Leases: Renew (row with that token and holder but expired → Expired)',
-  invariants: ['lease-exclusive'],
-  scenarios: ['paused-holder-expiry', 'renewal-race', 'renewal-failure-stops-holder'],
-  store: () =>
-    modelMutantStore('renew-revives-expired', ['Renew'], (state, command, now, reference) => {
-      const row = state.leases.get(command.scope);
-      if (!isValidTtl(command.ttlMs) || row === undefined || row.token !== command.expectedToken || row.holder !== command.holder || now < row.expiresAt) return reference(state, command, now);
-      const lease = { ...row, expiresAt: now + command.ttlMs };
-      return { state: { ...state, leases: mapWith(state.leases, command.scope, lease) }, outcome: { kind: 'Renewed', lease } };
-    }),
-};
+export const renewRevivesExpired = modelMutant('renew-revives-expired', ['Renew'], (state, command, now, reference) => {
+  const row = state.leases.get(command.scope);
+  if (!isValidTtl(command.ttlMs) || row === undefined || row.token !== command.expectedToken || row.holder !== command.holder || now < row.expiresAt) return reference(state, command, now);
+  const lease = { ...row, expiresAt: now + command.ttlMs };
+  return { state: { ...state, leases: mapWith(state.leases, command.scope, lease) }, outcome: { kind: 'Renewed', lease } };
+});

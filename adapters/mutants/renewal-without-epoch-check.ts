@@ -9,8 +9,7 @@ import type { Lease, RenewResult } from '../../model/outcomes.ts';
 import { mapWith } from '../../model/persistent.ts';
 import type { ModelState, Transition } from '../../model/state.ts';
 import { isValidTtl } from '../../model/validation.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 import { ruleBookMutate } from './rule-book-mutate.ts';
 
 function renewByScope(state: ModelState, command: RenewCommand, now: number): Transition<RenewResult> {
@@ -26,19 +25,10 @@ function renewByScope(state: ModelState, command: RenewCommand, now: number): Tr
   return { state: { ...state, leases: mapWith(state.leases, command.scope, lease) }, outcome: { kind: 'Renewed', lease } };
 }
 
-export const renewalWithoutEpochCheck: Mutant = {
-  name: 'renewal-without-epoch-check',
-  bug: 'Renew matches on scope only: it re-takes a lease that expired or that another holder owns, keeping the caller’s old token',
-  source: '000 §33–§34, §160, §282',
-  rule: 'Leases: Renew (live lease with that token and holder → Renewed; else Expired or Stale)',
-  invariants: ['lease-exclusive', 'one-owner-per-epoch'],
-  scenarios: ['renewal-race', 'paused-holder-expiry', 'stale-holder', 'standard-mix'],
-  store: () =>
-    modelMutantStore('renewal-without-epoch-check', ['Renew', 'Mutate'], (state, command, now, reference) => {
-      // A lease row under an old token is a state the reference model never reaches; Mutate there
-      // follows the rule book, as a real store with this renewal bug would.
-      if (command.kind === 'Mutate') return ruleBookMutate(state, command, now);
-      // Argument validation is not the rule under test: an out-of-bounds ttl is still rejected.
-      return isValidTtl(command.ttlMs) ? renewByScope(state, command, now) : reference(state, command, now);
-    }),
-};
+export const renewalWithoutEpochCheck = modelMutant('renewal-without-epoch-check', ['Renew', 'Mutate'], (state, command, now, reference) => {
+  // A lease row under an old token is a state the reference model never reaches; Mutate there
+  // follows the rule book, as a real store with this renewal bug would.
+  if (command.kind === 'Mutate') return ruleBookMutate(state, command, now);
+  // Argument validation is not the rule under test: an out-of-bounds ttl is still rejected.
+  return isValidTtl(command.ttlMs) ? renewByScope(state, command, now) : reference(state, command, now);
+});

@@ -2,9 +2,11 @@
 // assertion that accepted tokens never go backwards on an aggregate. That assertion holds in
 // every state the correct model can reach; a store-level mutant reaches other states (a lease
 // row under an old token), where a real store with the same bug would simply accept the write.
+// Its steps (the guard, the fence against a lease, the versioned write) are what the Mutate
+// mutants keep around the one step each of them changes.
 
 import type { MutateCommand } from '../../model/commands.ts';
-import type { MutateResult } from '../../model/outcomes.ts';
+import type { Lease, MutateResult } from '../../model/outcomes.ts';
 import { mapWith } from '../../model/persistent.ts';
 import { aggregateVersion } from '../../model/protected-mutation.ts';
 import { checkGuard, isFenced } from '../../model/role-epoch.ts';
@@ -32,13 +34,26 @@ export function writeAggregate(state: ModelState, command: MutateCommand): Trans
   };
 }
 
+/**
+ * `Mutate` fenced by the lease `leaseOf` finds in the guarded state: the guard, then StaleFence
+ * unless that lease has the write's token and holder, then `write`.
+ */
+export function fencedBy(
+  state: ModelState,
+  command: MutateCommand,
+  leaseOf: (checked: ModelState) => Lease | null,
+  write: (state: ModelState, command: MutateCommand) => Transition<MutateResult> = writeAggregate,
+): Transition<MutateResult> {
+  return guarded(state, command, (checked) => {
+    const lease = leaseOf(checked);
+    if (lease === null || lease.token !== command.token || lease.holder !== command.holder) {
+      return { state: checked, outcome: { kind: 'StaleFence', currentToken: lease?.token ?? null } };
+    }
+    return write(checked, command);
+  });
+}
+
 /** The whole rule-book `Mutate`: guard, fencing (live lease with this token and holder), version. */
 export function ruleBookMutate(state: ModelState, command: MutateCommand, now: number): Transition<MutateResult> {
-  return guarded(state, command, (checked) => {
-    const live = liveLease(checked, command.scope, now);
-    if (live === null || live.token !== command.token || live.holder !== command.holder) {
-      return { state: checked, outcome: { kind: 'StaleFence', currentToken: live?.token ?? null } };
-    }
-    return writeAggregate(checked, command);
-  });
+  return fencedBy(state, command, (checked) => liveLease(checked, command.scope, now));
 }

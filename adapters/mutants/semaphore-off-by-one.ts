@@ -3,26 +3,16 @@
 // means `>`, one unit too late: a full semaphore admits one more unit than its capacity.
 
 import { mapWith } from '../../model/persistent.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const semaphoreOffByOne: Mutant = {
-  name: 'semaphore-off-by-one',
-  bug: 'the capacity check admits one unit more than the capacity (permits and reservations)',
-  source: '000 §93–§96, §207, §293',
-  rule: 'Semaphores and reservations: in use + units > capacity → Busy / Overbooked',
-  invariants: ['capacity'],
-  scenarios: ['semaphore-capacity', 'standard-mix'],
-  store: () =>
-    modelMutantStore('semaphore-off-by-one', ['AcquirePermit', 'Reserve'], (state, command, now, reference) => {
-      const capacity = state.capacities.get(command.scope);
-      if (capacity === undefined) return reference(state, command, now);
-      const loosened = reference({ ...state, capacities: mapWith(state.capacities, command.scope, capacity + 1) }, command, now);
-      const outcome = loosened.outcome;
-      return {
-        // The stored capacity is untouched: only the comparison is off.
-        state: { ...loosened.state, capacities: state.capacities },
-        outcome: outcome.kind === 'Busy' || outcome.kind === 'Overbooked' ? { ...outcome, capacity } : outcome,
-      };
-    }),
-};
+export const semaphoreOffByOne = modelMutant('semaphore-off-by-one', ['AcquirePermit', 'Reserve'], (state, command, now, reference) => {
+  const capacity = state.capacities.get(command.scope);
+  if (capacity === undefined) return reference(state, command, now);
+  const loosened = reference({ ...state, capacities: mapWith(state.capacities, command.scope, capacity + 1) }, command, now);
+  const outcome = loosened.outcome;
+  return {
+    // The stored capacity is untouched: only the comparison is off.
+    state: { ...loosened.state, capacities: state.capacities },
+    outcome: outcome.kind === 'Busy' || outcome.kind === 'Overbooked' ? { ...outcome, capacity } : outcome,
+  };
+});

@@ -5,23 +5,13 @@
 
 import { idempotencyDomain } from '../../model/idempotency.ts';
 import { mapWith, mapWithout } from '../../model/persistent.ts';
-import type { Mutant } from './mutant.ts';
-import { modelMutantStore } from './model-store.ts';
+import { modelMutant } from './model-store.ts';
 
-export const unknownBeginsNew: Mutant = {
-  name: 'unknown-begins-new',
-  bug: 'IdempotencyBegin on a record in state Unknown answers New and restarts it instead of Unknown',
-  source: '000 §52–§53, §285, §315',
-  rule: 'Idempotency: IdempotencyBegin (same digest, Unknown → Unknown, never a new operation)',
-  invariants: ['unknown-not-new'],
-  scenarios: ['idempotency-unknown-outcome', 'provider-timeout-unknown'],
-  store: () =>
-    modelMutantStore('unknown-begins-new', ['IdempotencyBegin'], (state, command, now, reference) => {
-      const answer = reference(state, command, now);
-      if (answer.outcome.kind !== 'Unknown') return answer;
-      // Begun as if no record existed: a fresh InProgress record replaces the Unknown one.
-      const domain = idempotencyDomain(command);
-      const byKey = state.idempotency.get(domain)!;
-      return reference({ ...state, idempotency: mapWith(state.idempotency, domain, mapWithout(byKey, command.key)) }, command, now);
-    }),
-};
+export const unknownBeginsNew = modelMutant('unknown-begins-new', ['IdempotencyBegin'], (state, command, now, reference) => {
+  const answer = reference(state, command, now);
+  if (answer.outcome.kind !== 'Unknown') return answer;
+  // Begun as if no record existed: a fresh InProgress record replaces the Unknown one.
+  const domain = idempotencyDomain(command);
+  const byKey = state.idempotency.get(domain)!;
+  return reference({ ...state, idempotency: mapWith(state.idempotency, domain, mapWithout(byKey, command.key)) }, command, now);
+});

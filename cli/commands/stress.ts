@@ -9,6 +9,7 @@ import type { Store, StoreOptions, TimeSource } from '../../adapters/port.ts';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { parseDuration, runStress, StressSetupError, type StressResult, type StressSessions, type StressTiming } from '../../campaign/stress/index.ts';
 import { wallNow } from '../../campaign/stress/history.ts';
+import { presentFields } from '../../campaign/present-fields.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
@@ -124,8 +125,7 @@ function jsonOf(adapter: string, clock: string, r: StressResult) {
         client: op.client,
         command: op.command,
         status: op.status,
-        ...(op.outcome === undefined ? {} : { outcome: op.outcome }),
-        ...(op.error === undefined ? {} : { error: op.error }),
+        ...presentFields({ outcome: op.outcome, error: op.error }),
         invokedAt: Math.round(op.invokedAt * 1000) / 1000,
         completedAt: Math.round(op.completedAt * 1000) / 1000,
       })),

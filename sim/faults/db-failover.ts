@@ -4,6 +4,7 @@
 // repointed.
 
 import { z } from 'zod';
+import { imageReplacement } from './image-replacement.ts';
 import { defineFault, faultKnob, ms, pct } from './package.ts';
 
 const schema = z.object({ f: z.literal('db-failover'), at: ms, lagMs: ms }).strict();
@@ -19,15 +20,5 @@ export const dbFailover = defineFault({
     on: 'nemesis',
     at: (tick, mine, stream) => (stream.chance(mine.dbFailoverProbabilityPct) ? { f: 'db-failover' as const, at: tick.at, lagMs: mine.dbFailoverLagMs } : null),
   },
-  image: { ageMs: (fault) => fault.lagMs, prepare: { phase: 'cut' } },
-  async apply(world, fault) {
-    await world.replaceImage('db-failover', fault.lagMs, { lagMs: fault.lagMs });
-  },
-  records: {
-    'db-failover': {
-      real: (target, value) => (value['skipped'] === true ? Promise.resolve({ kind: 'simulated-only', reason: 'the simulator skipped this failover' }) : target.failover(value['phase'] === 'cut')),
-      colour: '#c0392b',
-      movesPrimary: true,
-    },
-  },
+  ...imageReplacement({ f: 'db-failover', age: 'lagMs', phase: 'cut', act: (target, cutOnly) => target.failover(cutOnly), colour: '#c0392b', what: 'failover' }),
 });

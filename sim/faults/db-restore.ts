@@ -3,21 +3,12 @@
 // directory copy is taken ahead of time (the `backup` phase) and the primary restored from it.
 
 import { z } from 'zod';
+import { imageReplacement } from './image-replacement.ts';
 import { defineFault, ms } from './package.ts';
 
 const schema = z.object({ f: z.literal('db-restore'), at: ms, snapshotAgeMs: ms }).strict();
 
 export const dbRestore = defineFault({
   schema,
-  image: { ageMs: (fault) => fault.snapshotAgeMs, prepare: { phase: 'backup' } },
-  async apply(world, fault) {
-    await world.replaceImage('db-restore', fault.snapshotAgeMs, { snapshotAgeMs: fault.snapshotAgeMs });
-  },
-  records: {
-    'db-restore': {
-      real: (target, value) => (value['skipped'] === true ? Promise.resolve({ kind: 'simulated-only', reason: 'the simulator skipped this restore' }) : target.restore(value['phase'] === 'backup')),
-      colour: '#8e44ad',
-      movesPrimary: true,
-    },
-  },
+  ...imageReplacement({ f: 'db-restore', age: 'snapshotAgeMs', phase: 'backup', act: (target, backupOnly) => target.restore(backupOnly), colour: '#8e44ad', what: 'restore' }),
 });

@@ -4,6 +4,7 @@ import createMemoryStore from '../../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
 import type { Store, StoreFactory, StoreOptions } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
+import type { StoredOutcome } from '../../model/idempotency-outcome.ts';
 import type { Outcome } from '../../model/outcomes.ts';
 
 /** A manual store clock and a manual caller clock, set by each step of a script. */
@@ -35,9 +36,85 @@ function mutantFactory(name: string): StoreFactory {
   return mutantStoreFactory(mutant!, createMemoryStore);
 }
 
+// The commands of the scripts, on one scope (`env:prod`) unless they name another.
 const acquire = (holder: string, ttlMs = 1_000): Command => ({ kind: 'Acquire', scope: 'env:prod', holder, ttlMs });
+const asWaiter = (holder: string, waiterId: string): Command => ({ kind: 'Acquire', scope: 'env:prod', holder, ttlMs: 1_000, waiterId });
 const enqueue = (waiterId: string, holder: string, priority: number): Command => ({ kind: 'Enqueue', scope: 'env:prod', waiterId, holder, priority });
+const renew = (holder: string, expectedToken: number): Command => ({ kind: 'Renew', scope: 'env:prod', holder, expectedToken, ttlMs: 1_000 });
+const release = (holder: string, token: number): Command => ({ kind: 'Release', scope: 'env:prod', holder, token });
+const forceRelease = (expectedToken: number): Command => ({ kind: 'ForceRelease', scope: 'env:prod', expectedToken, actor: 'ops', reason: 'stuck', privileged: true });
+const mutate = (holder: string, token: number): Command => ({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder, token, expectedVersion: 0 });
+const recover = (blockScopes: ReadonlyArray<string>): Command => ({ kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes });
+const capacity = (scope: string, units: number): Command => ({ kind: 'DefineCapacity', scope, capacity: units });
+const permit = (permitId: string, holder: string, units: number): Command => ({ kind: 'AcquirePermit', scope: 'sem:sign', permitId, holder, units, ttlMs: 1_000 });
+const reserve = (reservationId: string, owner: string, ttlMs: number): Command => ({ kind: 'Reserve', scope: 'dev:pool', reservationId, owner, units: 1, ttlMs });
 const KEY = { tenant: 't1', operation: 'api-create', subject: 's1', key: 'k1' } as const;
+const begin = (digest: string, subject: string = KEY.subject): Command => ({ kind: 'IdempotencyBegin', ...KEY, subject, digest, retentionMs: 60_000, retryAfterTerminal: false });
+const complete = (digest: string, outcome: StoredOutcome): Command => ({ kind: 'IdempotencyComplete', ...KEY, digest, outcome });
+
+/** `a` holds the scope; its lease expires and `b` takes the scope; then `a`, stale, sends `command`. */
+const afterTakeover = (command: Command): Script => async (run) => {
+  await run(acquire('a'), 0);
+  await run(acquire('b'), 1_500);
+  return run(command, 1_600);
+};
+
+/** `a` holds the scope and sends `command` once its lease has expired, nobody having taken the scope. */
+const afterExpiry = (command: Command): Script => async (run) => {
+  await run(acquire('a'), 0);
+  return run(command, 1_500);
+};
+
+/** `a` holds the scope and sends `command` while its lease is live. */
+const whileHeld = (command: Command): Script => async (run) => {
+  await run(acquire('a'), 0);
+  return run(command, 10);
+};
+
+/** `a` reserves the one unit of a pool for `ttlMs`; then `command` is sent at `at`. */
+const afterReserve = (ttlMs: number, command: Command, at: number): Script => async (run) => {
+  await run(capacity('dev:pool', 1), 0);
+  await run(reserve('r1', 'a', ttlMs), 0);
+  return run(command, at);
+};
+
+/** A first request begins with digest `d1`; then `command` is sent. */
+const afterBegin = (command: Command): Script => async (run) => {
+  await run(begin('d1'), 0);
+  return run(command, 10);
+};
+
+/** `a`'s lease is force released, and `b` acquires the scope. */
+const forcedThenAcquired: Script = async (run) => {
+  await run(acquire('a'), 0);
+  await run(forceRelease(1), 10);
+  return run(acquire('b'), 20);
+};
+
+/** A case where the correct store refuses `holder` (not the head of the queue) and the mutant lets it take the scope. */
+function jumpsTheQueue(mutant: string, rule: string, holder: string, script: Script): RuleCase {
+  return { mutant, rule, script, correct: { kind: 'Rejected', reason: 'not-head-of-queue' }, broken: { kind: 'Acquired', lease: { holder } } };
+}
+
+/** A case where a two-unit semaphore has `held` units taken: the correct store refuses `asked` more units, the mutant grants them. */
+function overfills(mutant: string, rule: string, held: number, asked: number): RuleCase {
+  return {
+    mutant,
+    rule,
+    script: async (run) => {
+      await run(capacity('sem:sign', 2), 0);
+      await run(permit('p1', 'a', held), 0);
+      return run(permit('p2', 'b', asked), 10);
+    },
+    correct: { kind: 'Busy', inUse: held, capacity: 2 },
+    broken: { kind: 'Granted', permit: { permitId: 'p2', units: asked } },
+  };
+}
+
+/** A case where the correct store fences `a`'s write (StaleFence, naming `currentToken`) and the mutant accepts it. */
+function fencedWriteAccepted(mutant: string, rule: string, currentToken: number | null, script: Script): RuleCase {
+  return { mutant, rule, script, correct: { kind: 'StaleFence', currentToken }, broken: { kind: 'Accepted', version: 1, token: 1 } };
+}
 
 interface RuleCase {
   readonly mutant: string;
@@ -48,17 +125,7 @@ interface RuleCase {
 }
 
 const CASES: ReadonlyArray<RuleCase> = [
-  {
-    mutant: 'no-fencing-check',
-    rule: 'a stale holder’s write is accepted after a newer owner took the scope (§25)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(acquire('b'), 1_500);
-      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 1_600);
-    },
-    correct: { kind: 'StaleFence', currentToken: 2 },
-    broken: { kind: 'Accepted', version: 1, token: 1 },
-  },
+  fencedWriteAccepted('no-fencing-check', 'a stale holder’s write is accepted after a newer owner took the scope (§25)', 2, afterTakeover(mutate('a', 1))),
   {
     mutant: 'client-clock-expiry',
     rule: 'a caller whose clock runs ahead takes a lease that is still live in store time (§80–§82)',
@@ -72,11 +139,7 @@ const CASES: ReadonlyArray<RuleCase> = [
   {
     mutant: 'renewal-without-epoch-check',
     rule: 'a renewal with an old token re-takes a scope another holder owns (§34)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(acquire('b'), 1_500);
-      return run({ kind: 'Renew', scope: 'env:prod', holder: 'a', expectedToken: 1, ttlMs: 1_000 }, 1_600);
-    },
+    script: afterTakeover(renew('a', 1)),
     correct: { kind: 'Stale', currentToken: 2 },
     broken: { kind: 'Renewed', lease: { scope: 'env:prod', holder: 'a', token: 1, acquiredAt: 1_600, expiresAt: 2_600 } },
   },
@@ -85,7 +148,7 @@ const CASES: ReadonlyArray<RuleCase> = [
     rule: 'the next owner of a free scope gets token 1 again instead of a higher token (§24, §280)',
     script: async (run) => {
       await run(acquire('a'), 0);
-      await run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 10);
+      await run(release('a', 1), 10);
       return run(acquire('b'), 20);
     },
     correct: { kind: 'Acquired', lease: { holder: 'b', token: 2 } },
@@ -94,11 +157,7 @@ const CASES: ReadonlyArray<RuleCase> = [
   {
     mutant: 'key-only-force-release',
     rule: 'a force release aimed at an expired holder’s epoch destroys the newer holder’s lease (seed 002, §290)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(acquire('b'), 1_500);
-      return run({ kind: 'ForceRelease', scope: 'env:prod', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, 1_600);
-    },
+    script: afterTakeover(forceRelease(1)),
     correct: { kind: 'Stale', currentToken: 2 },
     broken: { kind: 'ForceReleased', tombstone: { holder: 'b', token: 2, cause: 'force-released' } },
   },
@@ -108,37 +167,17 @@ const CASES: ReadonlyArray<RuleCase> = [
     script: async (run, store) => {
       await run(acquire('a'), 0);
       const image = await store.snapshot!();
-      await run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 10);
+      await run(release('a', 1), 10);
       await run(acquire('b'), 20);
       await store.restore!(image);
-      await run({ kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: [] }, 30);
+      await run(recover([]), 30);
       return run(acquire('c'), 40);
     },
     correct: { kind: 'Acquired', lease: { holder: 'c', token: 1_000_000_001 } },
     broken: { kind: 'Acquired', lease: { holder: 'c', token: 2 } },
   },
-  {
-    mutant: 'semaphore-off-by-one',
-    rule: 'a full semaphore admits one more unit (§93, §293)',
-    script: async (run) => {
-      await run({ kind: 'DefineCapacity', scope: 'sem:sign', capacity: 2 }, 0);
-      await run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p1', holder: 'a', units: 2, ttlMs: 1_000 }, 0);
-      return run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p2', holder: 'b', units: 1, ttlMs: 1_000 }, 10);
-    },
-    correct: { kind: 'Busy', inUse: 2, capacity: 2 },
-    broken: { kind: 'Granted', permit: { permitId: 'p2', units: 1 } },
-  },
-  {
-    mutant: 'capacity-checks-full-only',
-    rule: 'a request for two units is admitted with one unit left (§93, §293)',
-    script: async (run) => {
-      await run({ kind: 'DefineCapacity', scope: 'sem:sign', capacity: 2 }, 0);
-      await run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p1', holder: 'a', units: 1, ttlMs: 1_000 }, 0);
-      return run({ kind: 'AcquirePermit', scope: 'sem:sign', permitId: 'p2', holder: 'b', units: 2, ttlMs: 1_000 }, 10);
-    },
-    correct: { kind: 'Busy', inUse: 1, capacity: 2 },
-    broken: { kind: 'Granted', permit: { permitId: 'p2', units: 2 } },
-  },
+  overfills('semaphore-off-by-one', 'a full semaphore admits one more unit (§93, §293)', 2, 1),
+  overfills('capacity-checks-full-only', 'a request for two units is admitted with one unit left (§93, §293)', 1, 2),
   {
     mutant: 'lease-without-scheduler-epoch',
     rule: 'a lease is created under a scheduler epoch older than the one the store has seen (001 §93)',
@@ -152,100 +191,58 @@ const CASES: ReadonlyArray<RuleCase> = [
   {
     mutant: 'reentrant-acquire',
     rule: 'the holder of the live lease is granted a second lease instead of Busy (Acquire step 4)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      return run(acquire('a'), 10);
-    },
+    script: whileHeld(acquire('a')),
     correct: { kind: 'Busy', holder: 'a', token: 1 },
     broken: { kind: 'Acquired', lease: { holder: 'a', token: 2 } },
   },
-  {
-    mutant: 'acquire-bypasses-queue',
-    rule: 'a caller without a waiter id takes a free scope while a waiter is queued (Acquire step 5, §86–§90)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(enqueue('w1', 'b', 0), 10);
-      return run(acquire('c'), 1_500);
-    },
-    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
-    broken: { kind: 'Acquired', lease: { holder: 'c' } },
-  },
-  {
-    mutant: 'any-waiter-acquires',
-    rule: 'a queued waiter that is not the head takes the scope (Acquire step 5, §90)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(enqueue('w1', 'b', 0), 10);
-      await run(enqueue('w2', 'c', 0), 20);
-      return run({ ...acquire('c'), waiterId: 'w2' } as Command, 1_500);
-    },
-    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
-    broken: { kind: 'Acquired', lease: { holder: 'c' } },
-  },
-  {
-    mutant: 'fifo-ignores-priority',
-    rule: 'the oldest waiter goes first although a later one has a higher priority (§91)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(enqueue('w1', 'b', 0), 10);
-      await run(enqueue('w2', 'c', 5), 20);
-      return run({ ...acquire('b'), waiterId: 'w1' } as Command, 1_500);
-    },
-    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
-    broken: { kind: 'Acquired', lease: { holder: 'b' } },
-  },
-  {
-    mutant: 'priority-without-aging',
-    rule: 'a newcomer of higher priority goes before a waiter that has aged past it (§92)',
-    script: async (run) => {
-      await run(acquire('a', 10_000), 0);
-      await run(enqueue('w1', 'b', 0), 10);
-      await run(enqueue('w2', 'c', 2), 9_000);
-      return run({ ...acquire('c'), waiterId: 'w2' } as Command, 10_500);
-    },
-    correct: { kind: 'Rejected', reason: 'not-head-of-queue' },
-    broken: { kind: 'Acquired', lease: { holder: 'c' } },
-  },
+  jumpsTheQueue('acquire-bypasses-queue', 'a caller without a waiter id takes a free scope while a waiter is queued (Acquire step 5, §86–§90)', 'c', async (run) => {
+    await run(acquire('a'), 0);
+    await run(enqueue('w1', 'b', 0), 10);
+    return run(acquire('c'), 1_500);
+  }),
+  jumpsTheQueue('any-waiter-acquires', 'a queued waiter that is not the head takes the scope (Acquire step 5, §90)', 'c', async (run) => {
+    await run(acquire('a'), 0);
+    await run(enqueue('w1', 'b', 0), 10);
+    await run(enqueue('w2', 'c', 0), 20);
+    return run(asWaiter('c', 'w2'), 1_500);
+  }),
+  jumpsTheQueue('fifo-ignores-priority', 'the oldest waiter goes first although a later one has a higher priority (§91)', 'b', async (run) => {
+    await run(acquire('a'), 0);
+    await run(enqueue('w1', 'b', 0), 10);
+    await run(enqueue('w2', 'c', 5), 20);
+    return run(asWaiter('b', 'w1'), 1_500);
+  }),
+  jumpsTheQueue('priority-without-aging', 'a newcomer of higher priority goes before a waiter that has aged past it (§92)', 'c', async (run) => {
+    await run(acquire('a', 10_000), 0);
+    await run(enqueue('w1', 'b', 0), 10);
+    await run(enqueue('w2', 'c', 2), 9_000);
+    return run(asWaiter('c', 'w2'), 10_500);
+  }),
   {
     mutant: 'release-ignores-token',
     rule: 'a late Release with an old token ends the successor’s lease (§33–§36, §114)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(acquire('b'), 1_500);
-      return run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 1_600);
-    },
+    script: afterTakeover(release('a', 1)),
     correct: { kind: 'Stale', currentToken: 2 },
     broken: { kind: 'Released', token: 2 },
   },
   {
     mutant: 'handoff-keeps-token',
     rule: 'a handoff keeps the old token instead of issuing a new one (§113)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      return run({ kind: 'Handoff', scope: 'env:prod', holder: 'a', token: 1, newHolder: 'b', ttlMs: 1_000 }, 10);
-    },
+    script: whileHeld({ kind: 'Handoff', scope: 'env:prod', holder: 'a', token: 1, newHolder: 'b', ttlMs: 1_000 }),
     correct: { kind: 'HandedOff', lease: { holder: 'b', token: 2 } },
     broken: { kind: 'HandedOff', lease: { holder: 'b', token: 1 } },
   },
   {
     mutant: 'force-release-lowers-token',
     rule: 'after a force release the next owner is issued the force-released token again (§203–§204)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run({ kind: 'ForceRelease', scope: 'env:prod', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, 10);
-      return run(acquire('b'), 20);
-    },
+    script: forcedThenAcquired,
     correct: { kind: 'Acquired', lease: { holder: 'b', token: 3 } },
     broken: { kind: 'Acquired', lease: { holder: 'b', token: 1 } },
   },
   {
     mutant: 'force-release-no-burn',
     rule: 'a force release burns no token: the next owner gets the removed token plus one (§203–§204)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run({ kind: 'ForceRelease', scope: 'env:prod', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, 10);
-      return run(acquire('b'), 20);
-    },
+    script: forcedThenAcquired,
     correct: { kind: 'Acquired', lease: { holder: 'b', token: 3 } },
     broken: { kind: 'Acquired', lease: { holder: 'b', token: 2 } },
   },
@@ -254,43 +251,21 @@ const CASES: ReadonlyArray<RuleCase> = [
     rule: 'a write that expects an older version is accepted over the change it never saw (§66–§70)',
     script: async (run) => {
       await run(acquire('a'), 0);
-      await run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 10);
-      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 20);
+      await run(mutate('a', 1), 10);
+      return run(mutate('a', 1), 20);
     },
     correct: { kind: 'StaleVersion', currentVersion: 1 },
     broken: { kind: 'Accepted', version: 2, token: 1 },
   },
-  {
-    mutant: 'mutate-ignores-expiry',
-    rule: 'a write under an expired lease is accepted while nobody replaced the row (§25–§31)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 1_500);
-    },
-    correct: { kind: 'StaleFence', currentToken: null },
-    broken: { kind: 'Accepted', version: 1, token: 1 },
-  },
+  fencedWriteAccepted('mutate-ignores-expiry', 'a write under an expired lease is accepted while nobody replaced the row (§25–§31)', null, afterExpiry(mutate('a', 1))),
   {
     mutant: 'renew-revives-expired',
     rule: 'renewing an expired lease revives it instead of answering Expired (§31–§35)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      return run({ kind: 'Renew', scope: 'env:prod', holder: 'a', expectedToken: 1, ttlMs: 1_000 }, 1_500);
-    },
+    script: afterExpiry(renew('a', 1)),
     correct: { kind: 'Expired' },
     broken: { kind: 'Renewed', lease: { holder: 'a', token: 1, expiresAt: 2_500 } },
   },
-  {
-    mutant: 'fence-by-aggregate-high-water',
-    rule: 'a stale holder writes after its successor was granted, before the successor wrote (§25–§30)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run(acquire('b'), 1_500);
-      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 1_600);
-    },
-    correct: { kind: 'StaleFence', currentToken: 2 },
-    broken: { kind: 'Accepted', version: 1, token: 1 },
-  },
+  fencedWriteAccepted('fence-by-aggregate-high-water', 'a stale holder writes after its successor was granted, before the successor wrote (§25–§30)', 2, afterTakeover(mutate('a', 1))),
   {
     mutant: 'mutate-without-role-guard',
     rule: 'a promotion under an older coordinator epoch than the store has seen is accepted (001 §94)',
@@ -302,22 +277,16 @@ const CASES: ReadonlyArray<RuleCase> = [
     correct: { kind: 'Fenced', role: 'release-coordinator', currentEpoch: 2 },
     broken: { kind: 'Accepted', version: 1, token: 1 },
   },
-  {
-    mutant: 'recovery-keeps-leases',
-    rule: 'a lease live before the recovery epoch still accepts writes after it (§273)',
-    script: async (run) => {
-      await run(acquire('a'), 0);
-      await run({ kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: [] }, 10);
-      return run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 20);
-    },
-    correct: { kind: 'StaleFence', currentToken: null },
-    broken: { kind: 'Accepted', version: 1, token: 1 },
-  },
+  fencedWriteAccepted('recovery-keeps-leases', 'a lease live before the recovery epoch still accepts writes after it (§273)', null, async (run) => {
+    await run(acquire('a'), 0);
+    await run(recover([]), 10);
+    return run(mutate('a', 1), 20);
+  }),
   {
     mutant: 'recovery-skips-block',
     rule: 'a scope the recovery procedure names is not blocked: a new owner takes it before reconciliation (§237, §275)',
     script: async (run) => {
-      await run({ kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: ['env:prod'] }, 0);
+      await run(recover(['env:prod']), 0);
       return run(acquire('b'), 10);
     },
     correct: { kind: 'Rejected', reason: 'blocked-for-reconciliation' },
@@ -326,52 +295,35 @@ const CASES: ReadonlyArray<RuleCase> = [
   {
     mutant: 'reservations-not-counted',
     rule: 'a second reservation of a one-unit pool is granted while the first holds it (§207)',
-    script: async (run) => {
-      await run({ kind: 'DefineCapacity', scope: 'dev:pool', capacity: 1 }, 0);
-      await run({ kind: 'Reserve', scope: 'dev:pool', reservationId: 'r1', owner: 'a', units: 1, ttlMs: 1_000 }, 0);
-      return run({ kind: 'Reserve', scope: 'dev:pool', reservationId: 'r2', owner: 'b', units: 1, ttlMs: 1_000 }, 10);
-    },
+    script: afterReserve(1_000, reserve('r2', 'b', 1_000), 10),
     correct: { kind: 'Overbooked', inUse: 1, capacity: 1 },
     broken: { kind: 'Reserved', reservation: { reservationId: 'r2' } },
   },
   {
     mutant: 'expired-reservation-consumed',
     rule: 'an expired reservation is consumed (§37–§42)',
-    script: async (run) => {
-      await run({ kind: 'DefineCapacity', scope: 'dev:pool', capacity: 1 }, 0);
-      await run({ kind: 'Reserve', scope: 'dev:pool', reservationId: 'r1', owner: 'a', units: 1, ttlMs: 100 }, 0);
-      return run({ kind: 'ConsumeReservation', reservationId: 'r1' }, 200);
-    },
+    script: afterReserve(100, { kind: 'ConsumeReservation', reservationId: 'r1' }, 200),
     correct: { kind: 'ReservationExpired' },
     broken: { kind: 'ReservationUpdated', reservation: { reservationId: 'r1', state: 'Consumed' } },
   },
   {
     mutant: 'digest-ignored',
     rule: 'another request reusing a key is answered from the first request’s record, not Conflict (§46–§47)',
-    script: async (run) => {
-      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
-      return run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd2', retentionMs: 60_000, retryAfterTerminal: false }, 10);
-    },
+    script: afterBegin(begin('d2')),
     correct: { kind: 'Conflict', existingDigest: 'd1' },
     broken: { kind: 'InProgress' },
   },
   {
     mutant: 'complete-ignores-digest',
     rule: 'a completion carrying another request’s digest is recorded on the key’s record, not Conflict (§46–§47)',
-    script: async (run) => {
-      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
-      return run({ kind: 'IdempotencyComplete', ...KEY, digest: 'd2', outcome: { kind: 'Succeeded', response: 'r2' } }, 10);
-    },
+    script: afterBegin(complete('d2', { kind: 'Succeeded', response: 'r2' })),
     correct: { kind: 'Conflict', existingDigest: 'd1' },
     broken: { kind: 'Recorded' },
   },
   {
     mutant: 'idempotency-key-unscoped',
     rule: 'a request of another subject reusing a key finds the other subject’s record (§44–§45)',
-    script: async (run) => {
-      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
-      return run({ kind: 'IdempotencyBegin', ...KEY, subject: `${KEY.subject}-other`, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 10);
-    },
+    script: afterBegin(begin('d1', `${KEY.subject}-other`)),
     correct: { kind: 'New' },
     broken: { kind: 'InProgress' },
   },
@@ -379,9 +331,9 @@ const CASES: ReadonlyArray<RuleCase> = [
     mutant: 'unknown-begins-new',
     rule: 'a request on a record whose outcome is Unknown starts the operation anew (§52–§53)',
     script: async (run) => {
-      await run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 0);
-      await run({ kind: 'IdempotencyComplete', ...KEY, digest: 'd1', outcome: { kind: 'Unknown' } }, 10);
-      return run({ kind: 'IdempotencyBegin', ...KEY, digest: 'd1', retentionMs: 60_000, retryAfterTerminal: false }, 20);
+      await run(begin('d1'), 0);
+      await run(complete('d1', { kind: 'Unknown' }), 10);
+      return run(begin('d1'), 20);
     },
     correct: { kind: 'Unknown' },
     broken: { kind: 'New' },
@@ -419,9 +371,9 @@ describe('store-level mutants break exactly one rule', () => {
   it('a store-level mutant answers like the correct store where its rule is not involved', async () => {
     const script: Script = async (run) => {
       await run(acquire('a'), 0);
-      await run({ kind: 'Mutate', scope: 'env:prod', aggregate: 'deploy', holder: 'a', token: 1, expectedVersion: 0 }, 10);
-      await run({ kind: 'Renew', scope: 'env:prod', holder: 'a', expectedToken: 1, ttlMs: 1_000 }, 20);
-      await run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 30);
+      await run(mutate('a', 1), 10);
+      await run(renew('a', 1), 20);
+      await run(release('a', 1), 30);
       return run({ kind: 'Inspect' }, 40);
     };
     const expected = await play(createMemoryStore, script);

@@ -13,8 +13,8 @@ import type { AcquirePermitCommand } from '../../../model/commands.ts';
 import type { AcquirePermitResult, Permit } from '../../../model/outcomes.ts';
 import { isValidId, isValidTtl, isValidUnits } from '../../../model/validation.ts';
 import { encodeText } from '../text-codec.ts';
+import type { CommandBodies } from '../store.ts';
 import type { Tx } from '../transaction.ts';
-import type { PostgresMutant } from './mutant.ts';
 
 async function acquirePermit(tx: Tx, command: AcquirePermitCommand): Promise<AcquirePermitResult> {
   if (!isValidTtl(command.ttlMs)) return { kind: 'Rejected', reason: 'ttl-out-of-bounds' };
@@ -49,12 +49,5 @@ async function acquirePermit(tx: Tx, command: AcquirePermitCommand): Promise<Acq
   return { kind: 'Granted', permit };
 }
 
-export const capacityCountThenInsert: PostgresMutant = {
-  name: 'capacity-count-then-insert',
-  bug: 'AcquirePermit sums the units in use and inserts the permit without locking the scope, so two concurrent admissions both take the same free units',
-  breaks: '000 §72, §93–§97, §293',
-  source: 'issue "Real concurrency on PostgreSQL" (a capacity count read then inserted without a lock)',
-  caughtBy: ['interleave', 'stress'],
-  scenario: 'sql-contention',
-  commands: { AcquirePermit: acquirePermit },
-};
+/** The command bodies it replaces. */
+export const capacityCountThenInsert: CommandBodies = { AcquirePermit: acquirePermit };

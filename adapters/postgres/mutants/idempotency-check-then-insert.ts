@@ -17,8 +17,8 @@ import type { IdempotencyBeginResult } from '../../../model/outcomes.ts';
 import { isValidBegin } from '../../../model/idempotency.ts';
 import { decodeText, encodeText } from '../text-codec.ts';
 import { keyParams, type IdempotencyRow } from '../record-commands.ts';
+import type { CommandBodies } from '../store.ts';
 import type { Tx } from '../transaction.ts';
-import type { PostgresMutant } from './mutant.ts';
 
 async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand): Promise<IdempotencyBeginResult> {
   if (!isValidBegin(command)) return { kind: 'Rejected', reason: 'invalid-argument' };
@@ -58,12 +58,5 @@ async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand): Promi
   }
 }
 
-export const idempotencyCheckThenInsert: PostgresMutant = {
-  name: 'idempotency-check-then-insert',
-  bug: 'IdempotencyBegin reads the key without a lock and starts a record with an upsert that overwrites, so two concurrent first requests are both told New',
-  breaks: '000 §43–§49, §72, §283',
-  source: 'issue "Real concurrency on PostgreSQL" (an idempotency record checked then inserted without the unique constraint doing the work)',
-  caughtBy: ['interleave', 'stress'],
-  scenario: 'sql-contention',
-  commands: { IdempotencyBegin: idempotencyBegin },
-};
+/** The command bodies it replaces. */
+export const idempotencyCheckThenInsert: CommandBodies = { IdempotencyBegin: idempotencyBegin };

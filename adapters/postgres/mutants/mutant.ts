@@ -4,7 +4,8 @@
 // and are two. Run one command at a time (every serial simulated run: the simulator awaits each
 // store call) a mutant decides exactly as the real store does, so serial sweeps pass on it; only
 // commands that run at once, in sessions of their own, can show its bug: under controlled
-// interleaving (`--interleave`, replayable) or free-running (`testbed stress`).
+// interleaving (`--interleave`, replayable) or free-running (`testbed stress`). The catalogue
+// (index.ts) declares them as a table keyed by name, which `postgresMutants` reads.
 
 import type { CommandBodies } from '../store.ts';
 
@@ -29,4 +30,9 @@ export interface PostgresMutant {
   readonly scenario?: string;
   /** The command bodies that replace the real store's (everything else is the real store). */
   readonly commands: CommandBodies;
+}
+
+/** The mutants of a table, in its order, each named by its key. */
+export function postgresMutants(table: Readonly<Record<string, Omit<PostgresMutant, 'name'>>>): ReadonlyArray<PostgresMutant> {
+  return Object.entries(table).map(([name, declared]) => ({ name, ...declared }));
 }

@@ -15,8 +15,8 @@
 import type { ReleaseCommand } from '../../../model/commands.ts';
 import type { ReleaseResult } from '../../../model/outcomes.ts';
 import { endLease, liveLease, readScope } from '../scope-rows.ts';
+import type { CommandBodies } from '../store.ts';
 import type { Tx } from '../transaction.ts';
-import type { PostgresMutant } from './mutant.ts';
 
 async function release(tx: Tx, command: ReleaseCommand): Promise<ReleaseResult> {
   // THE BUG: no scope lock; the check reads the lease row as it is now ...
@@ -29,12 +29,5 @@ async function release(tx: Tx, command: ReleaseCommand): Promise<ReleaseResult> 
   return { kind: 'Released', token: live.token };
 }
 
-export const releaseCheckThenDelete: PostgresMutant = {
-  name: 'release-check-then-delete',
-  bug: "Release checks holder and token in one unlocked statement and deletes the scope's lease row in the next, so a release racing its own expiry deletes the next holder's lease",
-  breaks: '000 §25–§30, §78, §280',
-  source: '002 (key-only force release destroying a newer holder\'s lease); issue "Real concurrency on PostgreSQL" (check then delete in two statements)',
-  caughtBy: ['interleave', 'stress'],
-  scenario: 'sql-release-race',
-  commands: { Release: release },
-};
+/** The command bodies it replaces. */
+export const releaseCheckThenDelete: CommandBodies = { Release: release };

@@ -15,8 +15,8 @@ import { isValidTtl } from '../../../model/validation.ts';
 import { decideRenew } from '../lease-commands.ts';
 import { readScope } from '../scope-rows.ts';
 import { encodeText } from '../text-codec.ts';
+import type { CommandBodies } from '../store.ts';
 import type { Tx } from '../transaction.ts';
-import type { PostgresMutant } from './mutant.ts';
 
 async function renew(tx: Tx, command: RenewCommand): Promise<RenewResult> {
   if (!isValidTtl(command.ttlMs)) return { kind: 'Rejected', reason: 'ttl-out-of-bounds' };
@@ -28,12 +28,5 @@ async function renew(tx: Tx, command: RenewCommand): Promise<RenewResult> {
   return result;
 }
 
-export const renewCheckThenExtend: PostgresMutant = {
-  name: 'renew-check-then-extend',
-  bug: "Renew checks holder, token and expiry in one unlocked statement and extends the scope's lease row in the next, so a renewal racing its own expiry is granted while another holder owns the scope",
-  breaks: '000 §31–§33, §78, §282',
-  source: '000 §282 (renewal race test); 002 (checks and writes that do not bind to the lease observed)',
-  caughtBy: ['interleave', 'stress'],
-  scenario: 'sql-renewal-race',
-  commands: { Renew: renew },
-};
+/** The command bodies it replaces. */
+export const renewCheckThenExtend: CommandBodies = { Renew: renew };

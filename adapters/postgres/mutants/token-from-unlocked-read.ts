@@ -18,8 +18,8 @@ import { isValidId, isValidTtl } from '../../../model/validation.ts';
 import { checkGuard, decideAcquire, rejected } from '../lease-commands.ts';
 import { nextToken, readScope, writeLease } from '../scope-rows.ts';
 import { encodeText } from '../text-codec.ts';
+import type { CommandBodies } from '../store.ts';
 import type { Tx } from '../transaction.ts';
-import type { PostgresMutant } from './mutant.ts';
 
 async function acquire(tx: Tx, command: AcquireCommand): Promise<AcquireResult> {
   const fenced = await checkGuard(tx, command.guard);
@@ -50,12 +50,5 @@ async function acquire(tx: Tx, command: AcquireCommand): Promise<AcquireResult> 
   return { kind: 'Acquired', lease };
 }
 
-export const tokenFromUnlockedRead: PostgresMutant = {
-  name: 'token-from-unlocked-read',
-  bug: 'Acquire reads the scope token counter and the lease without locking the counter row, so two concurrent acquires issue the same token to two owners',
-  breaks: '000 §24, §77–§78, §203–§204',
-  source: 'issue "Real concurrency on PostgreSQL" (acquire reading the token counter without a row lock); 003 (lock tokens not unique per acquisition)',
-  caughtBy: ['interleave', 'stress'],
-  scenario: 'sql-contention',
-  commands: { Acquire: acquire },
-};
+/** The command bodies it replaces. */
+export const tokenFromUnlockedRead: CommandBodies = { Acquire: acquire };

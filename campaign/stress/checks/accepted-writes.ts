@@ -10,6 +10,7 @@
 import { groupBy, okOps, type StressHistory, type StressOp } from '../history.ts';
 import type { Grant } from '../leases.ts';
 import { named, violation, type StressViolation } from '../violation.ts';
+import { olderTokenAfter } from './older-token-after.ts';
 
 export const ACCEPTED_WRITES = 'accepted-writes';
 
@@ -50,18 +51,8 @@ export function checkAcceptedWrites(history: StressHistory): StressViolation[] {
       }
       if (highest === null || write.token > highest.token) highest = write;
     }
-    const byInvoke = [...ofAggregate].sort((a, b) => a.op.invokedAt - b.op.invokedAt);
-    const byComplete = [...ofAggregate].sort((a, b) => a.op.completedAt - b.op.completedAt);
-    let done = 0;
-    let before: Accepted | null = null;
-    for (const write of byInvoke) {
-      while (done < byComplete.length && byComplete[done]!.op.completedAt < write.op.invokedAt) {
-        const finished = byComplete[done++]!;
-        if (before === null || finished.token > before.token) before = finished;
-      }
-      if (before !== null && write.token < before.token) {
-        found.push(violation(ACCEPTED_WRITES, aggregate, [before.op, write.op], `aggregate ${aggregate}: ${describe(write)} was sent after ${describe(before)} had been accepted`));
-      }
+    for (const [before, write] of olderTokenAfter(ofAggregate)) {
+      found.push(violation(ACCEPTED_WRITES, aggregate, [before.op, write.op], `aggregate ${aggregate}: ${describe(write)} was sent after ${describe(before)} had been accepted`));
     }
   }
   return found;

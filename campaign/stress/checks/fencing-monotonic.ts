@@ -7,6 +7,7 @@
 import { groupBy } from '../history.ts';
 import type { Grant } from '../leases.ts';
 import { named, violation, type StressViolation } from '../violation.ts';
+import { olderTokenAfter } from './older-token-after.ts';
 
 export const FENCING_MONOTONIC = 'fencing-monotonic';
 
@@ -44,18 +45,8 @@ export function checkFencingMonotonic(grants: ReadonlyArray<Grant>): StressViola
       i = j;
     }
     // Real time: a grant invoked after another's reply came back has a greater token.
-    const byInvoke = [...ofScope].sort((a, b) => a.op.invokedAt - b.op.invokedAt);
-    const byComplete = [...ofScope].sort((a, b) => a.op.completedAt - b.op.completedAt);
-    let done = 0;
-    let before: Grant | null = null;
-    for (const grant of byInvoke) {
-      while (done < byComplete.length && byComplete[done]!.op.completedAt < grant.op.invokedAt) {
-        const finished = byComplete[done++]!;
-        if (before === null || finished.token > before.token) before = finished;
-      }
-      if (before !== null && grant.token < before.token) {
-        found.push(violation(FENCING_MONOTONIC, scope, [before.op, grant.op], `scope ${scope}: ${describe(grant)} was asked for after ${describe(before)} had been granted: the token went down`));
-      }
+    for (const [before, grant] of olderTokenAfter(ofScope)) {
+      found.push(violation(FENCING_MONOTONIC, scope, [before.op, grant.op], `scope ${scope}: ${describe(grant)} was asked for after ${describe(before)} had been granted: the token went down`));
     }
   }
   return found;

@@ -2,7 +2,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { fencingMonotonic } from '../../../model/checkers/fencing-monotonic.ts';
-import { HistoryBuilder, acquired, lease } from './history-builder.ts';
+import { HistoryBuilder, acquired, lease, failing } from './history-builder.ts';
 
 /** One acquisition per token, in the given order, each completed before the next is invoked. */
 function sequentialAcquisitions(tokens: ReadonlyArray<number>): HistoryBuilder {
@@ -29,11 +29,9 @@ describe('fencing-monotonic', () => {
     const first = acquired(h, 'c1#1', 'env', 'A', 5);
     h.fault('db-restore', {});
     const again = acquired(h, 'c2#1', 'env', 'B', 5);
-    const verdict = fencingMonotonic(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations).toHaveLength(1);
-    expect(verdict.violations[0]).toMatchObject({ invariant: 'fencing-monotonic', scope: 'env', events: [first, again] });
-    expect(verdict.violations[0]?.message).toContain('reused');
+    const [violation] = failing(fencingMonotonic(h.build()), 1);
+    expect(violation).toMatchObject({ invariant: 'fencing-monotonic', scope: 'env', events: [first, again] });
+    expect(violation?.message).toContain('reused');
   });
 
   it('fails when a token is issued at or below a force-release nextToken floor', () => {
@@ -43,21 +41,18 @@ describe('fencing-monotonic', () => {
       kind: 'ForceReleased', nextToken: 3, tombstone: { scope: 'env', holder: 'A', token: 1, endedAt: 2, cause: 'force-released', actor: 'ops', reason: 'stuck' },
     });
     const low = acquired(h, 'c2#1', 'env', 'B', 2);
-    const verdict = fencingMonotonic(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.events).toContain(floor);
-    expect(verdict.violations[0]?.events).toContain(low);
+    const [violation] = failing(fencingMonotonic(h.build()));
+    expect(violation?.events).toContain(floor);
+    expect(violation?.events).toContain(low);
   });
 
   it('judges AcquiredAll and HandedOff leases per scope', () => {
     const h = new HistoryBuilder();
     h.op('c1#1', { kind: 'AcquireAll', scopes: ['a', 'b'], holder: 'A', ttlMs: 100 }, { kind: 'AcquiredAll', leases: [lease('a', 'A', 4), lease('b', 'A', 9)] });
     const handoff = h.op('c1#1', { kind: 'Handoff', scope: 'b', holder: 'A', token: 9, newHolder: 'B', ttlMs: 100 }, { kind: 'HandedOff', lease: lease('b', 'B', 2) })[1];
-    const verdict = fencingMonotonic(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations).toHaveLength(1);
-    expect(verdict.violations[0]).toMatchObject({ scope: 'b' });
-    expect(verdict.violations[0]?.events).toContain(handoff);
+    const [violation] = failing(fencingMonotonic(h.build()), 1);
+    expect(violation).toMatchObject({ scope: 'b' });
+    expect(violation?.events).toContain(handoff);
   });
 
   test.prop([fc.uniqueArray(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 2, maxLength: 20 })])(

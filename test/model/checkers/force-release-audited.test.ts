@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ForceReleaseCommand } from '../../../model/commands.ts';
 import type { Tombstone } from '../../../model/outcomes.ts';
 import { forceReleaseAudited } from '../../../model/checkers/force-release-audited.ts';
-import { HistoryBuilder, acquired } from './history-builder.ts';
+import { HistoryBuilder, acquired, failing } from './history-builder.ts';
 
 const TTL = 10_000;
 const command: ForceReleaseCommand = { kind: 'ForceRelease', scope: 'env', expectedToken: 7, actor: 'ops', reason: 'holder crashed, provider inspected', privileged: true };
@@ -24,10 +24,9 @@ describe('force-release-audited', () => {
     acquired(h, 'c1#1', 'env', 'A', 7);
     h.at(TTL);
     const [invoke, ok] = h.op('ops#1', { ...command, privileged: false }, { kind: 'ForceReleased', tombstone, nextToken: 9 });
-    const verdict = forceReleaseAudited(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]).toMatchObject({ invariant: 'force-release-audited', scope: 'env', events: [invoke, ok] });
-    expect(verdict.violations[0]?.message).toContain('not privileged');
+    const [violation] = failing(forceReleaseAudited(h.build()));
+    expect(violation).toMatchObject({ invariant: 'force-release-audited', scope: 'env', events: [invoke, ok] });
+    expect(violation?.message).toContain('not privileged');
   });
 
   it('fails a key-only force release that removed a newer lease than the expected token', () => {
@@ -36,10 +35,9 @@ describe('force-release-audited', () => {
     h.at(TTL);
     acquired(h, 'c2#1', 'env', 'B', 8);
     const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'B', token: 8, actor: undefined }, nextToken: 10 });
-    const verdict = forceReleaseAudited(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.events).toEqual([invoke, ok]);
-    expect(verdict.violations[0]?.message).toMatch(/not the expected token 7.*no actor/);
+    const [violation] = failing(forceReleaseAudited(h.build()));
+    expect(violation?.events).toEqual([invoke, ok]);
+    expect(violation?.message).toMatch(/not the expected token 7.*no actor/);
   });
 
   it('fails when the tombstone names a holder other than the one the token was issued to', () => {
@@ -47,9 +45,8 @@ describe('force-release-audited', () => {
     const issued = acquired(h, 'c1#1', 'env', 'A', 7);
     h.at(TTL);
     const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'Z' }, nextToken: 9 });
-    const verdict = forceReleaseAudited(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.events).toEqual([issued, invoke, ok]);
+    const [violation] = failing(forceReleaseAudited(h.build()));
+    expect(violation?.events).toEqual([issued, invoke, ok]);
   });
 
   it('fails a force that removed a lease renewed after the expiry it expected was set (seed 002 022d1f8)', () => {
@@ -58,10 +55,9 @@ describe('force-release-audited', () => {
     h.at(TTL);
     const [, renewed] = h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: TTL }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 2 * TTL } });
     h.op('ops#1', { ...command, expectedExpiresAt: TTL }, { kind: 'ForceReleased', tombstone: { ...tombstone, endedAt: TTL + 5 }, nextToken: 9 });
-    const verdict = forceReleaseAudited(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.message).toMatch(/a renewal \(#\d+\) had moved the lease's expiry to 20000 before the force ended it, so it was not the lease with the expected expiry 10000/);
-    expect(verdict.violations[0]?.events).toContain(renewed);
+    const [violation] = failing(forceReleaseAudited(h.build()));
+    expect(violation?.message).toMatch(/a renewal \(#\d+\) had moved the lease's expiry to 20000 before the force ended it, so it was not the lease with the expected expiry 10000/);
+    expect(violation?.events).toContain(renewed);
   });
 
   it('passes a force of the expiry a later, shorter renewal set (store order, not the size of the expiry)', () => {

@@ -1,9 +1,12 @@
 // Builds small Jepsen-shaped histories by hand for the checker tests: indices are assigned in
-// order and time advances by one millisecond per event unless set with `at`.
+// order and time advances by one millisecond per event unless set with `at`. `failing` reads the
+// verdict a test expects to fail.
 
+import { expect } from 'vitest';
 import type { Command } from '../../../model/commands.ts';
 import type { FaultKind, History, HistoryEvent, OpType, TruthEvent } from '../../../model/history.ts';
 import type { Lease } from '../../../model/outcomes.ts';
+import type { Verdict, Violation } from '../../../model/verdict.ts';
 
 export class HistoryBuilder {
   private readonly events: HistoryEvent[] = [];
@@ -71,4 +74,11 @@ export function acquired(h: HistoryBuilder, process: string, scope: string, hold
 export function mutated(h: HistoryBuilder, process: string, scope: string, holder: string, token: number, version = 0): number {
   const command: Command = { kind: 'Mutate', scope, aggregate: 'agg', holder, token, expectedVersion: version };
   return h.op(process, command, { kind: 'Accepted', version: version + 1, token })[1];
+}
+
+/** Expects `verdict` to fail, with exactly `count` violations when given; returns its violations. */
+export function failing(verdict: Verdict, count?: number): ReadonlyArray<Violation> {
+  expect(verdict.valid).toBe(false);
+  if (count !== undefined) expect(verdict.violations).toHaveLength(count);
+  return verdict.violations;
 }

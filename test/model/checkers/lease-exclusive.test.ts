@@ -1,7 +1,7 @@
 // seed 000 §279, §82: at any instant of store time a scope has at most one live lease, whatever the clients' clocks say.
 import { describe, expect, it } from 'vitest';
 import { leaseExclusive } from '../../../model/checkers/lease-exclusive.ts';
-import { HistoryBuilder, acquire, lease } from './history-builder.ts';
+import { HistoryBuilder, acquire, lease, failing } from './history-builder.ts';
 
 const granted = (h: HistoryBuilder, process: string, holder: string, token: number, acquiredAt: number, ttlMs = 1_000) =>
   h.op(process, acquire('env', holder, ttlMs), { kind: 'Acquired', lease: lease('env', holder, token, acquiredAt, ttlMs) })[1];
@@ -30,11 +30,10 @@ describe('lease-exclusive', () => {
     const h = new HistoryBuilder();
     const first = granted(h, 'c1#1', 'A', 1, 0);
     const second = granted(h, 'c2#1', 'B', 2, 400);
-    const verdict = leaseExclusive(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]).toMatchObject({ invariant: 'lease-exclusive', scope: 'env' });
-    expect(verdict.violations[0]?.events).toEqual(expect.arrayContaining([first, second]));
-    expect(verdict.violations[0]?.message).toContain('token 2 granted to B at store time 400 while token 1 of A was valid until 1000');
+    const [violation] = failing(leaseExclusive(h.build()));
+    expect(violation).toMatchObject({ invariant: 'lease-exclusive', scope: 'env' });
+    expect(violation?.events).toEqual(expect.arrayContaining([first, second]));
+    expect(violation?.message).toContain('token 2 granted to B at store time 400 while token 1 of A was valid until 1000');
   });
 
   it('fails when a renewal extends the old lease past the next grant', () => {
@@ -60,11 +59,10 @@ describe('lease-exclusive, leases that end with their sessions', () => {
     const ended = sessionEnded(h, 'A', 1);
     h.at(10);
     const [invoked] = write(h, 'A', 1);
-    const verdict = leaseExclusive(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.message).toContain('write accepted by A under token 1');
-    expect(verdict.violations[0]?.message).toContain('after that lease ended with its session');
-    expect(verdict.violations[0]?.events).toEqual(expect.arrayContaining([ended, invoked]));
+    const [violation] = failing(leaseExclusive(h.build()));
+    expect(violation?.message).toContain('write accepted by A under token 1');
+    expect(violation?.message).toContain('after that lease ended with its session');
+    expect(violation?.events).toEqual(expect.arrayContaining([ended, invoked]));
   });
 
   it('passes a write sent before the session ended, and a grant to the next holder after it', () => {
@@ -87,9 +85,8 @@ describe('lease-exclusive, leases that end with their sessions', () => {
     expect(leaseExclusive(h.build()).valid).toBe(true);
     h.at(8_000);
     granted(h, 'B', 'B', 2, 8_000);
-    const verdict = leaseExclusive(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]?.message).toContain('token 2 granted to B at store time 8000 while token 1 of A was valid until Infinity');
+    const [violation] = failing(leaseExclusive(h.build()));
+    expect(violation?.message).toContain('token 2 granted to B at store time 8000 while token 1 of A was valid until Infinity');
   });
 
   it('with session-bound leases, a grant after the session ended passes', () => {

@@ -1,7 +1,7 @@
 // seed 000 §25, §162, §281: one holder per (scope, token), and no write accepted under a token below one already accepted.
 import { describe, expect, it } from 'vitest';
 import { oneOwnerPerEpoch } from '../../../model/checkers/one-owner-per-epoch.ts';
-import { HistoryBuilder, acquired, mutated } from './history-builder.ts';
+import { HistoryBuilder, acquired, mutated, failing } from './history-builder.ts';
 
 describe('one-owner-per-epoch', () => {
   it('passes a handover from A (token 7) to B (token 8) with each writing under its own token', () => {
@@ -19,10 +19,9 @@ describe('one-owner-per-epoch', () => {
     const first = acquired(h, 'c1#1', 'env', 'A', 7);
     h.fault('db-failover', {});
     const second = acquired(h, 'c2#1', 'env', 'B', 7);
-    const verdict = oneOwnerPerEpoch(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]).toMatchObject({ invariant: 'one-owner-per-epoch', scope: 'env', events: [first, second] });
-    expect(verdict.violations[0]?.message).toContain('across db-failover #2');
+    const [violation] = failing(oneOwnerPerEpoch(h.build()));
+    expect(violation).toMatchObject({ invariant: 'one-owner-per-epoch', scope: 'env', events: [first, second] });
+    expect(violation?.message).toContain('across db-failover #2');
   });
 
   it('fails when a stale owner writes under token 7 after token 8 was accepted (§25)', () => {
@@ -31,11 +30,9 @@ describe('one-owner-per-epoch', () => {
     acquired(h, 'c2#1', 'env', 'B', 8);
     const newer = h.truth('mutation-accepted', { scope: 'env', aggregate: 'agg', token: 8, holder: 'B', version: 1 });
     const stale = h.truth('effect-applied', { intentId: 'i1', scope: 'env', token: 7, holder: 'A', operation: 'deploy' });
-    const verdict = oneOwnerPerEpoch(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations).toHaveLength(1);
-    expect(verdict.violations[0]?.events).toEqual([newer, stale]);
-    expect(verdict.violations[0]?.message).toMatch(/stale owner A/);
+    const [violation] = failing(oneOwnerPerEpoch(h.build()), 1);
+    expect(violation?.events).toEqual([newer, stale]);
+    expect(violation?.message).toMatch(/stale owner A/);
   });
 
   it('does not order two writes whose operations overlap in time', () => {

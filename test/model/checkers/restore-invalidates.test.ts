@@ -1,7 +1,7 @@
 // seed 000 §272–§276, §297: after restore or failover no pre-fault token is honoured and blocked scopes wait for reconciliation.
 import { describe, expect, it } from 'vitest';
 import { restoreInvalidates } from '../../../model/checkers/restore-invalidates.ts';
-import { HistoryBuilder, acquired, mutated } from './history-builder.ts';
+import { HistoryBuilder, acquired, mutated, failing } from './history-builder.ts';
 
 describe('restore-invalidates', () => {
   it('passes writes under post-restore tokens and an Acquire after ReconcileScope', () => {
@@ -22,10 +22,8 @@ describe('restore-invalidates', () => {
     const issued = acquired(h, 'c1#1', 'env', 'A', 7);
     const failover = h.fault('db-failover', {});
     const stale = h.truth('mutation-accepted', { scope: 'env', aggregate: 'agg', token: 7, holder: 'A', version: 1 });
-    const verdict = restoreInvalidates(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations).toHaveLength(1);
-    expect(verdict.violations[0]).toMatchObject({ invariant: 'restore-invalidates', scope: 'env', events: [issued, failover, stale] });
+    const [violation] = failing(restoreInvalidates(h.build()), 1);
+    expect(violation).toMatchObject({ invariant: 'restore-invalidates', scope: 'env', events: [issued, failover, stale] });
   });
 
   it('fails an Acquire on a blocked scope before any ReconcileScope', () => {
@@ -34,8 +32,7 @@ describe('restore-invalidates', () => {
     const [invoke, ok] = h.op('c1#1', { kind: 'AcquireAll', scopes: ['db', 'env'], holder: 'A', ttlMs: 100 }, {
       kind: 'AcquiredAll', leases: [{ scope: 'db', holder: 'A', token: 1, acquiredAt: 1, expiresAt: 101 }, { scope: 'env', holder: 'A', token: 1, acquiredAt: 1, expiresAt: 101 }],
     });
-    const verdict = restoreInvalidates(h.build());
-    expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]).toMatchObject({ scope: 'env', events: [restore, invoke, ok] });
+    const [violation] = failing(restoreInvalidates(h.build()));
+    expect(violation).toMatchObject({ scope: 'env', events: [restore, invoke, ok] });
   });
 });

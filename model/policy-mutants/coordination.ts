@@ -1,0 +1,91 @@
+// The policy mutants of the coordination layer of seed 001 (leaders and their role epochs,
+// membership, quorum), on the abstract consensus and, for minority-election, on both. One entry a
+// mutant: its name, the one flag of model/controller-policy.ts it flips, and what it breaks and
+// what must catch it (policy-mutant.ts says how to write one).
+
+import { policyMutants } from './policy-mutant.ts';
+
+export const COORDINATION_MUTANTS = policyMutants({
+  // Seed 001 §74–§75 (a leader that loses its majority stops within its window), §96, §294
+  // ("step-down invalidates the role guard"), §296–§305. Stepping down changes the node's role but
+  // the guard object stays valid in the process: the scheduler loop keeps creating leases with it
+  // through a quorum loss.
+  'role-guard-survives-step-down': {
+    bug: 'a leader’s role guard stays usable after it steps down, so it keeps scheduling without a majority',
+    source: '001 §74–§75, §96, §294, §296–§305',
+    rule: 'quorum-loss-degraded: no guarded lease creation later than the step-down bound after quorum is lost',
+    invariants: ['quorum-loss-degraded', 'fenced-stale-leader'],
+    scenarios: ['quorum-loss', 'db-healthy-coordination-lost'],
+    flips: 'guardEndsWithRole',
+  },
+  // Seed 001 §71–§75 ("a leader that cannot reach a majority steps down within its lease window"),
+  // §98, §261 quorum-loss test. The leader never checks that its heartbeats still reach a majority:
+  // cut off from every other voter, it goes on leading and scheduling.
+  'no-check-quorum': {
+    bug: 'the leader never steps down when its heartbeats stop reaching a majority (no check-quorum)',
+    source: '001 §71–§75, §98, §261',
+    rule: 'quorum-loss-degraded: leadership stops within the step-down bound after quorum is lost',
+    invariants: ['quorum-loss-degraded'],
+    scenarios: ['quorum-loss', 'db-healthy-coordination-lost'],
+    flips: 'checkQuorum',
+  },
+  // Seed 001 §16–§17, §62–§63 ("join as learner, promote once caught up"), §157, §338 ("New member
+  // joins as learner before voter"). Adding a member commits it as a voter at once: the majority
+  // grows by a node that has none of the log and votes immediately.
+  'voter-without-learner-stage': {
+    bug: 'a new member is added directly as a voter, skipping the learner stage',
+    source: '001 §16–§17, §62–§63, §157, §338',
+    rule: 'learner-before-voter: every voter outside the bootstrap configuration was a learner first',
+    invariants: ['learner-before-voter'],
+    scenarios: ['membership-change'],
+    flips: 'learnerFirst',
+  },
+  // Seed 001 §62 ("join as learner, catch up, verify health, promote to voter"), §338 ("New member
+  // joins as learner before voter"). An operator's promotion is committed as soon as it is asked
+  // for, whether or not the learner has caught up: a voter joins the majority without the committed
+  // state.
+  'learner-promoted-before-caught-up': {
+    bug: 'a learner is promoted to voter before it has caught up with the committed state',
+    source: '001 §62, §338',
+    rule: 'learner-before-voter: a learner is promoted only once it knows the committed epoch',
+    invariants: ['learner-before-voter'],
+    scenarios: ['membership-change'],
+    flips: 'promoteWhenCaughtUp',
+  },
+  // Seed 001 §67–§71 (a leader is elected by a majority of the voters), §89, §283, §340 (election
+  // safety). The vote count compares with half the voters instead of a majority: an isolated voter,
+  // or one side of an even split, elects itself.
+  'minority-election': {
+    bug: 'an election is won with half the voters’ votes rounded down, not a majority',
+    source: '001 §67–§71, §89, §283',
+    rule: 'one-leader-per-term: a leader is elected by a majority of the voters of its term',
+    invariants: ['one-leader-per-term', 'raft-election-safety'],
+    scenarios: ['minority-partition', 'quorum-loss', 'three-node-failover', 'raft-failover'],
+    flips: 'majorityElections',
+  },
+  // Seed 001 §29 ("each leadership change gets a new epoch"), §82–§88, §94, §264–§265 (an old
+  // coordinator cannot promote after a new epoch). When leadership changes hands the role
+  // assignment keeps its predecessor's epoch: the new coordinator's guard carries the same epoch as
+  // the deposed one's, so the store cannot tell their promotions apart.
+  'role-epoch-not-bumped': {
+    bug: 'a new leader’s role guard carries its predecessor’s role epoch instead of the epoch its election committed',
+    source: '001 §29, §82–§88, §94, §264–§265',
+    rule: 'no-split-promotion: one coordinator epoch’s promotions come from one coordinator incarnation',
+    invariants: ['no-split-promotion', 'fenced-stale-leader'],
+    scenarios: ['release-coordinator-epoch', 'deployment-coordinator-epoch', 'three-node-failover', 'standalone-coordination'],
+    flips: 'newRoleEpochPerLeader',
+  },
+  // Seed 001 §84–§88 (a new leader rebuilds the scheduler's view from the database and reconciles
+  // what the previous leader left in flight), §259 (leader failover test). A new leader serves the
+  // eligible jobs it finds but never reclaims the ones a failed leader was dispatching when it
+  // died: they stay marked as being dispatched by a process that no longer exists, and are never
+  // run.
+  'new-leader-skips-reclaim': {
+    bug: 'a new leader does not reclaim the jobs a failed leader left half-dispatched, so they are never run',
+    source: '001 §84–§88, §259',
+    rule: 'jobs-complete: every job submitted finishes once faults heal, within the bound of its turn on its scope',
+    invariants: ['jobs-complete'],
+    scenarios: ['three-node-failover', 'restart-incarnation', 'standalone-coordination'],
+    flips: 'reclaimOnLead',
+  },
+});
