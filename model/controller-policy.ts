@@ -80,6 +80,18 @@ const FLAGS = {
   stopRoleBeforeTransfer: true,
   /** A Raft leader takes its role only once its own entry is committed and applied, not when it appends it (seed 001 §83, §93, §243). */
   guardAfterCommit: true,
+  /** A Raft node replaces what it applied with a snapshot every `snapshotEntries` entries (seed 001 §338 "Raft log/snapshots are bounded/compacted"). */
+  compactsLog: true,
+  /** A Raft snapshot covers only committed, applied entries (Raft paper section 7; seed 001 §283). */
+  snapshotsCommittedOnly: true,
+  /** Job and run rows stay in the store: the Raft log replicates coordination commands only (seed 001 §338, §340 "Raft is not the business database"). */
+  jobsStayInStore: true,
+  /** A reconnected event stream resumes after the agent's cursor: it backfills what it missed (seed 001 §112, §275). */
+  streamResumesAtCursor: true,
+  /** Any daemon serves the event stream from the database, not from what its own process saw (seed 001 §102, §113, §116). */
+  apiReadsDatabase: true,
+  /** An agent whose daemon died reconnects to another daemon that is up (seed 001 §114–§115, §274). */
+  agentsFailOver: true,
 } as const;
 
 export type ControllerPolicy = { readonly [F in keyof typeof FLAGS]: boolean };

@@ -50,9 +50,14 @@ export type FaultKind =
   | 'raft-elected'
   | 'raft-unreadable'
   | 'raft-applied'
+  | 'raft-snapshot'
   | 'voter-state-loss'
   | 'voter-upgrade'
   | 'leader-transfer'
+  | 'agent-fleet'
+  | 'agent-connected'
+  | 'agent-disconnected'
+  | 'agent-received'
   | 'liveness-phase';
 
 /**
@@ -63,11 +68,19 @@ export type FaultKind =
  *   the audit record of one committed configuration (`by`: the leader incarnation that committed it); a
  *   `promote` also carries `learnerEpoch` and `committedEpoch`, what the learner had caught up to;
  * - `raft-elected` (message-level consensus): `{ term, node, process, votes, log }`, a candidate won
- *   the votes of a majority; `log` is the terms of its entries, in order;
- * - `raft-applied`: `{ node, process, index, term, leader, version }`, a node applied the entry at
- *   `index` (of `term`, electing `leader`, encoded at command `version`) to its coordination state
- *   machine;
- * - `raft-cluster`: `{ voters, version }`, first: the voters and the binary version they all start on;
+ *   the votes of a majority; `log` is the terms of its entries, in order, null where a snapshot
+ *   replaced them (the snapshot's last index keeps its term);
+ * - `raft-applied`: `{ node, process, index, term, leader, version, command? }`, a node applied the
+ *   entry at `index` (of `term`, electing `leader`, encoded at command `version`) to its
+ *   coordination state machine; `command` names an entry that is not an ElectLeader (with
+ *   `leader`, then, the leader that appended it);
+ * - `raft-snapshot`: `{ node, process, index, term, installed }`, a node replaced its log up to
+ *   `index` (an entry of `term`) with a snapshot: its own (`installed` false) or its leader's;
+ * - `raft-cluster`: `{ voters, version, snapshotEntries? }`, first: the voters, the binary version
+ *   they all start on, and how many applied entries a node keeps before it compacts;
+ * - `agent-fleet` `{ agents, daemons, pollMs, reconnectMs }`, then `agent-connected` `{ agent, daemon, process,
+ *   cursor }`, `agent-disconnected` `{ agent, daemon, process }` (its daemon was gone) and
+ *   `agent-received` `{ agent, daemon, seqs }` (the event sequence numbers one poll delivered);
  * - `raft-unreadable`: `{ node, process, index, version, reads }`, a node's binary cannot read a
  *   committed entry, and it applies nothing from there on.
  */

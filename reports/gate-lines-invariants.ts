@@ -74,7 +74,10 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-no-raw-raft', 'public clients cannot issue raw Raft commands', like('no-raw-coordination-api')],
   ['inv-actions-audited', 'membership/recovery actions are audited', like('membership-audited')],
   ['inv-rolling-upgrades', 'rolling upgrades respect protocol/state compatibility', like('rolling-upgrade-matrix')],
-  ['inv-snapshots-compact', 'coordination snapshots are compact and versioned', like('raft-log-compacted')],
+  ['inv-snapshots-compact', 'coordination snapshots are compact and versioned', {
+    ...like('raft-log-compacted'),
+    note: 'Compact: voters keep at most `snapshotEntries` applied entries beyond their snapshot. Versioned: the commands a snapshot is built from carry their version (raft-rolling-upgrade); the snapshot itself has no encoding to version in the simulator.',
+  }],
   ['inv-dr-no-invented-cluster', 'DR never silently invents a new cluster from stale state', like('dr-procedure')],
   ['inv-wan-optional', 'global/WAN Raft is optional, not baseline', like('wan-raft-not-required')],
   ['inv-k8s-not-authority', 'K8s leader election is not hidden authority', like('kubernetes-not-authority')],

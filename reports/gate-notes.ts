@@ -1,5 +1,4 @@
 // Notes shared by gate rows that nothing in the testbed can prove.
 
 export const NOT_MODELLED = 'Nothing in the testbed models this yet.';
-export const RAFT_INTERNALS = 'The simulated Raft log holds only coordination commands, and has no size limit, compaction or snapshots. ' + NOT_MODELLED;
 export const OUTSIDE = 'A property of the deployed product, outside this testbed.';

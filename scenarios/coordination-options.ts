@@ -81,6 +81,18 @@ export const coordinationSchema = z
     stepDownMs: ms.default(1_000),
     /** The scheduler loop's interval between scans of eligible jobs, in ms. */
     schedulerTickMs: ms.default(100),
+    /**
+     * A Raft node compacts its log once it has applied this many entries beyond its snapshot: the
+     * snapshot replaces them, and a follower that lacks them is sent the snapshot (`consensus:
+     * 'raft'`; 0: never; 001 §338). Restarts load the snapshot, then replay the log after it.
+     */
+    snapshotEntries: z.number().int().min(0).max(1_000).default(0),
+    /** Agents that stream the job events from a daemon of their choice and fail over to another (001 §112–§118; 0: none). */
+    agents: z.number().int().min(0).max(8).default(0),
+    /** How often an agent polls its stream, in ms. */
+    agentPollMs: z.number().int().min(1).default(100),
+    /** How long an agent that lost its daemon waits before it connects to another, in ms. */
+    agentReconnectMs: ms.default(200),
     faults: coordinationFaultsSchema.prefault({}),
   })
   .strict();

@@ -218,6 +218,15 @@ export const scenarioSchema = z
   .refine((s) => s.coordination?.consensus === 'raft' || s.invariants.every((i) => !RAFT_INVARIANT(i)), {
     message: "the raft-* invariants, feature-activation and drained-leader-stops judge message-level consensus: set coordination.consensus to 'raft'",
   })
+  .refine((s) => !s.invariants.some((name) => name === 'stream-gapless' || name === 'agents-reconnect') || (s.coordination?.agents ?? 0) > 0, {
+    message: 'stream-gapless and agents-reconnect judge the agents: set coordination.agents above 0',
+  })
+  .refine((s) => !s.invariants.includes('raft-log-bounded') || (s.coordination?.snapshotEntries ?? 0) > 0, {
+    message: 'raft-log-bounded judges log compaction: set coordination.snapshotEntries above 0',
+  })
+  .refine((s) => s.coordination?.consensus === 'raft' || (s.coordination?.snapshotEntries ?? 0) === 0, {
+    message: "coordination.snapshotEntries compacts the message-level consensus log: set coordination.consensus to 'raft', or leave it 0",
+  })
   .refine((s) => s.coordination?.consensus === 'raft' || RAFT_FAULT_KNOBS.every((knob) => (s.coordination?.faults?.[knob] ?? 0) === 0), {
     message: `coordination.faults ${RAFT_FAULT_KNOBS.join(', ')} act on message-level consensus: set coordination.consensus to 'raft', or set them to 0`,
   })

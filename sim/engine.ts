@@ -28,26 +28,8 @@ import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type Interleaved } from './database-node.ts';
 import { StoreSessions } from './store-sessions.ts';
-import {
-  EV_COORD,
-  EV_DB_FLUSH,
-  EV_DELIVER,
-  EV_END_FAULT,
-  EV_EXPIRY,
-  EV_FAULT,
-  EV_LIVENESS,
-  EV_OP,
-  EV_RESTART,
-  EV_RESUME,
-  EV_SNAPSHOT,
-  EV_WAKE,
-  Fiber,
-  Node,
-  Retired,
-  type Message,
-  type SimCoordination,
-  type SimEvents,
-} from './sim-node.ts';
+import { EV_COORD, EV_DB_FLUSH, EV_DELIVER, EV_END_FAULT, EV_EXPIRY, EV_FAULT, EV_LIVENESS, EV_OP, EV_RESTART, EV_RESUME, EV_SNAPSHOT, EV_WAKE } from './sim-node.ts';
+import { Fiber, Node, Retired, type Message, type SimCoordination, type SimEvents } from './sim-node.ts';
 
 export { EV_COORD, Fiber, Node, type Journal, type SimCoordination } from './sim-node.ts';
 
@@ -58,6 +40,16 @@ export interface SimHooks {
   recover(sim: Sim, node: Node): void;
   /** Runs the recovery procedure after failover/restore (§272–§276). */
   afterRecoveryEpoch(sim: Sim, scopes: ReadonlyArray<string>): void;
+}
+
+/**
+ * What a run builds into the simulator besides the plan (sim/run.ts): the coordination layer, made
+ * and started from the finished simulator, and the real-fault driver. The store is attached once
+ * opened (`attachStore`): its factory needs the simulator's clocks.
+ */
+export interface SimParts {
+  readonly coordination?: (sim: Sim) => SimCoordination;
+  readonly realFaults?: RealFaultDriver | null;
 }
 
 export class Sim {
@@ -81,12 +73,15 @@ export class Sim {
   /** Protocol-side state shared by the controllers (controller.ts owns its shape). */
   world: unknown = null;
   /** Set when the plan has `coordination`: the controllers are voters and a leader dispatches the operations. */
-  coordination: SimCoordination | null = null;
+  readonly coordination: SimCoordination | null;
+  /** With real faults, each simulated fault is also applied for real while time stands still. */
+  readonly realFaults: RealFaultDriver | null;
 
   constructor(
     readonly plan: Plan,
     readonly policy: ControllerPolicy,
     readonly hooks: SimHooks,
+    parts: SimParts = {},
   ) {
     this.streams = new Streams(plan.seed);
     this.network = new Network(plan.faults, plan.seed);
@@ -95,6 +90,9 @@ export class Sim {
     for (let i = 1; i <= plan.controllers; i++) this.addNode(`c${i}`, true);
     this.addNode('operator', false);
     this.addNode('recovery', false);
+    this.realFaults = parts.realFaults ?? null;
+    // Last: the coordination layer reads the nodes, streams and history made above.
+    this.coordination = parts.coordination?.(this) ?? null;
   }
 
   private addNode(name: string, controller: boolean): void {
@@ -327,8 +325,6 @@ export class Sim {
     this.queue.push(time, EV_END_FAULT, 0, 0, fault);
   }
 
-  /** With real faults, each simulated fault is also applied for real while time stands still. */
-  realFaults: RealFaultDriver | null = null;
   readonly realActions: Array<{ f: string; outcome: string }> = [];
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */

@@ -10,8 +10,10 @@ import type { Scenario } from '../scenarios/schema.ts';
 import { controllerHooks } from './controller.ts';
 import { controllerPolicy, type ControllerPolicy } from '../model/controller-policy.ts';
 import { CoordinationService } from './coordination/service.ts';
+import { withAgents } from './coordination/agents.ts';
 import { RaftService } from './raft/raft-service.ts';
-import { Sim } from './engine.ts';
+import { Sim, type SimCoordination } from './engine.ts';
+import type { CoordinationOptions } from '../scenarios/coordination-options.ts';
 import createMemoryStore from '../adapters/memory.ts';
 import type { CommandKind } from '../model/commands.ts';
 import { lackingCommands, type Lacking } from './capabilities.ts';
@@ -81,13 +83,11 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   const faults = options.faults ?? 'sim';
   if (faults === 'real' && options.realFaults === undefined) throw new Error("faults 'real' needs a real fault driver");
   const policy = controllerPolicy({ ...(options.policy ?? {}) });
-  const sim = new Sim(plan, policy, controllerHooks);
-  if (plan.coordination !== undefined) {
-    const coordination = plan.coordination.consensus === 'raft' ? new RaftService(sim, plan.coordination) : new CoordinationService(sim, plan.coordination);
-    sim.coordination = coordination;
-    coordination.start();
-  }
-  if (faults === 'real') sim.realFaults = options.realFaults ?? null;
+  const settings = plan.coordination;
+  const sim = new Sim(plan, policy, controllerHooks, {
+    realFaults: faults === 'real' ? (options.realFaults ?? null) : null,
+    ...(settings === undefined ? {} : { coordination: (built: Sim) => startCoordination(built, settings) }),
+  });
   const storeOptions = { time: sim.storeTime, callerClock: sim.callerClock };
   const opened = options.interleave === undefined ? null : await options.interleave.open(storeOptions, [...sim.nodes.keys()]);
   const own = opened?.main ?? (await options.store.factory(storeOptions));
@@ -137,6 +137,14 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     shadow: { compared: sim.shadow.compared, stoppedBecause: sim.shadow.stoppedBecause },
     ...(lacking.unjudged.length === 0 ? {} : { unjudged: lacking.unjudged }),
   };
+}
+
+/** The coordination layer of a plan: its consensus, with the agents streaming its job events, started. */
+function startCoordination(sim: Sim, settings: CoordinationOptions): SimCoordination {
+  const service = settings.consensus === 'raft' ? new RaftService(sim, settings) : new CoordinationService(sim, settings);
+  const coordination = withAgents(service, sim, settings);
+  coordination.start();
+  return coordination;
 }
 
 /** What a store declaring only `declared` lacks for `plan`, from what the plan sends on the reference store. */

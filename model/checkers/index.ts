@@ -4,6 +4,7 @@
 
 import type { History } from '../history.ts';
 import type { Checker, Verdict, Violation } from '../verdict.ts';
+import { agentsReconnect } from './agents-reconnect.ts';
 import { capacity } from './capacity.ts';
 import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
@@ -24,11 +25,14 @@ import { noLostUpdate } from './no-lost-update.ts';
 import { noPhantomLease } from './no-phantom-lease.ts';
 import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
+import { streamGapless } from './stream-gapless.ts';
 import { oneOwnerPerEpoch } from './one-owner-per-epoch.ts';
 import { quorumLossDegraded } from './quorum-loss-degraded.ts';
 import { raftElectionSafety } from './raft-election-safety.ts';
 import { raftLeaderCompleteness } from './raft-leader-completeness.ts';
+import { raftLogBounded } from './raft-log-bounded.ts';
 import { raftLogMatching } from './raft-log-matching.ts';
+import { raftLogNarrow } from './raft-log-narrow.ts';
 import { raftStateMachineSafety } from './raft-state-machine-safety.ts';
 import { releaseAfterReconcile } from './release-after-reconcile.ts';
 import { removedNodeNoAuthority } from './removed-node-no-authority.ts';
@@ -69,9 +73,13 @@ export const INVARIANT_NAMES = [
   'raft-log-matching',
   'raft-leader-completeness',
   'raft-state-machine-safety',
+  'raft-log-bounded',
+  'raft-log-narrow',
   'feature-activation',
   'cluster-doctor',
   'drained-leader-stops',
+  'stream-gapless',
+  'agents-reconnect',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -106,9 +114,13 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'raft-log-matching': raftLogMatching,
   'raft-leader-completeness': raftLeaderCompleteness,
   'raft-state-machine-safety': raftStateMachineSafety,
+  'raft-log-bounded': raftLogBounded,
+  'raft-log-narrow': raftLogNarrow,
   'feature-activation': featureActivation,
   'cluster-doctor': clusterDoctorChecker,
   'drained-leader-stops': drainedLeaderStops,
+  'stream-gapless': streamGapless,
+  'agents-reconnect': agentsReconnect,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

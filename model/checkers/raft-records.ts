@@ -1,7 +1,9 @@
 // Reads the message-level consensus record from a history (sim/raft/): `raft-elected`
 // `{ term, node, process, votes, log }` when a candidate won a majority of votes, its log then
-// given as the terms of its entries; `raft-applied` `{ node, process, index, term, leader }` when a
-// node applied an entry to its coordination state machine. The Raft safety checkers read these.
+// given as the terms of its entries (null where a snapshot replaced them); `raft-applied` `{ node,
+// process, index, term, leader }` when a node applied an entry to its coordination state machine;
+// `raft-snapshot` `{ node, process, index, term, installed }` when a node's log up to `index` was
+// replaced by a snapshot. The Raft safety checkers read these.
 
 import { assert } from '../assert.ts';
 import type { FaultEvent, History } from '../history.ts';
@@ -11,8 +13,8 @@ export interface RaftElection {
   readonly event: FaultEvent;
   readonly term: number;
   readonly node: string;
-  /** The terms of the winner's log entries, index 1 first. */
-  readonly log: ReadonlyArray<number>;
+  /** The terms of the winner's log entries, index 1 first; null where its snapshot replaced them. */
+  readonly log: ReadonlyArray<number | null>;
 }
 
 export interface RaftApplied {
@@ -27,8 +29,8 @@ export interface RaftApplied {
 export function raftElections(history: History): ReadonlyArray<RaftElection> {
   return faultsOf(history, ['raft-elected']).map((event) => {
     const log = asFields(event.value)?.['log'];
-    assert(Array.isArray(log) && log.every((t) => Number.isInteger(t)), `#${event.index}: raft-elected gives the winner's log as terms`);
-    return { event, term: requireNumber(event.value, 'term', event.index), node: requireString(event.value, 'node', event.index), log: log as ReadonlyArray<number> };
+    assert(Array.isArray(log) && log.every((t) => t === null || Number.isInteger(t)), `#${event.index}: raft-elected gives the winner's log as terms`);
+    return { event, term: requireNumber(event.value, 'term', event.index), node: requireString(event.value, 'node', event.index), log: log as ReadonlyArray<number | null> };
   });
 }
 
@@ -39,5 +41,25 @@ export function raftApplied(history: History): ReadonlyArray<RaftApplied> {
     index: requireNumber(event.value, 'index', event.index),
     term: requireNumber(event.value, 'term', event.index),
     leader: requireString(event.value, 'leader', event.index),
+  }));
+}
+
+export interface RaftSnapshot {
+  readonly event: FaultEvent;
+  readonly node: string;
+  /** The last index the snapshot covers, and the term of the entry there. */
+  readonly index: number;
+  readonly term: number;
+  /** Sent by the leader (InstallSnapshot), rather than taken by the node of what it applied. */
+  readonly installed: boolean;
+}
+
+export function raftSnapshots(history: History): ReadonlyArray<RaftSnapshot> {
+  return faultsOf(history, ['raft-snapshot']).map((event) => ({
+    event,
+    node: requireString(event.value, 'node', event.index),
+    index: requireNumber(event.value, 'index', event.index),
+    term: requireNumber(event.value, 'term', event.index),
+    installed: asFields(event.value)?.['installed'] === true,
   }));
 }

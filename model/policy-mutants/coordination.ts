@@ -88,4 +88,38 @@ export const COORDINATION_MUTANTS = policyMutants({
     scenarios: ['three-node-failover', 'restart-incarnation', 'standalone-coordination'],
     flips: 'reclaimOnLead',
   },
+  // Seed 001 §112 ("On disconnect, client reconnects/backfills"), §275 (SSE reconnect test). A
+  // daemon resumes a reconnected agent's event stream at the live end of the table, not after the
+  // agent's cursor: what happened while it was disconnected is never delivered.
+  'stream-resumes-at-tail': {
+    bug: "a reconnected event stream resumes at the table's end instead of after the agent's cursor",
+    source: '001 §112, §275',
+    rule: 'stream-gapless: every agent receives every event once, in order, across reconnects',
+    invariants: ['stream-gapless'],
+    scenarios: ['agent-failover'],
+    flips: 'streamResumesAtCursor',
+  },
+  // Seed 001 §102–§105 (any daemon serves the API), §113 ("No Session Authority in Memory"), §116
+  // (the database lets a new daemon resync). A daemon serves the event stream from what its own
+  // process saw, not from the table: a restarted daemon, or one that started late, lacks the
+  // events before it.
+  'api-serves-daemon-memory': {
+    bug: 'a daemon serves the event stream from its own process memory instead of the database',
+    source: '001 §102–§105, §113, §116',
+    rule: 'stream-gapless: any daemon serves an agent every event after its cursor',
+    invariants: ['stream-gapless'],
+    scenarios: ['agent-failover'],
+    flips: 'apiReadsDatabase',
+  },
+  // Seed 001 §114–§115 ("If connected daemon dies: reconnect to another daemon"), §274. An agent
+  // whose daemon died waits for that daemon to come back instead of connecting to another that is
+  // up.
+  'agent-pinned-to-daemon': {
+    bug: 'an agent whose daemon died waits for it to return instead of reconnecting to another daemon',
+    source: '001 §114–§115, §274',
+    rule: 'agents-reconnect: an agent that lost its daemon connects to one that is up within its reconnect delay',
+    invariants: ['agents-reconnect'],
+    scenarios: ['agent-failover'],
+    flips: 'agentsFailOver',
+  },
 });

@@ -99,4 +99,38 @@ export const RAFT_MUTANTS = policyMutants({
     scenarios: ['raft-old-term-commit'],
     flips: 'guardAfterCommit',
   },
+  // Seed 001 §338 ("Raft log/snapshots are bounded/compacted", "Raft state remains narrow and
+  // bounded"), §340. A Raft node never replaces what it applied with a snapshot: its log grows with
+  // every leadership change for as long as the cluster runs.
+  'log-never-compacted': {
+    bug: 'a Raft node never compacts its log into a snapshot',
+    source: '001 §338, §340',
+    rule: 'raft-log-bounded: a node keeps at most snapshotEntries applied entries beyond its snapshot',
+    invariants: ['raft-log-bounded'],
+    scenarios: ['raft-compaction'],
+    flips: 'compactsLog',
+  },
+  // Seed 001 §338, §283; the Raft paper's section 7 (a snapshot covers committed entries only). A
+  // Raft node sizes its snapshot by its log, not by what it applied: it takes entries that are not
+  // yet committed into the snapshot and counts them as applied; a later leader commits other
+  // entries at those indexes.
+  'snapshot-takes-uncommitted': {
+    bug: 'a Raft node compacts its whole log, uncommitted entries included, and counts them as applied',
+    source: '001 §283, §338',
+    rule: 'raft-state-machine-safety: no two nodes apply different entries at one index; raft-leader-completeness: every leader holds what was committed before it',
+    invariants: ['raft-state-machine-safety', 'raft-leader-completeness'],
+    scenarios: ['raft-compaction'],
+    flips: 'snapshotsCommittedOnly',
+  },
+  // Seed 001 §338 ("Run/Job rows never enter Raft"), §340 ("Raft is not the business database").
+  // A Raft leader appends a row for each job it dispatches to the consensus log, beside the
+  // coordination commands: business state now lives in the coordination layer.
+  'job-rows-in-raft': {
+    bug: 'a Raft leader writes each dispatched job to the consensus log',
+    source: '001 §338, §340',
+    rule: 'raft-log-narrow: the consensus log replicates coordination commands only',
+    invariants: ['raft-log-narrow'],
+    scenarios: ['raft-compaction', 'raft-failover'],
+    flips: 'jobsStayInStore',
+  },
 });

@@ -22,6 +22,8 @@ export interface RoleAuthority {
   guard(node: Node): RoleGuard | null;
   /** The node's current process still leads under `epoch`, though its guard may be withheld for now (check-quorum). */
   leads(node: Node, epoch: number): boolean;
+  /** A job's lease was created under the role (message-level consensus may act on it). */
+  dispatched?(node: Node, scope: string): void;
   /** The store answered Fenced: stop the role now and refresh the cluster view (§96). */
   fenced(node: Node): void;
   /** Send guards with role mutations (the correct protocol), or act on "holds a role" alone. */
@@ -58,9 +60,17 @@ export class JobTable {
 
   constructor(private readonly history: HistoryRecorder) {}
 
+  /** Told of each job event the table records (submitted, done): the agents' event stream (agents.ts). */
+  private listener: (() => void) | null = null;
+
+  listen(listener: () => void): void {
+    this.listener = listener;
+  }
+
   submit(op: OpSpec, now: number): void {
     this.jobs.push({ op, status: 'eligible', dispatcher: null, attemptToken: 0, attempts: 0, checkedAtLocal: 0 });
     this.history.op(now, jobProcess(op), 'invoke', 'job', { jobId: op.id, scope: op.scope });
+    this.listener?.();
   }
 
   /** The jobs an attempt has finished: the first attempt to finish one records it. */
@@ -72,6 +82,7 @@ export class JobTable {
     if (this.finished.has(job)) return;
     this.finished.add(job);
     this.history.op(now, jobProcess(job.op), 'ok', 'job', { jobId: job.op.id, token });
+    this.listener?.();
   }
 
   finish(endMs: number): void {
@@ -163,6 +174,7 @@ async function dispatch(sim: Sim, authority: RoleAuthority, jobs: JobTable, fibe
     job.attemptToken = reply.lease.token;
     job.attempts += 1;
     const lease = reply.lease;
+    authority.dispatched?.(node, op.scope);
     sim.spawn(node, `${node.proc}:a${authority.nextAttempt()}`, (attemptFiber) => runAttempt(sim, authority, jobs, attemptFiber, job, lease));
     return 'leased';
   }

@@ -7,6 +7,7 @@ import { FAULT_PACKAGES, type PackageRecord } from './index.ts';
 import { simulatedOnly, type FaultRecord } from './package.ts';
 
 const COORDINATION = 'the coordination layer is simulated; the database is unaffected';
+const AGENTS = 'agents and their event streams are simulated; the database is unaffected';
 
 /** Records that no one fault kind writes: the liveness phase and what the coordination layer observes. */
 const RUN_RECORDS: Readonly<Record<Exclude<FaultKind, PackageRecord>, FaultRecord>> = {
@@ -20,6 +21,11 @@ const RUN_RECORDS: Readonly<Record<Exclude<FaultKind, PackageRecord>, FaultRecor
   'raft-elected': { real: simulatedOnly(COORDINATION) },
   'raft-unreadable': { real: simulatedOnly(COORDINATION) },
   'raft-applied': { real: simulatedOnly(COORDINATION) },
+  'raft-snapshot': { real: simulatedOnly(COORDINATION) },
+  'agent-fleet': { real: simulatedOnly(AGENTS) },
+  'agent-connected': { real: simulatedOnly(AGENTS) },
+  'agent-disconnected': { real: simulatedOnly(AGENTS) },
+  'agent-received': { real: simulatedOnly(AGENTS) },
 };
 
 export const FAULT_RECORDS: Readonly<Record<FaultKind, FaultRecord>> = Object.freeze(

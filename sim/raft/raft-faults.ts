@@ -7,7 +7,8 @@ import type { Node, Sim } from '../engine.ts';
 import type { Stream } from '../prng.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { CoordinationNemesis } from '../coordination/coordination-nemesis.ts';
-import type { RaftMessage, RaftNode } from './raft-node.ts';
+import type { RaftNode } from './raft-node.ts';
+import type { RaftMessage } from './raft-protocol.ts';
 
 export interface Voter {
   readonly raft: RaftNode;

@@ -1,66 +1,26 @@
 // One Raft voter (seed 001 §55, §66–§72): its durable state (term, vote, log), what it keeps only
 // while its process runs (commit index, what it applied, its role, a leader's view of its
-// followers), and the four messages of the protocol. It sends nothing itself: every handler
+// followers), and the messages of the protocol (raft-protocol.ts). It sends nothing itself: every handler
 // answers the messages to send, and the service (raft-service.ts) puts them on the network.
 //
 // What the log replicates is the coordination state machine (model/coordination-epoch.ts): a new
 // leader's first entry is its ElectLeader command, and the coordination epoch it owns exists once
-// that entry is committed and applied (§83, §283). Applied state is rebuilt from the log after a
-// restart, as a node without a snapshot would.
+// that entry is committed and applied (§83, §283). With `snapshotEntries` set, a node compacts its
+// log (001 §338): once it has applied that many entries beyond its snapshot, the state it applied
+// becomes the snapshot and those entries go; a follower the leader can no longer catch up from the
+// log is sent the snapshot. A restart loads the snapshot and replays the committed log after it.
 
-import { appendEntries, candidateUpToDate, committable, lastTerm, termAt, type Log, type LogEntry } from '../../model/raft-log.ts';
-import { applyCoordination, initialCoordination, type CoordinationCommand, type CoordinationState } from '../../model/coordination-epoch.ts';
-
-/** A coordination command with the version of its encoding: a binary reads the versions up to its own (001 §151). */
-export type RaftCommand = Extract<CoordinationCommand, { readonly kind: 'ElectLeader' }> & { readonly version: number };
-export type RaftEntry = LogEntry<RaftCommand>;
-
-export type RaftMessage =
-  | { readonly type: 'vote'; readonly from: string; readonly to: string; readonly term: number; readonly lastIndex: number; readonly lastTerm: number }
-  | { readonly type: 'vote-reply'; readonly from: string; readonly to: string; readonly term: number; readonly granted: boolean }
-  | { readonly type: 'append'; readonly from: string; readonly to: string; readonly term: number; readonly prevIndex: number; readonly prevTerm: number; readonly entries: Log<RaftCommand>; readonly leaderCommit: number }
-  | { readonly type: 'timeout-now'; readonly from: string; readonly to: string; readonly term: number }
-  | { readonly type: 'append-reply'; readonly from: string; readonly to: string; readonly term: number; readonly success: boolean; readonly matchIndex: number; readonly version: number };
-
-export type RaftRole = 'follower' | 'candidate' | 'leader';
-
-/** What the service learns from a handler: messages to send, and what happened worth recording. */
-export interface Step {
-  readonly send: ReadonlyArray<RaftMessage>;
-  /** The node won an election (a majority of votes) in this term. */
-  readonly elected?: number;
-  /** Entries applied to the state machine, in order. */
-  readonly applied?: ReadonlyArray<{ readonly index: number; readonly entry: RaftEntry }>;
-  /** The node heard from a leader of its term (its election timer starts again). */
-  readonly heardLeader?: boolean;
-  /** A committed entry its binary cannot read: it applies nothing from there on (001 §152). */
-  readonly unsupported?: { readonly index: number; readonly version: number };
-}
-
-export interface RaftRules {
-  /** Commit only entries of the leader's own term by counting (Raft paper 5.4.2); off: the Figure 8 mutant. */
-  readonly commitCurrentTermOnly: boolean;
-  /** An election needs a majority of the voters; off: half of them, rounded down (the minority-election mutant). */
-  readonly majorityElections: boolean;
-  /** A vote is durable: it survives a restart (Raft's persistent votedFor); off: a restart forgets it. */
-  readonly votesPersist: boolean;
-  /** A vote goes only to a candidate whose log is at least as up to date (Raft paper 5.4.1); off: to any. */
-  readonly votesNeedUpToDateLog: boolean;
-  /** AppendEntries checks that the follower's log holds the leader's previous entry; off: it appends at that index whatever is there. */
-  readonly appendChecksPrevious: boolean;
-  /** A voter whose durable state was lost never votes or stands again; off: it starts afresh, as if new. */
-  readonly lostStateFailsSafe: boolean;
-  /** A leader encodes commands at the highest version every voter has said it reads; off: at its own binary's. */
-  readonly featuresWaitForAllVoters: boolean;
-}
-
-export const CORRECT_RAFT: RaftRules = { commitCurrentTermOnly: true, majorityElections: true, votesPersist: true, votesNeedUpToDateLog: true, appendChecksPrevious: true, lostStateFailsSafe: true, featuresWaitForAllVoters: true };
+import { append, appendEntries, candidateUpToDate, committable, compactTo, emptyLog, entriesFrom, entryAt, installSnapshot, lastIndex, lastTerm, termAt, type Log } from '../../model/raft-log.ts';
+import { initialCoordination, type CoordinationState } from '../../model/coordination-epoch.ts';
+import { applyRaftCommand, type Applied, type RaftCommand, type RaftEntry, type RaftMessage, type RaftRole, type RaftRules, type Step } from './raft-protocol.ts';
 
 export class RaftNode {
   // Durable: kept across restarts.
   term = 0;
   votedFor: string | null = null;
-  log: Log<RaftCommand> = [];
+  log: Log<RaftCommand> = emptyLog();
+  /** The coordination state the log's compacted part built (at `log.base`). */
+  snapshot: CoordinationState;
   /**
    * It lost its durable state once (voter-state-loss): what it voted and acknowledged before is
    * unknown, so it may not vote or stand again; it still follows and stores the log.
@@ -84,8 +44,11 @@ export class RaftNode {
     readonly name: string,
     private readonly voters: ReadonlyArray<string>,
     private readonly rules: RaftRules,
+    /** Compact every this many applied entries (0: never). */
+    private readonly snapshotEntries = 0,
   ) {
     this.applied = initialCoordination(voters);
+    this.snapshot = this.applied;
   }
 
   get majority(): number {
@@ -104,9 +67,9 @@ export class RaftNode {
   restart(): void {
     this.role = 'follower';
     if (!this.rules.votesPersist) this.votedFor = null;
-    this.commitIndex = 0;
-    this.lastApplied = 0;
-    this.applied = initialCoordination(this.voters);
+    this.commitIndex = this.log.base;
+    this.lastApplied = this.log.base;
+    this.applied = this.snapshot;
     this.votes = new Set();
     this.heardVersions = new Map();
   }
@@ -120,7 +83,7 @@ export class RaftNode {
 
   /** The coordination state its whole log would give, committed or not (what a leader that acts before the commit believes). */
   stateOfLog(): CoordinationState {
-    return this.log.reduce((state, entry) => applyCoordination(state, entry.command).state, initialCoordination(this.voters));
+    return this.log.entries.reduce((state, entry) => applyRaftCommand(state, entry.command), this.snapshot);
   }
 
   /** The command version a leader may use: what every voter reads, or its own binary's when the rule is off. */
@@ -133,7 +96,8 @@ export class RaftNode {
   loseState(): void {
     this.term = 0;
     this.votedFor = null;
-    this.log = [];
+    this.log = emptyLog();
+    this.snapshot = initialCoordination(this.voters);
     this.restart();
     if (this.rules.lostStateFailsSafe) this.abstains = true;
   }
@@ -159,13 +123,13 @@ export class RaftNode {
   }
 
   private voteRequest(to: string): RaftMessage {
-    return { type: 'vote', from: this.name, to, term: this.term, lastIndex: this.log.length, lastTerm: lastTerm(this.log) };
+    return { type: 'vote', from: this.name, to, term: this.term, lastIndex: lastIndex(this.log), lastTerm: lastTerm(this.log) };
   }
 
   /** Appends a command of the leader's current term to its own log. */
   propose(command: RaftCommand): void {
-    this.log = [...this.log, { term: this.term, command }];
-    this.matchIndex.set(this.name, this.log.length);
+    this.log = append(this.log, { term: this.term, command });
+    this.matchIndex.set(this.name, lastIndex(this.log));
   }
 
   receive(message: RaftMessage): Step {
@@ -179,6 +143,8 @@ export class RaftNode {
         return this.onAppend(message);
       case 'append-reply':
         return this.onAppendReply(message);
+      case 'snapshot':
+        return this.onSnapshot(message);
       case 'timeout-now':
         // The leader of this term hands leadership on: stand for election now (001 §270).
         return message.term === this.term && this.role === 'follower' && !this.abstains ? this.startElection() : { send: [] };
@@ -213,10 +179,10 @@ export class RaftNode {
     if (this.role === 'leader') return { send: [] };
     this.role = 'leader';
     for (const peer of this.peers) {
-      this.nextIndex.set(peer, this.log.length + 1);
+      this.nextIndex.set(peer, lastIndex(this.log) + 1);
       this.matchIndex.set(peer, 0);
     }
-    this.matchIndex.set(this.name, this.log.length);
+    this.matchIndex.set(this.name, lastIndex(this.log));
     return { send: [], elected: this.term };
   }
 
@@ -224,13 +190,27 @@ export class RaftNode {
     if (m.term < this.term) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0, version: this.version }] };
     this.role = 'follower';
     // The broken check takes whatever the log holds at prevIndex for what the leader said.
-    const prevTerm = this.rules.appendChecksPrevious || m.prevIndex > this.log.length ? m.prevTerm : termAt(this.log, m.prevIndex)!;
+    const prevTerm = this.rules.appendChecksPrevious || m.prevIndex > lastIndex(this.log) ? m.prevTerm : (termAt(this.log, m.prevIndex) ?? m.prevTerm);
     const result = appendEntries(this.log, m.prevIndex, prevTerm, m.entries);
     if (!result.ok) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0, version: this.version }], heardLeader: true };
     this.log = result.log;
     // Only what this message showed to match the leader's log may be committed on its word.
-    const { applied, unsupported } = this.commitTo(Math.min(m.leaderCommit, result.matchIndex));
-    return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: true, matchIndex: result.matchIndex, version: this.version }], heardLeader: true, applied, ...(unsupported === undefined ? {} : { unsupported }) };
+    const progress = this.commitTo(Math.min(m.leaderCommit, result.matchIndex));
+    return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: true, matchIndex: result.matchIndex, version: this.version }], heardLeader: true, ...progress };
+  }
+
+  /** InstallSnapshot: a log that lacks what the snapshot covers takes the leader's state up to it. */
+  private onSnapshot(m: Extract<RaftMessage, { type: 'snapshot' }>): Step {
+    const reply = (success: boolean): RaftMessage => ({ type: 'append-reply', from: this.name, to: m.from, term: this.term, success, matchIndex: success ? m.index : 0, version: this.version });
+    if (m.term < this.term) return { send: [reply(false)] };
+    this.role = 'follower';
+    if (m.index <= this.commitIndex) return { send: [reply(true)], heardLeader: true };
+    this.log = installSnapshot(this.log, m.index, m.lastTerm);
+    this.snapshot = m.state;
+    this.commitIndex = m.index;
+    this.lastApplied = m.index;
+    this.applied = m.state;
+    return { send: [reply(true)], heardLeader: true, installed: { index: m.index, term: m.lastTerm } };
   }
 
   private onAppendReply(m: Extract<RaftMessage, { type: 'append-reply' }>): Step {
@@ -243,35 +223,59 @@ export class RaftNode {
     this.heardVersions.set(m.from, Math.max(this.heardVersions.get(m.from) ?? 1, m.version));
     this.matchIndex.set(m.from, Math.max(this.matchIndex.get(m.from) ?? 0, m.matchIndex));
     this.nextIndex.set(m.from, Math.max(this.nextIndex.get(m.from) ?? 1, m.matchIndex + 1));
-    const matches = this.voters.map((v) => (v === this.name ? this.log.length : (this.matchIndex.get(v) ?? 0)));
+    const matches = this.voters.map((v) => (v === this.name ? lastIndex(this.log) : (this.matchIndex.get(v) ?? 0)));
     const index = committable(this.log, matches, this.majority, this.term, this.commitIndex, this.rules.commitCurrentTermOnly);
-    const { applied, unsupported } = this.commitTo(index);
-    return { send: [], applied, ...(unsupported === undefined ? {} : { unsupported }) };
+    return { send: [], ...this.commitTo(index) };
   }
 
+  /** What a follower lacks, from what the leader believes: entries after its previous one, or the snapshot once the log no longer holds them. */
   private appendTo(peer: string): RaftMessage {
-    const next = this.nextIndex.get(peer) ?? this.log.length + 1;
+    const next = this.nextIndex.get(peer) ?? lastIndex(this.log) + 1;
+    if (next <= this.log.base) return { type: 'snapshot', from: this.name, to: peer, term: this.term, index: this.log.base, lastTerm: this.log.baseTerm, state: this.snapshot };
     const prevIndex = next - 1;
-    return { type: 'append', from: this.name, to: peer, term: this.term, prevIndex, prevTerm: termAt(this.log, prevIndex) ?? 0, entries: this.log.slice(prevIndex), leaderCommit: this.commitIndex };
+    return { type: 'append', from: this.name, to: peer, term: this.term, prevIndex, prevTerm: termAt(this.log, prevIndex) ?? 0, entries: entriesFrom(this.log, next), leaderCommit: this.commitIndex };
   }
 
-  /** Raises the commit index to `index` (never lowers it) and applies what it newly covers. */
-  private commitTo(index: number): { readonly applied: ReadonlyArray<{ readonly index: number; readonly entry: RaftEntry }>; readonly unsupported?: { readonly index: number; readonly version: number } } {
-    if (index > this.commitIndex) this.commitIndex = Math.min(index, this.log.length);
-    const applied: Array<{ index: number; entry: RaftEntry }> = [];
+  /** Raises the commit index to `index` (never lowers it), applies what it newly covers, and compacts the log whenever that is due. */
+  private commitTo(index: number): Pick<Step, 'applied' | 'unsupported'> {
+    if (index > this.commitIndex) this.commitIndex = Math.min(index, lastIndex(this.log));
+    const applied: Applied[] = [];
     while (this.lastApplied < this.commitIndex) {
-      const entry = this.log[this.lastApplied]!;
+      const entry = entryAt(this.log, this.lastApplied + 1)!;
       if (entry.command.version > this.version) {
         // It cannot read what was committed: it stops here rather than guess (001 §152).
         const first = this.stuckAt !== this.lastApplied + 1;
         this.stuckAt = this.lastApplied + 1;
         return first ? { applied, unsupported: { index: this.stuckAt, version: entry.command.version } } : { applied };
       }
-      this.lastApplied += 1;
-      this.applied = applyCoordination(this.applied, entry.command).state;
-      applied.push({ index: this.lastApplied, entry });
+      this.apply(applied, entry);
+      this.compact(applied);
     }
+    this.compact(applied);
     return { applied };
+  }
+
+  private apply(applied: Applied[], entry: RaftEntry): void {
+    this.lastApplied += 1;
+    this.applied = applyRaftCommand(this.applied, entry.command);
+    applied.push({ index: this.lastApplied, entry });
+  }
+
+  /**
+   * Once `snapshotEntries` applied entries follow the snapshot, the applied state replaces them in
+   * the log (001 §338). The broken rule counts the log's entries instead, committed or not, and
+   * takes them all into the snapshot, counting them as applied.
+   */
+  private compact(applied: Applied[]): void {
+    if (this.snapshotEntries === 0 || !this.rules.compactsLog) return;
+    const upTo = this.rules.snapshotsCommittedOnly ? this.lastApplied : lastIndex(this.log);
+    if (upTo - this.log.base < this.snapshotEntries) return;
+    while (this.lastApplied < upTo) this.apply(applied, entryAt(this.log, this.lastApplied + 1)!);
+    if (applied.length === 0) return;
+    this.commitIndex = Math.max(this.commitIndex, upTo);
+    this.log = compactTo(this.log, upTo);
+    this.snapshot = this.applied;
+    applied[applied.length - 1] = { ...applied[applied.length - 1]!, compacted: true };
   }
 
   /** The index it could not read, once said. */

@@ -11,32 +11,29 @@
 // The history gets, besides the coordination records (`leader-change` when a leader's epoch is
 // committed), the consensus ground truth the Raft checkers read: `raft-elected` `{ term, node,
 // process, votes, log }` when a candidate wins its votes (`log`: the terms of its entries, in
-// order), `raft-applied` `{ node, process, index, term, leader, version }` for every entry a node
-// applies, `raft-cluster` `{ voters, version }` first, and `raft-unreadable` `{ node, process, index,
-// version, reads }` when a node's binary cannot read a committed entry (it applies nothing more).
-// Membership changes are not run here (the scenario format refuses them with it).
+// order, null where a snapshot replaced them), `raft-applied` `{ node, process, index, term,
+// leader, version, command? }` for every entry a node applies, `raft-snapshot` when a node compacts
+// its log or installs its leader's snapshot, `raft-cluster` `{ voters, version, snapshotEntries? }`
+// first, and `raft-unreadable` `{ node, process, index, version, reads }` when a node's binary
+// cannot read a committed entry (it applies nothing more). Membership changes are not run here.
 
 import { strict as assert } from 'node:assert';
 import { incarnationId, restarted, firstIncarnation, type NodeIncarnation } from '../../model/node-incarnation.ts';
 import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
 import type { CoordinatedRole, CoordinationState } from '../../model/coordination-epoch.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
-import { EV_COORD, type Node, type SimCoordination, type Sim } from '../engine.ts';
+import type { Node, SimCoordination, Sim } from '../engine.ts';
 import type { OpSpec } from '../plan.ts';
 import type { Stream } from '../prng.ts';
-import { CoordinationNemesis, type FaultTimer } from '../coordination/coordination-nemesis.ts';
+import { CoordinationNemesis } from '../coordination/coordination-nemesis.ts';
+import { RaftAgenda, type RaftTimer } from './raft-agenda.ts';
 import type { CoordinationFault } from '../coordination/faults.ts';
 import { JobTable, lead, type RoleAuthority } from '../coordination/scheduler.ts';
 import { RaftFaults } from './raft-faults.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
-import { RaftNode, type RaftMessage, type Step } from './raft-node.ts';
-
-type Timer =
-  | { readonly kind: 'raft-message'; readonly message: RaftMessage }
-  | { readonly kind: 'raft-election'; readonly node: string; readonly gen: number; readonly timeoutMs: number }
-  | { readonly kind: 'raft-heartbeat'; readonly node: string; readonly gen: number }
-  | { readonly kind: 'raft-crash'; readonly node: string; readonly term: number }
-  | FaultTimer;
+import { RaftNode } from './raft-node.ts';
+import { CORRECT_RAFT, type RaftMessage, type RaftRules, type Step } from './raft-protocol.ts';
+import { knownTerms, lastIndex } from '../../model/raft-log.ts';
 
 interface Seat {
   readonly raft: RaftNode;
@@ -64,30 +61,32 @@ export class RaftService implements RoleAuthority, SimCoordination {
   private readonly nemesis: CoordinationNemesis;
   private attempts = 0;
   private readonly faults: RaftFaults;
+  private readonly agenda: RaftAgenda;
 
   constructor(
     private readonly sim: Sim,
     readonly options: CoordinationOptions,
   ) {
     const voters = sim.controllers.slice(0, options.voters).map((node) => node.name);
-    const { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe, featuresWaitForAllVoters } = sim.policy;
-    const rules = { commitCurrentTermOnly, majorityElections, votesPersist, votesNeedUpToDateLog, appendChecksPrevious, lostStateFailsSafe, featuresWaitForAllVoters };
+    const rules = Object.fromEntries(Object.keys(CORRECT_RAFT).map((rule) => [rule, sim.policy[rule as keyof RaftRules]])) as unknown as RaftRules;
     for (const node of sim.controllers.slice(0, options.voters)) {
-      this.seats.set(node.name, { raft: new RaftNode(node.name, voters, rules), node, incarnation: firstIncarnation(node.name), electionGen: 0, heartbeatGen: 0, lastHeardMs: 0, answered: new Map(), guard: null, proposed: false });
+      this.seats.set(node.name, { raft: new RaftNode(node.name, voters, rules, options.snapshotEntries), node, incarnation: firstIncarnation(node.name), electionGen: 0, heartbeatGen: 0, lastHeardMs: 0, answered: new Map(), guard: null, proposed: false });
     }
     this.jobs = new JobTable(sim.history);
     this.stream = sim.streams.get('raft');
+    this.agenda = new RaftAgenda(sim, options, this.stream);
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
     this.sendGuards = sim.policy.roleGuard;
     const cluster = { leader: () => this.leaderSeat(), voters: [...this.seats.values()].map((seat) => ({ name: seat.raft.name })) };
     this.nemesis = new CoordinationNemesis(sim, cluster, (name) => this.seat(name).node, () => undefined);
-    this.faults = new RaftFaults(sim, options, this.stream, this.nemesis, this.seats, { stopRole: (seat) => this.stepDown(seat as Seat), send: (message) => this.send(message) });
+    this.faults = new RaftFaults(sim, options, this.stream, this.nemesis, this.seats, { stopRole: (seat) => this.stepDown(seat as Seat), send: (message) => this.agenda.send(message) });
   }
 
   start(): void {
-    this.sim.fault('raft-cluster', { voters: [...this.seats.keys()], version: 1 });
-    for (const seat of this.seats.values()) this.armElection(seat, 0);
+    const compaction = this.options.snapshotEntries > 0 ? { snapshotEntries: this.options.snapshotEntries } : {};
+    this.sim.fault('raft-cluster', { voters: [...this.seats.keys()], version: 1, ...compaction });
+    for (const seat of this.seats.values()) this.agenda.armElection(seat, 0);
   }
 
   submit(op: OpSpec): void {
@@ -116,6 +115,13 @@ export class RaftService implements RoleAuthority, SimCoordination {
     return seat !== undefined && !node.down && seat.raft.role === 'leader' && seat.guard !== null && seat.guard.epoch === epoch && seat.guard.holder === node.proc;
   }
 
+  /** A job's lease was created; a leader that keeps business rows in the log (the broken rule) appends the job's row there. */
+  dispatched(node: Node, scope: string): void {
+    const seat = this.seats.get(node.name);
+    if (this.sim.policy.jobsStayInStore || seat === undefined || seat.raft.role !== 'leader') return;
+    seat.raft.propose({ kind: 'RecordJob', term: seat.raft.term, leader: seat.incarnation, scope, version: seat.raft.commandVersion() });
+  }
+
   fenced(node: Node): void {
     const seat = this.seats.get(node.name);
     if (seat !== undefined) this.stepDown(seat);
@@ -138,7 +144,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
     seat.incarnation = restarted(seat.incarnation);
     assert.equal(incarnationId(seat.incarnation), node.proc, 'a restart gives the voter the node’s new incarnation');
     seat.lastHeardMs = this.sim.now;
-    this.armElection(seat, this.sim.now);
+    this.agenda.armElection(seat, this.sim.now);
   }
 
   /**
@@ -165,13 +171,13 @@ export class RaftService implements RoleAuthority, SimCoordination {
   // ---- the agenda ----------------------------------------------------------------------------
 
   async handle(data: unknown): Promise<void> {
-    const timer = data as Timer;
+    const timer = data as RaftTimer;
     if (timer.kind === 'heal' || timer.kind === 'resume') return this.nemesis.end(timer);
     const seat = this.seat(timer.kind === 'raft-message' ? timer.message.to : timer.node);
     if (seat.node.down) return;
     if (seat.node.pausedUntil > this.sim.now) {
       // A paused process handles what reached it when it resumes.
-      this.sim.queue.push(seat.node.pausedUntil, EV_COORD, 0, 0, timer);
+      this.agenda.at(seat.node.pausedUntil, timer);
       return;
     }
     switch (timer.kind) {
@@ -199,30 +205,30 @@ export class RaftService implements RoleAuthority, SimCoordination {
       // Told to stand now (a leader transfer): it asks again each heartbeat, as after a timeout.
       seat.lastHeardMs = this.sim.now;
       seat.heartbeatGen++;
-      this.armHeartbeat(seat);
+      this.agenda.armHeartbeat(seat);
     }
   }
 
   private onElectionTimer(seat: Seat, timeoutMs: number): void {
     const now = this.sim.now;
     if (seat.raft.role === 'leader' || seat.raft.abstains || seat.lastHeardMs + timeoutMs > now) {
-      this.armElection(seat, seat.raft.role === 'leader' ? now : seat.lastHeardMs);
+      this.agenda.armElection(seat, seat.raft.role === 'leader' ? now : seat.lastHeardMs);
       return;
     }
     seat.lastHeardMs = now;
     this.act(seat, seat.raft.startElection());
     if (seat.raft.role === 'candidate') {
       seat.heartbeatGen++;
-      this.armHeartbeat(seat);
+      this.agenda.armHeartbeat(seat);
     }
-    this.armElection(seat, now);
+    this.agenda.armElection(seat, now);
   }
 
   private onHeartbeatTimer(seat: Seat): void {
     if (seat.raft.role === 'candidate') {
       // A candidate asks again, each heartbeat interval, the voters that have not answered yes.
       this.act(seat, seat.raft.heartbeat());
-      this.armHeartbeat(seat);
+      this.agenda.armHeartbeat(seat);
       return;
     }
     if (seat.raft.role !== 'leader') return;
@@ -239,38 +245,41 @@ export class RaftService implements RoleAuthority, SimCoordination {
       // A leader that acts before its entry is committed takes its role from its own log now.
       if (!this.sim.policy.guardAfterCommit) this.takeRole(seat, seat.raft.stateOfLog());
       // A single voter is its own majority: its entry is committed at once.
-      if (seat.raft.majority === 1) this.act(seat, seat.raft.receive({ type: 'append-reply', from: seat.raft.name, to: seat.raft.name, term: seat.raft.term, success: true, matchIndex: seat.raft.log.length, version: seat.raft.version }));
+      if (seat.raft.majority === 1) this.act(seat, seat.raft.receive({ type: 'append-reply', from: seat.raft.name, to: seat.raft.name, term: seat.raft.term, success: true, matchIndex: lastIndex(seat.raft.log), version: seat.raft.version }));
     }
     this.act(seat, seat.raft.heartbeat());
-    this.armHeartbeat(seat);
+    this.agenda.armHeartbeat(seat);
   }
 
   /** Sends what a step asks, records what it did, and starts a leadership it won. */
   private act(seat: Seat, step: Step): void {
     if (step.heardLeader === true) seat.lastHeardMs = this.sim.now;
     if (step.elected !== undefined) this.elected(seat, step.elected);
-    for (const message of step.send) this.send(message);
+    for (const message of step.send) this.agenda.send(message);
     if (step.unsupported !== undefined) this.sim.fault('raft-unreadable', { node: seat.raft.name, process: seat.node.proc, reads: seat.raft.version, ...step.unsupported });
-    if ((step.applied?.length ?? 0) > 0 && seat.raft.lastApplied > (this.furthest?.index ?? 0)) this.furthest = { index: seat.raft.lastApplied, state: seat.raft.applied };
-    for (const { index, entry } of step.applied ?? []) {
-      this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader), version: entry.command.version });
-      if (seat.raft.role === 'leader' && entry.command.term === seat.raft.term && entry.command.leader.node === seat.raft.name) this.committedLeadership(seat);
+    if (step.installed !== undefined) this.sim.fault('raft-snapshot', { node: seat.raft.name, process: seat.node.proc, ...step.installed, installed: true });
+    if (seat.raft.lastApplied > (this.furthest?.index ?? 0)) this.furthest = { index: seat.raft.lastApplied, state: seat.raft.applied };
+    for (const { index, entry, compacted } of step.applied ?? []) {
+      const row = entry.command.kind === 'ElectLeader' ? {} : { command: entry.command.kind };
+      this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader), version: entry.command.version, ...row });
+      if (compacted === true) this.sim.fault('raft-snapshot', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, installed: false });
+      if (seat.raft.role === 'leader' && entry.command.kind === 'ElectLeader' && entry.command.term === seat.raft.term && entry.command.leader.node === seat.raft.name) this.committedLeadership(seat);
     }
   }
 
   private elected(seat: Seat, term: number): void {
     const raft = seat.raft;
-    this.sim.fault('raft-elected', { term, node: raft.name, process: seat.node.proc, votes: [...raft.votes].sort(), log: raft.log.map((entry) => entry.term) });
+    this.sim.fault('raft-elected', { term, node: raft.name, process: seat.node.proc, votes: [...raft.votes].sort(), log: knownTerms(raft.log) });
     // The votes are the newest word from a majority: the check-quorum window starts with them.
     seat.answered.clear();
     for (const voter of raft.votes) seat.answered.set(voter, this.sim.now);
     seat.heartbeatGen++;
     const crashAt = this.faults.newLeaderCrashAt();
-    if (crashAt !== null) this.sim.queue.push(crashAt, EV_COORD, 0, 0, { kind: 'raft-crash', node: raft.name, term } satisfies Timer);
+    if (crashAt !== null) this.agenda.at(crashAt, { kind: 'raft-crash', node: raft.name, term });
     // The first round brings the followers' logs up to the leader's; its own entry goes with the next.
     seat.proposed = false;
     this.act(seat, raft.heartbeat());
-    this.armHeartbeat(seat);
+    this.agenda.armHeartbeat(seat);
   }
 
   /** The leader applied its own ElectLeader entry: the epoch is committed, the role and its guard are its own. */
@@ -286,16 +295,6 @@ export class RaftService implements RoleAuthority, SimCoordination {
     this.sim.spawn(seat.node, `${seat.node.proc}:lead${applied.term}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
   }
 
-  private send(message: RaftMessage): void {
-    if (this.sim.faultsOn && this.stream.chance(this.options.faults.messageLossPct)) return;
-    const copies = this.sim.faultsOn && this.stream.chance(this.options.faults.messageDuplicatePct) ? 2 : 1;
-    for (let copy = 0; copy < copies; copy++) {
-      const delay = this.sim.network.transit(message.from, message.to, this.sim.faultsOn);
-      if (delay < 0) continue;
-      this.sim.queue.push(this.sim.now + delay, EV_COORD, 0, 0, { kind: 'raft-message', message } satisfies Timer);
-    }
-  }
-
   /** The role ends; a leader that steps down waits a whole election timeout before it stands again. */
   private stepDown(seat: Seat): void {
     seat.guard = null;
@@ -308,17 +307,6 @@ export class RaftService implements RoleAuthority, SimCoordination {
     const since = this.sim.now - this.options.stepDownMs;
     const heard = [...seat.answered.entries()].filter(([name, at]) => name === seat.raft.name || at > since).length;
     return heard >= seat.raft.majority;
-  }
-
-  private armElection(seat: Seat, fromMs: number): void {
-    seat.electionGen++;
-    const timeoutMs = this.stream.int(this.options.electionTimeoutMsMin, this.options.electionTimeoutMsMax);
-    const at = Math.max(this.sim.now + 1, fromMs + timeoutMs);
-    this.sim.queue.push(at, EV_COORD, 0, 0, { kind: 'raft-election', node: seat.raft.name, gen: seat.electionGen, timeoutMs } satisfies Timer);
-  }
-
-  private armHeartbeat(seat: Seat): void {
-    this.sim.queue.push(this.sim.now + seat.node.clock.trueDuration(this.options.heartbeatMs), EV_COORD, 0, 0, { kind: 'raft-heartbeat', node: seat.raft.name, gen: seat.heartbeatGen } satisfies Timer);
   }
 
   /** The seat that believes it leads with the highest term (a deposed one may still believe it). */

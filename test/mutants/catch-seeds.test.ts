@@ -86,10 +86,16 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'vote-forgotten-on-restart', scenario: 'raft-voter-restart', seed: 1, invariant: 'raft-election-safety' },
   { mutant: 'vote-ignores-log', scenario: 'raft-old-term-commit', seed: 3, invariant: 'raft-leader-completeness' },
   { mutant: 'append-skips-consistency-check', scenario: 'raft-old-term-commit', seed: 1, invariant: 'raft-log-matching' },
-  { mutant: 'wiped-voter-votes', scenario: 'raft-voter-state-loss', seed: 7, invariant: 'raft-leader-completeness' },
+  { mutant: 'wiped-voter-votes', scenario: 'raft-voter-state-loss', seed: 1, invariant: 'raft-election-safety' },
   { mutant: 'feature-before-all-voters', scenario: 'raft-rolling-upgrade', seed: 1, invariant: 'feature-activation' },
   { mutant: 'transfer-before-stop', scenario: 'raft-leader-transfer', seed: 1, invariant: 'drained-leader-stops' },
   { mutant: 'guard-before-commit', scenario: 'raft-old-term-commit', seed: 1, invariant: 'cluster-doctor' },
+  { mutant: 'log-never-compacted', scenario: 'raft-compaction', seed: 1, invariant: 'raft-log-bounded' },
+  { mutant: 'snapshot-takes-uncommitted', scenario: 'raft-compaction', seed: 1, invariant: 'raft-state-machine-safety' },
+  { mutant: 'job-rows-in-raft', scenario: 'raft-compaction', seed: 1, invariant: 'raft-log-narrow' },
+  { mutant: 'stream-resumes-at-tail', scenario: 'agent-failover', seed: 1, invariant: 'stream-gapless' },
+  { mutant: 'api-serves-daemon-memory', scenario: 'agent-failover', seed: 2, invariant: 'stream-gapless' },
+  { mutant: 'agent-pinned-to-daemon', scenario: 'agent-failover', seed: 1, invariant: 'agents-reconnect' },
 ];
 
 function median(values: ReadonlyArray<number>): number {

@@ -1,16 +1,21 @@
 // The Raft voter of the simulator (sim/raft/raft-node.ts), driven message by message: the Raft
 // paper's Figure 8, in which a leader that counts replicas of an entry of an earlier term commits
 // it and a later leader overwrites it; the correct commit rule does not commit it (001 §283, §340).
+// Log compaction (001 §338): a node keeps its applied entries as a snapshot, a follower the log no
+// longer reaches is sent it, and a restart starts from it.
 
 import { describe, expect, test } from 'vitest';
 import { firstIncarnation } from '../../model/node-incarnation.ts';
-import { CORRECT_RAFT, RaftNode, type RaftMessage, type Step } from '../../sim/raft/raft-node.ts';
+import { RaftNode } from '../../sim/raft/raft-node.ts';
+import { CORRECT_RAFT, type RaftMessage, type Step } from '../../sim/raft/raft-protocol.ts';
 
 const NAMES = ['s1', 's2', 's3', 's4', 's5'];
 
-function cluster(commitCurrentTermOnly: boolean): Map<string, RaftNode> {
-  return new Map(NAMES.map((name) => [name, new RaftNode(name, NAMES, { ...CORRECT_RAFT, commitCurrentTermOnly })]));
+function cluster(commitCurrentTermOnly: boolean, snapshotEntries = 0): Map<string, RaftNode> {
+  return new Map(NAMES.map((name) => [name, new RaftNode(name, NAMES, { ...CORRECT_RAFT, commitCurrentTermOnly }, snapshotEntries)]));
 }
+
+const propose = (node: RaftNode): void => node.propose({ kind: 'ElectLeader', term: node.term, leader: firstIncarnation(node.name), roles: ['scheduler'], version: 1 });
 
 /** Delivers the messages of `step` to `to` (every recipient when absent), and their answers back, until quiet. */
 function deliver(nodes: Map<string, RaftNode>, step: Step, to: ReadonlyArray<string> = NAMES, applied: Array<{ node: string; index: number; term: number }> = []): void {
@@ -33,7 +38,6 @@ function lead(nodes: Map<string, RaftNode>, name: string, voters: ReadonlyArray<
 function figure8(commitCurrentTermOnly: boolean): Array<{ node: string; index: number; term: number }> {
   const nodes = cluster(commitCurrentTermOnly);
   const applied: Array<{ node: string; index: number; term: number }> = [];
-  const propose = (node: RaftNode): void => node.propose({ kind: 'ElectLeader', term: node.term, leader: firstIncarnation(node.name), roles: ['scheduler'], version: 1 });
   // (a) s1 leads term 1; its entry reaches only s2 before it crashes.
   const s1 = lead(nodes, 's1', ['s2', 's3']);
   expect(s1.role).toBe('leader');
@@ -69,5 +73,36 @@ describe('Raft voter', () => {
     const applied = figure8(true);
     const atOne = new Set(applied.filter((a) => a.index === 1).map((a) => a.term));
     expect(atOne.size).toBe(1);
+  });
+
+  test('compaction: the leader keeps a snapshot of what it applied; a follower behind it installs it; a restart starts from it', () => {
+    const nodes = cluster(true, 2);
+    const s1 = nodes.get('s1')!;
+    const s5 = nodes.get('s5')!;
+    // Three terms of s1 with s2..s4, while s5 hears nothing.
+    for (let term = 0; term < 3; term++) {
+      lead(nodes, 's1', ['s2', 's3', 's4']);
+      propose(s1);
+      for (let round = 0; round < 2; round++) deliver(nodes, s1.heartbeat(), ['s1', 's2', 's3', 's4']);
+      s1.stepDown();
+    }
+    expect([s1.log.base, s1.commitIndex, s5.log.base]).toEqual([2, 3, 0]);
+    lead(nodes, 's1', ['s2', 's3', 's4']);
+    const applied: Array<{ node: string; index: number; term: number }> = [];
+    // s5 refuses the appends whose previous entry it lacks, until the leader's next index for it is inside the snapshot.
+    let sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
+    for (let round = 0; round < 4 && sent.type === 'append'; round++) {
+      for (const reply of s5.receive(sent).send) s1.receive(reply);
+      sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
+    }
+    expect(sent.type).toBe('snapshot');
+    const installed = s5.receive(sent);
+    expect(installed.installed).toEqual({ index: 2, term: s1.log.baseTerm });
+    expect([s5.commitIndex, s5.lastApplied, s5.applied.epoch]).toEqual([2, 2, 2]);
+    for (const reply of installed.send) s1.receive(reply);
+    deliver(nodes, s1.heartbeat(), NAMES, applied);
+    expect(applied.filter((a) => a.node === 's5').map((a) => a.index)).toEqual([3]);
+    s5.restart();
+    expect([s5.commitIndex, s5.lastApplied, s5.applied.epoch]).toEqual([s5.log.base, s5.log.base, s5.snapshot.epoch]);
   });
 });
