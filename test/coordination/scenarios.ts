@@ -1,6 +1,7 @@
 // What each seed 001 scenario must show besides passing: the evidence that it exercised its section.
-import { expect } from 'vitest';
-import { COORDINATION_SEEDS, seedsWhere, type CoordinationSweep } from './coordination-sweep.ts';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../scenarios/index.ts';
+import { COORDINATION_SEEDS, seedsWhere, sweepCoordination, type CoordinationSweep } from './coordination-sweep.ts';
 
 export interface CoordinationCase {
   readonly name: string;
@@ -106,3 +107,16 @@ export const SECOND_HALF: ReadonlyArray<CoordinationCase> = [
     },
   },
 ];
+
+/** The test of `cases`: each scenario passes COORDINATION_SEEDS seeds and shows its evidence. */
+export function describeCoordination(title: string, cases: ReadonlyArray<CoordinationCase>): void {
+  describe(title, () => {
+    for (const { name, evidence } of cases) {
+      it(`${name} (${loadScenario(name).sources.join(', ')}) holds over ${COORDINATION_SEEDS} seeds`, async () => {
+        const sweep = await sweepCoordination(name);
+        expect(sweep.failures).toEqual([]);
+        evidence(sweep);
+      });
+    }
+  });
+}

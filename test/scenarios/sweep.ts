@@ -1,4 +1,5 @@
 // Shared by the scenario sweeps: runs one scenario over a range of seeds with the memory store.
+import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
@@ -23,4 +24,18 @@ export async function sweep(scenario: Scenario, seeds: number): Promise<SweepOut
     firstMessage ??= `${result.replay}: ${result.violations[0]?.invariant}: ${result.violations[0]?.message}`;
   }
   return { violated, undecided, firstMessage };
+}
+
+/** The must-pass test of `scenarios`: no violation and no undecided run over SWEEP_SEEDS seeds each. */
+export function describeMustPass(title: string, scenarios: ReadonlyArray<Scenario>): void {
+  describe(title, () => {
+    for (const scenario of scenarios) {
+      it(`${scenario.name} (${scenario.sources.join(', ')}) holds over ${SWEEP_SEEDS} seeds`, async () => {
+        const outcome = await sweep(scenario, SWEEP_SEEDS);
+        expect(outcome.firstMessage).toBeNull();
+        expect(outcome.violated).toEqual([]);
+        expect(outcome.undecided).toEqual([]);
+      });
+    }
+  });
 }
