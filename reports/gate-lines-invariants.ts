@@ -75,8 +75,10 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-actions-audited', 'membership/recovery actions are audited', like('membership-audited')],
   ['inv-rolling-upgrades', 'rolling upgrades respect protocol/state compatibility', like('rolling-upgrade-matrix')],
   ['inv-snapshots-compact', 'coordination snapshots are compact and versioned', {
-    ...like('raft-log-compacted'),
-    note: 'Compact: voters keep at most `snapshotEntries` applied entries beyond their snapshot. Versioned: the commands a snapshot is built from carry their version (raft-rolling-upgrade); the snapshot itself has no encoding to version in the simulator.',
+    scenarios: ['raft-compaction', 'raft-rolling-upgrade'],
+    mutants: ['log-never-compacted', 'snapshot-takes-uncommitted', 'feature-before-all-voters'],
+    invariants: ['raft-log-bounded', 'raft-state-machine-safety', 'raft-leader-completeness', 'feature-activation'],
+    note: 'Compact: voters keep at most `snapshotEntries` applied entries beyond their snapshot. Versioned: a snapshot carries the highest command version it was built from, and a voter whose binary cannot read it refuses it; the rolling upgrade runs with compaction. Snapshot files and their encoding are not simulated.',
   }],
   ['inv-dr-no-invented-cluster', 'DR never silently invents a new cluster from stale state', like('dr-procedure')],
   ['inv-wan-optional', 'global/WAN Raft is optional, not baseline', like('wan-raft-not-required')],

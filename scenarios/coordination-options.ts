@@ -84,14 +84,14 @@ export const coordinationSchema = z
     /**
      * A Raft node compacts its log once it has applied this many entries beyond its snapshot: the
      * snapshot replaces them, and a follower that lacks them is sent the snapshot (`consensus:
-     * 'raft'`; 0: never; 001 §338). Restarts load the snapshot, then replay the log after it.
+     * 'raft'`; 0: never; 001 §338). A restart loads the snapshot; later entries apply again as the commit index reaches them.
      */
     snapshotEntries: z.number().int().min(0).max(1_000).default(0),
     /** Agents that stream the job events from a daemon of their choice and fail over to another (001 §112–§118; 0: none). */
     agents: z.number().int().min(0).max(8).default(0),
     /** How often an agent polls its stream, in ms. */
     agentPollMs: z.number().int().min(1).default(100),
-    /** How long an agent that lost its daemon waits before it connects to another, in ms. */
+    /** How long an agent that lost its daemon waits before it connects to a daemon that is up, in ms. */
     agentReconnectMs: ms.default(200),
     faults: coordinationFaultsSchema.prefault({}),
   })

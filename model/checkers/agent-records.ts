@@ -40,3 +40,24 @@ export function agentEvents(history: History): ReadonlyArray<AgentEvent> {
     return { event, kind, agent: requireString(event.value, 'agent', event.index), daemon: requireString(event.value, 'daemon', event.index), seqs: seqs as ReadonlyArray<number> };
   });
 }
+
+/** Each daemon's down intervals, [from, to], from its crash and restart records (to: Infinity while it stays down). */
+export function downIntervals(history: History): Map<string, Array<[number, number]>> {
+  const down = new Map<string, Array<[number, number]>>();
+  const since = new Map<string, number>();
+  for (const event of faultsOf(history, ['crash', 'restart'])) {
+    const node = requireString(event.value, 'node', event.index);
+    if (event.f === 'crash') since.set(node, event.time);
+    else {
+      down.set(node, [...(down.get(node) ?? []), [since.get(node) ?? event.time - 1, event.time]]);
+      since.delete(node);
+    }
+  }
+  for (const [node, from] of since) down.set(node, [...(down.get(node) ?? []), [from, Infinity]]);
+  return down;
+}
+
+/** Some daemon of the fleet was up throughout [from, to]. */
+export function someDaemonUp(fleet: AgentFleetRecord, down: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>, from: number, to: number): boolean {
+  return fleet.daemons.some((d) => (down.get(d) ?? []).every(([a, b]) => b < from || a > to));
+}

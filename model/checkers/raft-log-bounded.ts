@@ -2,8 +2,8 @@
 // narrow and bounded", §340): a node keeps at most `snapshotEntries` applied entries in its log
 // beyond its snapshot (the `raft-cluster` record's setting). Each entry a node applies is judged
 // against the last snapshot of that node before it (its own compaction, or one its leader sent), or
-// the compaction that ends the step it was applied in: the node's records of one step are
-// contiguous. A node that lost its durable state (`voter-state-loss`) starts again from an empty log.
+// the compaction that ends the step it was applied in (the records of one step share its time). A
+// node that lost its durable state (`voter-state-loss`) starts again from an empty log.
 
 import { assert } from '../assert.ts';
 import type { FaultEvent, History } from '../history.ts';
@@ -44,13 +44,17 @@ export function raftLogBounded(history: History): Verdict {
   return verdictOf(violations);
 }
 
-/** The node compacted past the entry of `applied` in the same step: the records right after it are its further applied entries, then its snapshot. */
+/**
+ * The node compacted past the entry of `applied` in the same step: the records of one step share
+ * its time, and its snapshot comes after the entries it applied (other records, a leader taking
+ * its role, may come between).
+ */
 function compactedWith(history: History, applied: FaultEvent, node: string): boolean {
   const index = applied.value['index'] as number;
   for (const next of history.slice(applied.index + 1)) {
-    if (next.type !== 'fault' || next.value['node'] !== node) return false;
-    if (next.f === 'raft-applied') continue;
-    return next.f === 'raft-snapshot' && (next.value['index'] as number) >= index;
+    if (next.time !== applied.time) return false;
+    if (next.type !== 'fault' || next.value['node'] !== node || next.f !== 'raft-snapshot') continue;
+    return (next.value['index'] as number) >= index;
   }
   return false;
 }

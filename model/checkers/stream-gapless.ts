@@ -2,10 +2,16 @@
 // every agent receives the event stream in order, each event once, with no gap, across every
 // reconnect and whichever daemon serves it: the sequence numbers it was delivered over the run are
 // 1, 2, 3, ... A gap is an event it will never see; a repeat, one it would act on twice.
+//
+// Nor may the stream stop short. The events are the jobs' (each `job` invoke and ok, in history
+// order). Once faults heal (`liveness-phase`), an agent gets to every event written up to
+// `reconnectMs + 3 × pollMs` before the run's end (a poll to find its daemon gone, the delay, a
+// poll to connect, a poll to receive), judged when some daemon was up throughout that last window.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { agentEvents } from './agent-records.ts';
+import { agentEvents, agentFleet, downIntervals, someDaemonUp } from './agent-records.ts';
+import { faultsOf } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'stream-gapless';
@@ -15,6 +21,7 @@ export function streamGapless(history: History): Verdict {
   const last = new Map<string, number>();
   const reported = new Set<string>();
   for (const record of agentEvents(history)) {
+    if (record.kind === 'connected') last.set(record.agent, last.get(record.agent) ?? 0);
     if (record.kind !== 'received' || reported.has(record.agent)) continue;
     for (const seq of record.seqs) {
       const expected = (last.get(record.agent) ?? 0) + 1;
@@ -26,5 +33,23 @@ export function streamGapless(history: History): Verdict {
       break;
     }
   }
+  violations.push(...stoppedShort(history, last, reported));
   return verdictOf(violations);
+}
+
+/** Agents that, once faults healed, end without every event written early enough to reach them. */
+function stoppedShort(history: History, last: ReadonlyMap<string, number>, reported: ReadonlySet<string>): Violation[] {
+  const fleet = agentFleet(history);
+  const healed = faultsOf(history, ['liveness-phase'])[0];
+  if (fleet === null || healed === undefined || history.length === 0) return [];
+  const end = history[history.length - 1]!.time;
+  const by = end - fleet.reconnectMs - 3 * fleet.pollMs;
+  if (by < healed.time || !someDaemonUp(fleet, downIntervals(history), by, end)) return [];
+  const written = history.filter((e) => e.type !== 'fault' && e.type !== 'truth' && e.f === 'job' && (e.type === 'invoke' || e.type === 'ok') && e.time <= by).length;
+  const short: Violation[] = [];
+  for (const [agent, seq] of last) {
+    if (seq >= written || reported.has(agent)) continue;
+    short.push(violation(INVARIANT, `${agent} ends the run at event ${seq}, though ${written} events were written by ${by}, after faults healed at ${healed.time}`, [healed.index]));
+  }
+  return short;
 }

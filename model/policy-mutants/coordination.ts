@@ -99,13 +99,13 @@ export const COORDINATION_MUTANTS = policyMutants({
     scenarios: ['agent-failover'],
     flips: 'streamResumesAtCursor',
   },
-  // Seed 001 §102–§105 (any daemon serves the API), §113 ("No Session Authority in Memory"), §116
-  // (the database lets a new daemon resync). A daemon serves the event stream from what its own
+  // Seed 001 §102 (a follower daemon serves the API), §113 ("No Session Authority in Memory"),
+  // §116 (the database lets a new daemon resync). A daemon serves the event stream from what its own
   // process saw, not from the table: a restarted daemon, or one that started late, lacks the
   // events before it.
   'api-serves-daemon-memory': {
     bug: 'a daemon serves the event stream from its own process memory instead of the database',
-    source: '001 §102–§105, §113, §116',
+    source: '001 §102, §113, §116',
     rule: 'stream-gapless: any daemon serves an agent every event after its cursor',
     invariants: ['stream-gapless'],
     scenarios: ['agent-failover'],

@@ -2,9 +2,9 @@
 // agent holds one connection to a daemon (any controller, §114) and streams the job events
 // (submitted, done) from a cursor, polling every `agentPollMs`. The event log is a database
 // table (§113, §116): any daemon serves it from the agent's cursor. When the agent's daemon dies
-// (crash, restart: a new incarnation), the agent reconnects after `agentReconnectMs` to another
-// daemon that is up (§115) and resumes after its cursor (§112, backfill). A paused daemon serves
-// nothing while it is paused.
+// (crash, restart: a new incarnation), the agent connects after `agentReconnectMs` to a daemon
+// that is up (§115; any of them, the same node restarted included) and resumes after its cursor
+// (§112, backfill). A paused daemon serves nothing while it is paused; its agents wait for it.
 //
 // The history gets `agent-fleet` `{ agents, daemons, pollMs, reconnectMs }` first, `agent-connected` `{ agent, daemon, process, cursor }`, `agent-disconnected`
 // `{ agent, daemon, process }` when the agent finds its daemon gone, and `agent-received`

@@ -8,7 +8,8 @@
 // that entry is committed and applied (§83, §283). With `snapshotEntries` set, a node compacts its
 // log (001 §338): once it has applied that many entries beyond its snapshot, the state it applied
 // becomes the snapshot and those entries go; a follower the leader can no longer catch up from the
-// log is sent the snapshot. A restart loads the snapshot and replays the committed log after it.
+// log is sent the snapshot, which carries the highest command version it was built from. A restart
+// loads the snapshot; the entries after it are applied again as the commit index reaches them.
 
 import { append, appendEntries, candidateUpToDate, committable, compactTo, emptyLog, entriesFrom, entryAt, installSnapshot, lastIndex, lastTerm, termAt, type Log } from '../../model/raft-log.ts';
 import { initialCoordination, type CoordinationState } from '../../model/coordination-epoch.ts';
@@ -19,8 +20,9 @@ export class RaftNode {
   term = 0;
   votedFor: string | null = null;
   log: Log<RaftCommand> = emptyLog();
-  /** The coordination state the log's compacted part built (at `log.base`). */
+  /** The coordination state the log's compacted part built (at `log.base`), and the highest command version it was built from. */
   snapshot: CoordinationState;
+  snapshotVersion = 1;
   /**
    * It lost its durable state once (voter-state-loss): what it voted and acknowledged before is
    * unknown, so it may not vote or stand again; it still follows and stores the log.
@@ -98,6 +100,7 @@ export class RaftNode {
     this.votedFor = null;
     this.log = emptyLog();
     this.snapshot = initialCoordination(this.voters);
+    this.snapshotVersion = 1;
     this.restart();
     if (this.rules.lostStateFailsSafe) this.abstains = true;
   }
@@ -205,8 +208,15 @@ export class RaftNode {
     if (m.term < this.term) return { send: [reply(false)] };
     this.role = 'follower';
     if (m.index <= this.commitIndex) return { send: [reply(true)], heardLeader: true };
+    if (m.version > this.version) {
+      // Built from commands its binary cannot read: it takes nothing rather than guess (001 §152).
+      const first = this.stuckAt !== m.index;
+      this.stuckAt = m.index;
+      return { send: [], heardLeader: true, ...(first ? { unsupported: { index: m.index, version: m.version } } : {}) };
+    }
     this.log = installSnapshot(this.log, m.index, m.lastTerm);
     this.snapshot = m.state;
+    this.snapshotVersion = m.version;
     this.commitIndex = m.index;
     this.lastApplied = m.index;
     this.applied = m.state;
@@ -231,7 +241,7 @@ export class RaftNode {
   /** What a follower lacks, from what the leader believes: entries after its previous one, or the snapshot once the log no longer holds them. */
   private appendTo(peer: string): RaftMessage {
     const next = this.nextIndex.get(peer) ?? lastIndex(this.log) + 1;
-    if (next <= this.log.base) return { type: 'snapshot', from: this.name, to: peer, term: this.term, index: this.log.base, lastTerm: this.log.baseTerm, state: this.snapshot };
+    if (next <= this.log.base) return { type: 'snapshot', from: this.name, to: peer, term: this.term, index: this.log.base, lastTerm: this.log.baseTerm, state: this.snapshot, version: this.snapshotVersion };
     const prevIndex = next - 1;
     return { type: 'append', from: this.name, to: peer, term: this.term, prevIndex, prevTerm: termAt(this.log, prevIndex) ?? 0, entries: entriesFrom(this.log, next), leaderCommit: this.commitIndex };
   }
@@ -273,6 +283,7 @@ export class RaftNode {
     while (this.lastApplied < upTo) this.apply(applied, entryAt(this.log, this.lastApplied + 1)!);
     if (applied.length === 0) return;
     this.commitIndex = Math.max(this.commitIndex, upTo);
+    this.snapshotVersion = Math.max(this.snapshotVersion, ...this.log.entries.slice(0, upTo - this.log.base).map((entry) => entry.command.version));
     this.log = compactTo(this.log, upTo);
     this.snapshot = this.applied;
     applied[applied.length - 1] = { ...applied[applied.length - 1]!, compacted: true };

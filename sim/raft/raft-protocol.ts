@@ -23,8 +23,8 @@ export type RaftMessage =
   | { readonly type: 'vote-reply'; readonly from: string; readonly to: string; readonly term: number; readonly granted: boolean }
   | { readonly type: 'append'; readonly from: string; readonly to: string; readonly term: number; readonly prevIndex: number; readonly prevTerm: number; readonly entries: ReadonlyArray<RaftEntry>; readonly leaderCommit: number }
   | { readonly type: 'timeout-now'; readonly from: string; readonly to: string; readonly term: number }
-  /** InstallSnapshot: the state the leader's log built up to `index`, whose entry is of `lastTerm`. */
-  | { readonly type: 'snapshot'; readonly from: string; readonly to: string; readonly term: number; readonly index: number; readonly lastTerm: number; readonly state: CoordinationState }
+  /** InstallSnapshot: the state the leader's log built up to `index`, whose entry is of `lastTerm`, from commands of at most `version`. */
+  | { readonly type: 'snapshot'; readonly from: string; readonly to: string; readonly term: number; readonly index: number; readonly lastTerm: number; readonly state: CoordinationState; readonly version: number }
   | { readonly type: 'append-reply'; readonly from: string; readonly to: string; readonly term: number; readonly success: boolean; readonly matchIndex: number; readonly version: number };
 
 /** An entry a node applied; `compacted`: its log up to this entry was then replaced by a snapshot. */

@@ -105,4 +105,23 @@ describe('Raft voter', () => {
     s5.restart();
     expect([s5.commitIndex, s5.lastApplied, s5.applied.epoch]).toEqual([s5.log.base, s5.log.base, s5.snapshot.epoch]);
   });
+
+  test('a snapshot built from commands of a newer version is refused by a binary that cannot read them (001 §152)', () => {
+    const nodes = cluster(true, 1);
+    const s1 = nodes.get('s1')!;
+    const s5 = nodes.get('s5')!;
+    lead(nodes, 's1', ['s2', 's3', 's4']);
+    s1.propose({ kind: 'ElectLeader', term: s1.term, leader: firstIncarnation('s1'), roles: ['scheduler'], version: 2 });
+    for (const name of ['s1', 's2', 's3', 's4']) nodes.get(name)!.version = 2;
+    for (let round = 0; round < 2; round++) deliver(nodes, s1.heartbeat(), ['s1', 's2', 's3', 's4']);
+    expect([s1.log.base, s1.snapshotVersion]).toEqual([1, 2]);
+    let sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
+    for (let round = 0; round < 4 && sent.type === 'append'; round++) {
+      for (const reply of s5.receive(sent).send) s1.receive(reply);
+      sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
+    }
+    expect(sent.type).toBe('snapshot');
+    const refused = s5.receive(sent);
+    expect([refused.unsupported, refused.installed, s5.lastApplied, refused.send]).toEqual([{ index: 1, version: 2 }, undefined, 0, []]);
+  });
 });

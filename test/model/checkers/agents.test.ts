@@ -32,6 +32,23 @@ describe('stream-gapless', () => {
   });
 });
 
+describe('stream-gapless at the end of a run', () => {
+  test('once faults heal, an agent that ends without the events written early enough is named', () => {
+    const run = (delivered: number[]) => {
+      const h = fleet();
+      h.at(0).fault('agent-connected', { agent: 'agent1', daemon: 'c1', process: 'c1#1', cursor: 0 });
+      h.at(100).event('job:op1', 'invoke', 'job', { jobId: 'op1' });
+      h.at(200).event('job:op1', 'ok', 'job', { jobId: 'op1' });
+      h.at(300).fault('liveness-phase', { boundMs: 5_000 });
+      h.at(400).fault('agent-received', { agent: 'agent1', daemon: 'c1', seqs: delivered });
+      h.at(5_300).fault('agent-received', { agent: 'agent1', daemon: 'c1', seqs: [] });
+      return streamGapless(h.build());
+    };
+    expect(run([1, 2]).valid).toBe(true);
+    expect(run([1]).violations[0]!.message).toMatch(/agent1 ends the run at event 1, though 2 events were written by 4800, after faults healed at 300/);
+  });
+});
+
 describe('agents-reconnect', () => {
   test('reconnecting to another daemon within the delay and one poll passes; waiting for the lost one while another is up is named', () => {
     const ok = fleet();
@@ -56,5 +73,15 @@ describe('agents-reconnect', () => {
     h.at(2_000).fault('restart', { node: 'c2', process: 'c2#2' });
     h.at(2_050).fault('agent-connected', { agent: 'agent1', daemon: 'c2', process: 'c2#2', cursor: 4 });
     expect(agentsReconnect(h.build()).valid).toBe(true);
+  });
+
+  test('an agent that gave up while every daemon was down is named once one is back', () => {
+    const h = fleet();
+    h.at(1_000).fault('crash', { node: 'c1', process: 'c1#1' });
+    h.at(1_000).fault('crash', { node: 'c2', process: 'c2#1' });
+    h.at(1_050).fault('agent-disconnected', { agent: 'agent1', daemon: 'c1', process: 'c1#1' });
+    h.at(2_000).fault('restart', { node: 'c2', process: 'c2#2' });
+    h.at(3_000).fault('restart', { node: 'c1', process: 'c1#2' });
+    expect(agentsReconnect(h.build()).violations[0]!.message).toMatch(/agent1 lost its daemon .* connected never again, though a daemon was up from 2050 to 2150/);
   });
 });
