@@ -92,6 +92,8 @@ const FLAGS = {
   apiReadsDatabase: true,
   /** An agent whose daemon died reconnects to another daemon that is up (seed 001 §114–§115, §274). */
   agentsFailOver: true,
+  /** Every committed membership change gets its audit record, removals included (seed 001 §227, §338 "Cluster membership changes are audited"). */
+  auditEveryMembershipChange: true,
 } as const;
 
 export type ControllerPolicy = { readonly [F in keyof typeof FLAGS]: boolean };

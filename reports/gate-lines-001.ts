@@ -177,6 +177,8 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   ['dr-preserves-business-state', 'DR recovery preserves PostgreSQL/CAS business state.', { note: 'Business-state recovery is not exercised; the restore scenarios cover the lease layer only.' }],
   ['membership-audited', 'Cluster membership changes are audited.', {
     scenarios: ['membership-change'],
+    mutants: ['removal-not-audited'],
+    invariants: ['learner-before-voter'],
     note: 'The audit record is the versioned membership-change event naming the leader that committed it; learner-before-voter fails a change without one. The operator\'s identity and permissions are not modelled.',
   }],
   ['node-mtls', 'Node-to-node traffic uses mTLS.', { note: 'Transport security is outside this testbed.' }],

@@ -122,4 +122,15 @@ export const COORDINATION_MUTANTS = policyMutants({
     scenarios: ['agent-failover'],
     flips: 'agentsFailOver',
   },
+  // Seed 001 §227 (membership changes are versioned and audited), §338 ("Cluster membership
+  // changes are audited"), §340 ("membership/recovery actions are audited"). The leader commits the
+  // removal of a node but writes no audit record for it: the audit trail skips a configuration.
+  'removal-not-audited': {
+    bug: 'a committed node removal gets no membership audit record',
+    source: '001 §227, §338, §340',
+    rule: 'learner-before-voter: every committed configuration has its audit record, one version after the last',
+    invariants: ['learner-before-voter'],
+    scenarios: ['membership-change'],
+    flips: 'auditEveryMembershipChange',
+  },
 });

@@ -300,6 +300,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   }
 
   private recordMembership(change: string, node: string | null, by: string | null, extra: Readonly<Record<string, number>> = {}): void {
+    // The broken audit leaves removals out: the change is committed all the same.
+    if (change === 'remove' && !this.sim.policy.auditEveryMembershipChange) return;
     const membership = this.cluster.committed.membership;
     this.sim.fault('membership-change', { version: membership.version, change, node, voters: votersOf(membership), learners: learnersOf(membership), by, ...extra });
   }

@@ -96,6 +96,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'stream-resumes-at-tail', scenario: 'agent-failover', seed: 1, invariant: 'stream-gapless' },
   { mutant: 'api-serves-daemon-memory', scenario: 'agent-failover', seed: 2, invariant: 'stream-gapless' },
   { mutant: 'agent-pinned-to-daemon', scenario: 'agent-failover', seed: 1, invariant: 'agents-reconnect' },
+  { mutant: 'removal-not-audited', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },
 ];
 
 function median(values: ReadonlyArray<number>): number {
