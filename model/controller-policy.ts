@@ -88,6 +88,8 @@ const FLAGS = {
   jobsStayInStore: true,
   /** A reconnected event stream resumes after the agent's cursor: it backfills what it missed (seed 001 §112, §275). */
   streamResumesAtCursor: true,
+  /** A reconnected event stream stays live after it has sent the backlog (seed 001 §112, §275). */
+  streamStaysLive: true,
   /** Any daemon serves the event stream from the database, not from what its own process saw (seed 001 §102, §113, §116). */
   apiReadsDatabase: true,
   /** An agent whose daemon died reconnects to another daemon that is up (seed 001 §114–§115, §274). */

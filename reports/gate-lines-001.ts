@@ -137,7 +137,7 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['stream-reconnect-backfill', 'SSE/WS reconnect/backfill handles API node loss.', {
     scenarios: ['agent-failover'],
-    mutants: ['stream-resumes-at-tail', 'api-serves-daemon-memory'],
+    mutants: ['stream-resumes-at-tail', 'backfill-without-live-stream', 'api-serves-daemon-memory'],
     invariants: ['stream-gapless'],
     note: 'The stream is modelled as polls from a cursor; SSE and WebSocket framing are not simulated.',
   }],

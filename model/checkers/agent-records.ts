@@ -61,3 +61,13 @@ export function downIntervals(history: History): Map<string, Array<[number, numb
 export function someDaemonUp(fleet: AgentFleetRecord, down: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>, from: number, to: number): boolean {
   return fleet.daemons.some((d) => (down.get(d) ?? []).every(([a, b]) => b < from || a > to));
 }
+
+/**
+ * When the run ended: the liveness phase starts at the horizon and lasts its bound, to the end;
+ * without one, the last record's time (nothing is recorded after the end).
+ */
+export function runEnd(history: History): number {
+  const healed = faultsOf(history, ['liveness-phase'])[0];
+  if (healed !== undefined) return healed.time + requireNumber(healed.value, 'boundMs', healed.index);
+  return history.length === 0 ? 0 : history[history.length - 1]!.time;
+}

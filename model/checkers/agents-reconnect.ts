@@ -7,7 +7,7 @@
 
 import type { FaultEvent, History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { agentEvents, agentFleet, downIntervals, someDaemonUp } from './agent-records.ts';
+import { agentEvents, agentFleet, downIntervals, runEnd, someDaemonUp } from './agent-records.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'agents-reconnect';
@@ -19,7 +19,7 @@ export function agentsReconnect(history: History): Verdict {
   const upThroughout = (from: number, to: number): boolean => someDaemonUp(fleet, down, from, to);
   const lost = new Map<string, FaultEvent>();
   const violations: Violation[] = [];
-  const end = history.length === 0 ? 0 : history[history.length - 1]!.time;
+  const end = runEnd(history);
   // The first poll window after the delay in which a daemon was up throughout decides: the agent
   // polls at least once inside it, and must have connected by its end.
   const check = (agent: string, disconnected: FaultEvent, connectedAt: number): void => {

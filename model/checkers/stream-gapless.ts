@@ -10,7 +10,7 @@
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { agentEvents, agentFleet, downIntervals, someDaemonUp } from './agent-records.ts';
+import { agentEvents, agentFleet, downIntervals, runEnd, someDaemonUp } from './agent-records.ts';
 import { faultsOf } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
@@ -41,8 +41,8 @@ export function streamGapless(history: History): Verdict {
 function stoppedShort(history: History, last: ReadonlyMap<string, number>, reported: ReadonlySet<string>): Violation[] {
   const fleet = agentFleet(history);
   const healed = faultsOf(history, ['liveness-phase'])[0];
-  if (fleet === null || healed === undefined || history.length === 0) return [];
-  const end = history[history.length - 1]!.time;
+  if (fleet === null || healed === undefined) return [];
+  const end = runEnd(history);
   const by = end - fleet.reconnectMs - 3 * fleet.pollMs;
   if (by < healed.time || !someDaemonUp(fleet, downIntervals(history), by, end)) return [];
   const written = history.filter((e) => e.type !== 'fault' && e.type !== 'truth' && e.f === 'job' && (e.type === 'invoke' || e.type === 'ok') && e.time <= by).length;

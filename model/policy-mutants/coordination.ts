@@ -99,6 +99,17 @@ export const COORDINATION_MUTANTS = policyMutants({
     scenarios: ['agent-failover'],
     flips: 'streamResumesAtCursor',
   },
+  // Seed 001 §112 ("On disconnect, client reconnects/backfills"), §275. A reconnected stream sends
+  // the backlog after the agent's cursor and is never subscribed to what comes next: without a gap
+  // or a repeat, the agent stops hearing of events.
+  'backfill-without-live-stream': {
+    bug: 'a reconnected event stream sends the backlog once and then nothing more',
+    source: '001 §112, §275',
+    rule: 'stream-gapless: once faults heal, every agent ends with every event written in time',
+    invariants: ['stream-gapless'],
+    scenarios: ['agent-failover'],
+    flips: 'streamStaysLive',
+  },
   // Seed 001 §102 (a follower daemon serves the API), §113 ("No Session Authority in Memory"),
   // §116 (the database lets a new daemon resync). A daemon serves the event stream from what its own
   // process saw, not from the table: a restarted daemon, or one that started late, lacks the

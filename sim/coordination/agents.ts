@@ -10,8 +10,9 @@
 // `{ agent, daemon, process }` when the agent finds its daemon gone, and `agent-received`
 // `{ agent, daemon, seqs }` for each poll that delivered events (their sequence numbers, 1 up).
 // The broken rules (model/controller-policy.ts): a stream resumed at the live tail rather than the
-// cursor, a daemon that serves the events its own process saw rather than the table, and an agent
-// that waits for its own daemon to come back.
+// cursor, a reconnected stream that sends its backfill and then nothing more, a daemon that serves
+// the events its own process saw rather than the table, and an agent that waits for its own daemon
+// to come back.
 
 import type { ControllerPolicy } from '../../model/controller-policy.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
@@ -31,6 +32,8 @@ interface Agent {
   reconnectAt: number;
   /** The last sequence number it received (0: none). */
   cursor: number;
+  /** Deliveries left on this connection: unbounded, or (broken) one backfill after a reconnect. */
+  deliveries: number;
 }
 
 export class AgentFleet {
@@ -48,7 +51,7 @@ export class AgentFleet {
   ) {
     this.stream = sim.streams.get('agents');
     this.policy = sim.policy;
-    for (let i = 1; i <= options.agents; i++) this.agents.push({ name: `agent${i}`, daemon: null, process: '', lost: null, reconnectAt: 0, cursor: 0 });
+    for (let i = 1; i <= options.agents; i++) this.agents.push({ name: `agent${i}`, daemon: null, process: '', lost: null, reconnectAt: 0, cursor: 0, deliveries: Infinity });
   }
 
   start(): void {
@@ -88,7 +91,8 @@ export class AgentFleet {
   private deliver(agent: Agent, daemon: Node): void {
     // The table holds every event; the broken daemon serves only those its own process saw.
     const from = this.policy.apiReadsDatabase ? agent.cursor : Math.max(agent.cursor, this.seenFrom.get(daemon.proc) ?? 0);
-    if (from >= this.events) return;
+    if (from >= this.events || agent.deliveries === 0) return;
+    agent.deliveries -= 1;
     const seqs = Array.from({ length: this.events - from }, (_, i) => from + i + 1);
     agent.cursor = this.events;
     this.sim.fault('agent-received', { agent: agent.name, daemon: daemon.name, seqs });
@@ -104,6 +108,8 @@ export class AgentFleet {
     agent.process = daemon.proc;
     // Resumed at the cursor (backfill), or, broken, at the table's end: what came meanwhile is skipped.
     if (!this.policy.streamResumesAtCursor && agent.lost !== null) agent.cursor = this.events;
+    // The stream stays live after its backfill, or, broken, a reconnected stream sends the backlog once and no more.
+    agent.deliveries = this.policy.streamStaysLive || agent.lost === null ? Infinity : 1;
     this.sim.fault('agent-connected', { agent: agent.name, daemon: daemon.name, process: daemon.proc, cursor: agent.cursor });
   }
 

@@ -6,26 +6,26 @@ import type { FaultKind } from '../../model/history.ts';
 import { FAULT_PACKAGES, type PackageRecord } from './index.ts';
 import { simulatedOnly, type FaultRecord } from './package.ts';
 
-const COORDINATION = 'the coordination layer is simulated; the database is unaffected';
-const AGENTS = 'agents and their event streams are simulated; the database is unaffected';
+const COORDINATION: FaultRecord = { real: simulatedOnly('the coordination layer is simulated; the database is unaffected') };
+const AGENTS: FaultRecord = { real: simulatedOnly('agents and their event streams are simulated; the database is unaffected') };
 
 /** Records that no one fault kind writes: the liveness phase and what the coordination layer observes. */
 const RUN_RECORDS: Readonly<Record<Exclude<FaultKind, PackageRecord>, FaultRecord>> = {
   'liveness-phase': { real: (target) => target.healEverything(), untilEnd: true, movesPrimary: true },
-  'quorum-loss': { real: simulatedOnly(COORDINATION), colour: '#e67e22', endedBy: 'quorum-restored' },
-  'quorum-restored': { real: simulatedOnly(COORDINATION) },
-  'leader-change': { real: simulatedOnly(COORDINATION) },
-  'membership-change': { real: simulatedOnly(COORDINATION) },
-  'membership-rejected': { real: simulatedOnly(COORDINATION) },
-  'raft-cluster': { real: simulatedOnly(COORDINATION) },
-  'raft-elected': { real: simulatedOnly(COORDINATION) },
-  'raft-unreadable': { real: simulatedOnly(COORDINATION) },
-  'raft-applied': { real: simulatedOnly(COORDINATION) },
-  'raft-snapshot': { real: simulatedOnly(COORDINATION) },
-  'agent-fleet': { real: simulatedOnly(AGENTS) },
-  'agent-connected': { real: simulatedOnly(AGENTS) },
-  'agent-disconnected': { real: simulatedOnly(AGENTS) },
-  'agent-received': { real: simulatedOnly(AGENTS) },
+  'quorum-loss': { ...COORDINATION, colour: '#e67e22', endedBy: 'quorum-restored' },
+  'quorum-restored': COORDINATION,
+  'leader-change': COORDINATION,
+  'membership-change': COORDINATION,
+  'membership-rejected': COORDINATION,
+  'raft-cluster': COORDINATION,
+  'raft-elected': COORDINATION,
+  'raft-unreadable': COORDINATION,
+  'raft-applied': COORDINATION,
+  'raft-snapshot': COORDINATION,
+  'agent-fleet': AGENTS,
+  'agent-connected': AGENTS,
+  'agent-disconnected': AGENTS,
+  'agent-received': AGENTS,
 };
 
 export const FAULT_RECORDS: Readonly<Record<FaultKind, FaultRecord>> = Object.freeze(

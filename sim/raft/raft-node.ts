@@ -39,6 +39,8 @@ export class RaftNode {
   applied: CoordinationState;
   /** The voters that granted this node its current candidacy (itself first). */
   votes = new Set<string>();
+  /** The index it could not read, once said. */
+  private stuckAt = 0;
   private nextIndex = new Map<string, number>();
   private matchIndex = new Map<string, number>();
 
@@ -189,25 +191,29 @@ export class RaftNode {
     return { send: [], elected: this.term };
   }
 
+  /** The answer to an AppendEntries or InstallSnapshot: how far this log matches the leader's, or 0 when it does not. */
+  private replyTo(to: string, matchIndex: number | null): RaftMessage {
+    return { type: 'append-reply', from: this.name, to, term: this.term, success: matchIndex !== null, matchIndex: matchIndex ?? 0, version: this.version };
+  }
+
   private onAppend(m: Extract<RaftMessage, { type: 'append' }>): Step {
-    if (m.term < this.term) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0, version: this.version }] };
+    if (m.term < this.term) return { send: [this.replyTo(m.from, null)] };
     this.role = 'follower';
     // The broken check takes whatever the log holds at prevIndex for what the leader said.
     const prevTerm = this.rules.appendChecksPrevious || m.prevIndex > lastIndex(this.log) ? m.prevTerm : (termAt(this.log, m.prevIndex) ?? m.prevTerm);
     const result = appendEntries(this.log, m.prevIndex, prevTerm, m.entries);
-    if (!result.ok) return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: false, matchIndex: 0, version: this.version }], heardLeader: true };
+    if (!result.ok) return { send: [this.replyTo(m.from, null)], heardLeader: true };
     this.log = result.log;
     // Only what this message showed to match the leader's log may be committed on its word.
     const progress = this.commitTo(Math.min(m.leaderCommit, result.matchIndex));
-    return { send: [{ type: 'append-reply', from: this.name, to: m.from, term: this.term, success: true, matchIndex: result.matchIndex, version: this.version }], heardLeader: true, ...progress };
+    return { send: [this.replyTo(m.from, result.matchIndex)], heardLeader: true, ...progress };
   }
 
   /** InstallSnapshot: a log that lacks what the snapshot covers takes the leader's state up to it. */
   private onSnapshot(m: Extract<RaftMessage, { type: 'snapshot' }>): Step {
-    const reply = (success: boolean): RaftMessage => ({ type: 'append-reply', from: this.name, to: m.from, term: this.term, success, matchIndex: success ? m.index : 0, version: this.version });
-    if (m.term < this.term) return { send: [reply(false)] };
+    if (m.term < this.term) return { send: [this.replyTo(m.from, null)] };
     this.role = 'follower';
-    if (m.index <= this.commitIndex) return { send: [reply(true)], heardLeader: true };
+    if (m.index <= this.commitIndex) return { send: [this.replyTo(m.from, m.index)], heardLeader: true };
     if (m.version > this.version) {
       // Built from commands its binary cannot read: it takes nothing rather than guess (001 §152).
       const first = this.stuckAt !== m.index;
@@ -220,7 +226,7 @@ export class RaftNode {
     this.commitIndex = m.index;
     this.lastApplied = m.index;
     this.applied = m.state;
-    return { send: [reply(true)], heardLeader: true, installed: { index: m.index, term: m.lastTerm } };
+    return { send: [this.replyTo(m.from, m.index)], heardLeader: true, installed: { index: m.index, term: m.lastTerm } };
   }
 
   private onAppendReply(m: Extract<RaftMessage, { type: 'append-reply' }>): Step {
@@ -288,7 +294,4 @@ export class RaftNode {
     this.snapshot = this.applied;
     applied[applied.length - 1] = { ...applied[applied.length - 1]!, compacted: true };
   }
-
-  /** The index it could not read, once said. */
-  private stuckAt = 0;
 }

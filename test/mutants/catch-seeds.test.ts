@@ -94,6 +94,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'snapshot-takes-uncommitted', scenario: 'raft-compaction', seed: 1, invariant: 'raft-state-machine-safety' },
   { mutant: 'job-rows-in-raft', scenario: 'raft-compaction', seed: 1, invariant: 'raft-log-narrow' },
   { mutant: 'stream-resumes-at-tail', scenario: 'agent-failover', seed: 1, invariant: 'stream-gapless' },
+  { mutant: 'backfill-without-live-stream', scenario: 'agent-failover', seed: 2, invariant: 'stream-gapless' },
   { mutant: 'api-serves-daemon-memory', scenario: 'agent-failover', seed: 2, invariant: 'stream-gapless' },
   { mutant: 'agent-pinned-to-daemon', scenario: 'agent-failover', seed: 1, invariant: 'agents-reconnect' },
   { mutant: 'removal-not-audited', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },
