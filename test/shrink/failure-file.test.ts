@@ -43,6 +43,17 @@ describe('failure.json', () => {
     await expect(writeFailureFile(join(dir, 'damaged.json'), damaged)).rejects.toThrow(/history\.0\.type/);
   });
 
+  // A plan with coordination settings (a Raft cluster: the consensus kind is a name, not a count) is written and replayed.
+  it('a coordinated plan is written, read and replayed to the identical trace hash', async () => {
+    const plan = generatePlan(loadScenario('raft-failover'), 3);
+    const failure = failureOf(plan, await correctExecutor()(plan));
+    const path = join(dir, 'coordinated.json');
+    await writeFailureFile(path, failure);
+    const read = await readFailureFile(path);
+    expect(read.plan.coordination?.consensus).toBe('raft');
+    expect((await replayFailure(read)).traceHash).toBe(failure.traceHash);
+  });
+
   it('replaying the stored plan gives the identical trace hash (correct store)', async () => {
     const failure = await correctFailureShaped();
     const path = join(dir, 'correct.json');
