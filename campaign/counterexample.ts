@@ -105,6 +105,8 @@ interface Row {
 function rowsOf(history: History): ReadonlyArray<Row> {
   const rows: Array<Omit<Row, 'result' | 'calls'> & { result: string; calls: number; answer: string; until: number }> = [];
   const open = new Map<string, number>();
+  /** Per process and call, the row of its last answer: a poll answered as before is counted there. */
+  const lastAsked = new Map<string, (typeof rows)[number]>();
   for (const event of history) {
     if (event.type === 'invoke') {
       open.set(event.process, rows.length);
@@ -116,18 +118,25 @@ function rowsOf(history: History): ReadonlyArray<Row> {
       const row = rows[at]!;
       row.answer = `${event.type} ${describeValue(event.value)}`;
       row.until = event.time;
-      const previous = at === rows.length - 1 ? rows[at - 1] : undefined;
-      if (previous !== undefined && previous.calls > 0 && previous.process === row.process && previous.what === row.what && previous.answer === row.answer) {
-        rows.pop();
+      const key = `${row.process}\u0000${row.what}`;
+      const previous = lastAsked.get(key);
+      // The same call by the same process, answered as the last time it asked since the last
+      // fault (a waiter's or a scheduler's poll, other processes' calls between): one row, with its count.
+      if (previous !== undefined && previous.answer === row.answer) {
+        row.calls = -1;
         previous.calls += 1;
         previous.until = row.until;
+      } else {
+        lastAsked.set(key, row);
       }
     } else {
+      // A fault parts a process's polls: what it asked after the fault is a row of its own.
+      if (event.type === 'fault') lastAsked.clear();
       rows.push({ number: event.type === 'fault' ? '!' : '=', time: event.time, process: event.process, what: `${event.f} ${describeValue(event.value)}`, result: '', calls: 0, answer: '', until: event.time });
     }
   }
   let numbered = 0;
-  return rows.map((row) => {
+  return rows.filter((row) => row.calls >= 0).map((row) => {
     if (row.calls === 0) return row;
     numbered += 1;
     const answered = row.answer === '' ? '(no reply)' : `${row.answer} @${row.until}ms`;

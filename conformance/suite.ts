@@ -6,6 +6,7 @@
 
 import { describe, test } from 'vitest';
 import { withStore, type It, type MakeStore } from './harness.ts';
+import { jobSections } from './jobs.ts';
 import { leaseSections } from './leases.ts';
 import { resourceSections } from './resources.ts';
 
@@ -21,5 +22,6 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
   describe(`store conformance: ${name}`, () => {
     leaseSections(it);
     resourceSections(it);
+    jobSections(it);
   });
 }

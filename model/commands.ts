@@ -190,6 +190,41 @@ export interface AdvanceRoleEpochCommand {
   readonly epoch: number;
 }
 
+/** Seed 001 §36–§41, §84–§85, §93: the jobs table, written through the store (jobs.ts). */
+export interface SubmitJobCommand {
+  readonly kind: 'SubmitJob';
+  readonly jobId: string;
+  readonly scope: string;
+}
+
+/** Creates the job's lease and marks the job leased in one transaction, under the role guard (001 §93). */
+export interface DispatchJobCommand {
+  readonly kind: 'DispatchJob';
+  readonly jobId: string;
+  readonly holder: string;
+  readonly ttlMs: number;
+  readonly guard?: RoleGuard;
+}
+
+/** The attempt holding `token` finished the job. */
+export interface FinishJobCommand {
+  readonly kind: 'FinishJob';
+  readonly jobId: string;
+  readonly token: number;
+}
+
+/** The attempt holding `token` gives the job back to the table. */
+export interface ReturnJobCommand {
+  readonly kind: 'ReturnJob';
+  readonly jobId: string;
+  readonly token: number;
+}
+
+/** The unfinished jobs, in submission order: what a new leader rebuilds its queue from (001 §84–§85). */
+export interface ListJobsCommand {
+  readonly kind: 'ListJobs';
+}
+
 export interface InspectCommand {
   readonly kind: 'Inspect';
 }
@@ -216,6 +251,11 @@ export type Command =
   | AdvanceRecoveryEpochCommand
   | ReconcileScopeCommand
   | AdvanceRoleEpochCommand
+  | SubmitJobCommand
+  | DispatchJobCommand
+  | FinishJobCommand
+  | ReturnJobCommand
+  | ListJobsCommand
   | InspectCommand;
 
 export type CommandKind = Command['kind'];

@@ -62,8 +62,10 @@ const FLAGS = {
   majorityElections: true,
   /** A new leader's role guard carries the epoch its own election committed (seed 001 §29, §82–§88). */
   newRoleEpochPerLeader: true,
-  /** A new leader makes the jobs another process left half-dispatched eligible again (seed 001 §84–§88, §259). */
+  /** A leader dispatches again a job left leased by an attempt whose lease is gone (seed 001 §84–§85, §88, §259). */
   reclaimOnLead: true,
+  /** A scheduled job's attempt runs on under its database lease when its leader loses the role (seed 001 §76–§77, §276). */
+  attemptsOutliveRole: true,
   /** A Raft leader commits by counting replicas only entries of its own term (Raft paper 5.4.2; seed 001 §283). */
   commitCurrentTermOnly: true,
   /** A Raft vote is durable: a restarted voter remembers whom it voted for in its term (seed 001 §167, §169). */

@@ -37,6 +37,11 @@ const TABLE = {
   AdvanceRecoveryEpoch: ['RecoveryAdvanced'],
   ReconcileScope: ['Reconciled', 'NotBlocked'],
   AdvanceRoleEpoch: ['RoleEpochAdvanced', 'Fenced'],
+  SubmitJob: ['JobSubmitted', 'JobExists', 'Rejected'],
+  DispatchJob: ['JobDispatched', 'NotDispatchable', 'Busy', 'Rejected', 'Fenced'],
+  FinishJob: ['JobFinished', 'StaleAttempt'],
+  ReturnJob: ['JobReturned', 'StaleAttempt'],
+  ListJobs: ['JobList'],
   Inspect: ['Snapshot'],
 } as const;
 

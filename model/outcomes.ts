@@ -163,6 +163,41 @@ export type AdvanceRoleEpochResult =
   | { readonly kind: 'RoleEpochAdvanced'; readonly role: string; readonly epoch: number }
   | { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
 
+/** A row of the jobs table (model/jobs.ts). */
+export interface JobRow {
+  readonly jobId: string;
+  readonly scope: string;
+  readonly status: 'eligible' | 'leased' | 'done';
+  /** The token of the job's latest attempt (0: none yet): only that attempt may finish or return it. */
+  readonly attemptToken: number;
+  /** Attempts dispatched so far. */
+  readonly attempts: number;
+  /** Submission order (from 1). */
+  readonly seq: number;
+}
+
+export type SubmitJobResult =
+  | { readonly kind: 'JobSubmitted'; readonly job: JobRow }
+  | { readonly kind: 'JobExists'; readonly job: JobRow }
+  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+export type DispatchJobResult =
+  | { readonly kind: 'JobDispatched'; readonly job: JobRow; readonly lease: Lease }
+  | { readonly kind: 'NotDispatchable'; readonly job: JobRow | null }
+  | Exclude<AcquireResult, { readonly kind: 'Acquired' }>;
+
+/** FinishJob answers JobFinished, ReturnJob JobReturned; either StaleAttempt when `token` is not the job's current attempt. */
+export type JobAttemptResult<K extends 'JobFinished' | 'JobReturned' = 'JobFinished' | 'JobReturned'> =
+  | { readonly kind: K; readonly job: JobRow }
+  | { readonly kind: 'StaleAttempt'; readonly job: JobRow | null };
+
+/** A listed job: its row, and whether its latest attempt's lease is live now (store time decides, 000 §79–§82). */
+export interface ListedJob extends JobRow {
+  readonly attemptLive: boolean;
+}
+
+export type ListJobsResult = { readonly kind: 'JobList'; readonly jobs: ReadonlyArray<ListedJob> };
+
 export type ScopeOperationalState = 'Free' | 'Owned' | 'Waiting' | 'BlockedForReconciliation' | 'Quarantined';
 
 export interface Waiter {
@@ -233,6 +268,11 @@ export interface Outcomes {
   AdvanceRecoveryEpoch: AdvanceRecoveryEpochResult;
   ReconcileScope: ReconcileScopeResult;
   AdvanceRoleEpoch: AdvanceRoleEpochResult;
+  SubmitJob: SubmitJobResult;
+  DispatchJob: DispatchJobResult;
+  FinishJob: JobAttemptResult<'JobFinished'>;
+  ReturnJob: JobAttemptResult<'JobReturned'>;
+  ListJobs: ListJobsResult;
   Inspect: InspectResult;
 }
 

@@ -1,7 +1,7 @@
 // The reference model's durable state: everything a store keeps between commands. It is
 // immutable; `step` returns a new state that shares every sub-map it did not change.
 
-import type { EffectIntent, IdempotencyRecord, Lease, Permit, Reservation, Tombstone, Waiter } from './outcomes.ts';
+import type { EffectIntent, IdempotencyRecord, JobRow, Lease, Permit, Reservation, Tombstone, Waiter } from './outcomes.ts';
 import type { AppendLog } from './persistent.ts';
 
 export interface AggregateVersion {
@@ -37,6 +37,8 @@ export interface ModelState {
   /** Scopes in BlockedForReconciliation (§237); the model's commands never quarantine a scope. */
   readonly blocked: ReadonlySet<string>;
   readonly roleEpochs: ReadonlyMap<string, number>;
+  /** The jobs table, per job id (seed 001 §84–§85, §93). */
+  readonly jobs: ReadonlyMap<string, JobRow>;
 }
 
 const EMPTY_MAP: ReadonlyMap<never, never> = new Map<never, never>();
@@ -60,6 +62,7 @@ export function initialState(): ModelState {
     aggregates: EMPTY_MAP,
     blocked: EMPTY_SET,
     roleEpochs: EMPTY_MAP,
+    jobs: EMPTY_MAP,
   };
 }
 

@@ -7,6 +7,7 @@ import { advanceRoleEpoch } from './role-epoch.ts';
 import { planIntent, transitionIntent } from './effect-intent.ts';
 import { forceRelease } from './force-release.ts';
 import { idempotencyBegin, idempotencyComplete } from './idempotency.ts';
+import { dispatchJob, endAttempt, listJobs, submitJob } from './jobs.ts';
 import { acquire, handoff, release, renew } from './lease.ts';
 import { acquireAll } from './multi-resource.ts';
 import type { Outcome, OutcomeOf, Outcomes } from './outcomes.ts';
@@ -46,6 +47,12 @@ const RULES: { readonly [K in CommandKind]: (state: ModelState, command: Command
   AdvanceRecoveryEpoch: advanceRecoveryEpoch,
   ReconcileScope: reconcileScope,
   AdvanceRoleEpoch: advanceRoleEpoch,
+  SubmitJob: submitJob,
+  DispatchJob: (state, command, now) => dispatchJob(state, command, now),
+  // One rule ends an attempt either way; its answer's kind follows the command's.
+  FinishJob: endAttempt as (state: ModelState, command: CommandOf<'FinishJob'>) => Transition<Outcomes['FinishJob']>,
+  ReturnJob: endAttempt as (state: ModelState, command: CommandOf<'ReturnJob'>) => Transition<Outcomes['ReturnJob']>,
+  ListJobs: (state, _command, now) => listJobs(state, now),
   Inspect: (state, _command, now) => ({ state, outcome: { kind: 'Snapshot', view: viewOf(state, now) } }),
 };
 

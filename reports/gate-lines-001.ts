@@ -64,13 +64,18 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
 ];
 
 export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
-  ['postgres-metadata-authority', 'PostgreSQL remains business metadata authority.', { scenarios: ['coordination-healthy-db-lost'] }],
+  ['postgres-metadata-authority', 'PostgreSQL remains business metadata authority.', {
+    scenarios: ['jobs-db-failover', 'three-node-failover', 'coordination-healthy-db-lost'],
+    mutants: ['list-omits-leased', 'dispatch-outside-lease-transaction', 'new-leader-skips-reclaim'],
+    invariants: ['jobs-complete'],
+    note: 'The jobs table is written and read through the store port (memory and PostgreSQL): a leader schedules from the rows it lists, never from its memory, and a dispatch writes the job with its lease in one transaction. Run rows and other business metadata are not modelled beyond the jobs.',
+  }],
   ['cas-not-in-raft', 'CAS bytes never enter Raft.', { note: 'There are no artifact bytes in the testbed to keep out of the consensus log. That the log replicates coordination commands only is judged by raft-log-narrow (see run-job-not-in-raft).' }],
   ['run-job-not-in-raft', 'Run/Job rows never enter Raft.', {
     scenarios: ['raft-failover', 'raft-compaction'],
     mutants: ['job-rows-in-raft'],
     invariants: ['raft-log-narrow'],
-    note: 'Every entry the consensus log replicates is a coordination command; a leader that appends each dispatched job to the log is caught. The jobs table itself stands for a database table in the simulator; it is not written through the store port.',
+    note: 'Every entry the consensus log replicates is a coordination command; a leader that appends each dispatched job to the log is caught. The jobs table is in the store, written through the store port.',
   }],
   ['raft-state-bounded', 'Raft state remains narrow and bounded.', {
     scenarios: ['raft-compaction'],
@@ -112,10 +117,14 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['no-check-quorum', 'role-guard-survives-step-down'],
     invariants: ['quorum-loss-degraded'],
   }],
-  ['existing-attempts-continue', 'Existing valid job attempts can continue according to DB lease semantics.', { scenarios: ['db-healthy-coordination-lost'] }],
+  ['existing-attempts-continue', 'Existing valid job attempts can continue according to DB lease semantics.', {
+    scenarios: ['db-healthy-coordination-lost', 'quorum-loss'],
+    mutants: ['attempts-stop-with-leadership'],
+    invariants: ['attempts-continue'],
+  }],
   ['leader-reconstructs-from-db', 'New leader reconstructs scheduler/release/deploy work from DB.', {
-    scenarios: ['three-node-failover', 'controller-crash-reconcile'],
-    mutants: ['new-leader-skips-reclaim'],
+    scenarios: ['three-node-failover', 'jobs-db-failover', 'controller-crash-reconcile'],
+    mutants: ['new-leader-skips-reclaim', 'list-omits-leased'],
     invariants: ['jobs-complete'],
   }],
   // A boolean leader flag is exactly in-memory leader state; it shows where the old leader keeps running.
@@ -174,7 +183,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['raft-election-safety', 'raft-leader-completeness', 'raft-state-machine-safety'],
     note: 'Corruption is a voter found with its term, vote and log gone when it restarts; it fails safe by never voting or standing again in the run. Rejoining under a new identity needs membership changes, which the message-level consensus does not run.',
   }],
-  ['dr-preserves-business-state', 'DR recovery preserves PostgreSQL/CAS business state.', { note: 'Business-state recovery is not exercised; the restore scenarios cover the lease layer only.' }],
+  ['dr-preserves-business-state', 'DR recovery preserves PostgreSQL/CAS business state.', {
+    scenarios: ['jobs-db-failover'],
+    mutants: ['restore-drops-jobs'],
+    invariants: ['jobs-complete'],
+    note: 'A failover to a lagging replica and a restore from an older backup put the jobs table back with the rest of the store: every job accepted before the image runs to its end, none is finished by two attempts, and a job accepted inside the rolled-back window is not owed. CAS contents are not modelled.',
+  }],
   ['membership-audited', 'Cluster membership changes are audited.', {
     scenarios: ['membership-change'],
     mutants: ['removal-not-audited'],

@@ -65,7 +65,7 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-membership-authoritative', 'membership is Raft-authoritative', like('membership-lifecycle')],
   ['inv-learners-first', 'new voters catch up as learners first', like('learner-before-voter')],
   ['inv-quorum-loss-stops', 'quorum loss stops consensus-sensitive writes', like('quorum-loss-blocks')],
-  ['inv-business-state-readable', 'existing persisted business state remains readable/reconcilable', like('existing-attempts-continue')],
+  ['inv-business-state-readable', 'existing persisted business state remains readable/reconcilable', like('dr-preserves-business-state')],
   ['inv-leaders-from-db', 'new leaders reconstruct from DB, not memory', like('leader-reconstructs-from-db')],
   ['inv-api-non-leader', 'API can be served by non-leader nodes', like('api-any-daemon')],
   ['inv-agents-reconnect', 'agents can reconnect to any valid daemon endpoint', like('agent-reconnect')],

@@ -5,7 +5,7 @@ import { NET } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 /** Seed 001: safety of leases plus the coordination invariants (§283–§284). */
-const COORD = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'one-leader-per-term', 'fenced-stale-leader', 'jobs-complete'] as const;
+export const COORD = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'one-leader-per-term', 'fenced-stale-leader', 'jobs-complete', 'attempts-continue'] as const;
 /** Faults heal at the horizon; this long after, every job that could be dispatched has finished. */
 const COORD_LIVENESS_MS = 5_000;
 /** Jobs dispatched by a leader: several scopes, short work, leases shorter than a failover. */
@@ -174,5 +174,31 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     operations: 40,
     liveness: { boundMs: COORD_LIVENESS_MS },
     coordination: { voters: 3 },
+  },
+  // The jobs table is in the database (001 §93): a failover to a lagging replica and a restore from
+  // an older backup take the rows back with everything else. A new leader rebuilds its queue from
+  // the rows (§84–§85), reopens blocked scopes once it inspected their effects (000 §275), and no
+  // job accepted before the image is lost or run twice (001 §283).
+  {
+    name: 'jobs-db-failover',
+    title: 'Jobs in the database across failover and restore: none accepted before the image is lost, none finished twice',
+    sources: ['001 §93', '001 §84–85', '001 §259', '001 §283', '000 §272–276'],
+    workload: { ...COORD_WORKLOAD, controllers: 3, workMsMin: 200, workMsMax: 900 },
+    faults: {
+      profile: { ...NET },
+      scripted: [
+        { f: 'db-failover', at: 3_000, lagMs: 800 },
+        // The leader is cut off from the other voters (not from the database) until its step-down
+        // window ends; its successor's epoch reaches the store after the backup was taken.
+        { f: 'leader-isolate', at: 5_800, durationMs: 1_500 },
+        { f: 'db-restore', at: 6_400, snapshotAgeMs: 600 },
+      ],
+    },
+    invariants: [...COORD, 'release-after-reconcile', 'no-blind-retry', 'restore-invalidates'],
+    expect: 'pass',
+    operations: 40,
+    // The jobs a restore takes back run again after it: a longer tail lets the backlog drain.
+    liveness: { boundMs: 2 * COORD_LIVENESS_MS },
+    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 400, leaderPausePct: 10, leaderPauseMsMax: 900 } },
   },
 ];

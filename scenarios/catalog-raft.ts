@@ -5,11 +5,11 @@
 
 import type { InvariantName } from '../model/checkers/index.ts';
 import type { CoordinationInput } from './coordination-options.ts';
+import { COORD } from './catalog-001.ts';
 import { NET } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 const RAFT = ['raft-election-safety', 'raft-log-matching', 'raft-leader-completeness', 'raft-state-machine-safety', 'raft-log-narrow'] as const;
-const COORD = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'one-leader-per-term', 'fenced-stale-leader', 'jobs-complete'] as const;
 const WORKLOAD = { scopes: 4, mix: { 'env-deploy': 1 }, horizonMs: 10_000, leaseTtlMs: 1_500, workMsMin: 50, workMsMax: 300 } as const;
 /** Slow links whose messages overtake each other (the database links share them; loss is the voters' own, below). */
 const LINKS = { ...NET, networkDelayMsMax: 20 } as const;
@@ -98,7 +98,7 @@ export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     horizonMs: 20_000,
     profile: { nemesisIntervalMs: 200, partitionProbabilityPct: 30, partitionMsMax: 600 },
     invariants: ['cluster-doctor'],
-    livenessMs: 8_000,
+    livenessMs: 10_000,
     coordination: {
       ...FAST,
       electionTimeoutMsMax: 600,

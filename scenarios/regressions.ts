@@ -79,14 +79,14 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     scenario: 'scheduler-epoch',
     seed: 1,
     shows: 'a deposed scheduler cannot create a lease under its old epoch (001 §27–§28, §93, §263)',
-    traceHash: '29ac4c0579a587a28666c650c921432241d5ff5fd763e99506ecc8d26a816062',
+    traceHash: 'c581478240f5e975c3701b0f5e5388e01c99d1cb3c70ab5ab9e0e090c29fead9',
     catches: { mutant: 'lease-without-scheduler-epoch', invariant: 'fenced-stale-leader' },
   },
   {
     scenario: 'scheduler-epoch',
     seed: 1,
     shows: 'leadership is a guard tied to an epoch, not a boolean (001 §90, §262, §296–§305)',
-    traceHash: '29ac4c0579a587a28666c650c921432241d5ff5fd763e99506ecc8d26a816062',
+    traceHash: 'c581478240f5e975c3701b0f5e5388e01c99d1cb3c70ab5ab9e0e090c29fead9',
     catches: { mutant: 'boolean-leader-flag', invariant: 'fenced-stale-leader' },
   },
   {
@@ -119,17 +119,17 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
   },
   {
     scenario: 'standalone-coordination',
-    seed: 6,
+    seed: 3,
     shows:
-      'a scheduled job confirms its lease before its effect: without it, a pause of the one node lets an expired lease drive an effect after the next owner wrote (000 §160; 001 §325–§327)',
-    traceHash: '3276adf8c834ea82df9737162356ad0c9ec60d345a2a43c12140f07ba3821309',
-    catches: { mutant: 'effect-without-lease-confirmation', invariant: 'one-owner-per-epoch' },
+      'a scheduled job confirms its lease before its effect: without it, a pause of the one node lets an expired lease drive an effect (000 §160; 001 §325–§327)',
+    traceHash: '86ac26ed5a35c0ac20b3d81806c8bef45f196fe15a1862ab4938b16cfe918853',
+    catches: { mutant: 'effect-without-lease-confirmation', invariant: 'lease-exclusive' },
   },
   {
     scenario: 'membership-change',
     seed: 1,
     shows: 'a leader that commits its own removal gives up its role at once; learners join first and are promoted once caught up (001 §59–§66, §215, §338)',
-    traceHash: '814e02c5d67bc49d1ac2c02d93a44d044ff95d8ce1b64b7b72cfd107e367fcbf',
+    traceHash: '0989aec4fd4e27687346eecac8813b8a5c3f91a9cf7ae6b00f98fd57e56fd0de',
     catches: { mutant: 'removed-leader-keeps-role', invariant: 'removed-node-no-authority' },
   },
   {
@@ -160,7 +160,7 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     scenario: 'three-node-failover',
     seed: 1,
     shows: 'pins a three-voter failover: terms, epochs and guarded leases (001 §259, §82–§88, §67)',
-    traceHash: 'ada929704b6ec1ab7a46dfce23a70db3c583510a979664a353ebccd8457f91ca',
+    traceHash: '7a8f2e937268455bfc61323ca0251c2c1606de85b025478e7845fc7687edf8cb',
   },
   {
     scenario: 'session-loss',

@@ -29,6 +29,8 @@ export const controllerHooks: SimHooks = {
     sim.spawn(node, node.proc, (fiber) => recoverJob(sim, fiber, journal));
   },
   afterRecoveryEpoch(sim, scopes) {
+    // Under coordination the scheduler leader reopens the scopes of its jobs (coordination/scheduler.ts).
+    if (sim.coordination !== null) return;
     const node = sim.nodes.get('recovery')!;
     const w = world(sim);
     w.blockedPending = [...new Set([...w.blockedPending, ...scopes])].sort();

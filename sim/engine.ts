@@ -287,7 +287,7 @@ export class Sim {
     const node = this.nodes.get(step.node);
     if (node === undefined) assert.fail(`plan names a known node: ${step.node}`);
     if (this.coordination !== null) {
-      this.coordination.submit(step.op);
+      this.coordination.submit(step.op, node);
       return;
     }
     node.pending.push(step.op);

@@ -118,6 +118,7 @@ export class Nemesis {
       await this.record(f, { ...extra, imageTime: chosen.time, recoveryEpoch: this.sim.plan.recoveryEpoch, blockedScopes: [...blocked] });
     }
     this.sim.dbConn++;
+    await this.refenceRoles();
     if (!this.sim.plan.recoveryEpoch) return;
     this.sim.recoveryGeneration++;
     const command = { kind: 'AdvanceRecoveryEpoch' as const, atLeast: this.sim.recoveryGeneration, blockScopes: [...blocked] };
@@ -127,6 +128,23 @@ export class Nemesis {
     const outcome = await this.sim.executeDirect(command, process);
     this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
     this.afterRecoveryEpoch(blocked);
+  }
+
+  /**
+   * The replaced image may hold older role epochs than the coordination layer has committed: the
+   * recovery procedure writes the committed ones back before the database takes connections, so a
+   * deposed leader's guard is fenced as it was before (seed 001 §93, §96).
+   */
+  private async refenceRoles(): Promise<void> {
+    const picture = this.sim.coordination?.picture();
+    if (picture === undefined) return;
+    for (const { role, epoch } of picture.roles) {
+      const command = { kind: 'AdvanceRoleEpoch' as const, role, epoch };
+      const process = `recovery-roles#${this.sim.dbConn}`;
+      this.sim.history.op(this.sim.now, process, 'invoke', command.kind, command);
+      const outcome = await this.sim.executeDirect(command, process);
+      this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
+    }
   }
 
   async startLiveness(): Promise<void> {

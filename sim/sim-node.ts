@@ -158,8 +158,8 @@ export class Fiber {
 /** The coordination service of a plan with `coordination` (sim/coordination/service.ts). */
 export interface SimCoordination {
   handle(data: CoordinationTimer): Promise<void>;
-  /** Takes a planned operation as a job for the scheduler leader instead of a fixed node. */
-  submit(op: OpSpec): void;
+  /** Takes a planned operation as a job for the scheduler leader, through the API daemon on `node` (sim/coordination/jobs.ts). */
+  submit(op: OpSpec, node: Node): void;
   /** The run ended at `endMs`: every job not finished by then is recorded as such. */
   finish(endMs: number): void;
   onRetire(node: Node): void;

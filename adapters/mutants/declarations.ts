@@ -231,6 +231,28 @@ const STORE_MUTANTS = {
     invariants: ['digest-conflict'],
     scenarios: ['idempotency-late-completion'],
   },
+  'list-omits-leased': {
+    bug: 'ListJobs lists only eligible jobs: a job left leased by an attempt that died is never seen again',
+    source: '001 §84–§85, §88, §259',
+    rule: 'Jobs: ListJobs (every unfinished job, eligible or leased, in submission order)',
+    invariants: ['jobs-complete'],
+    scenarios: ['three-node-failover', 'jobs-db-failover', 'standalone-coordination'],
+  },
+
+  'dispatch-outside-lease-transaction': {
+    bug: 'DispatchJob commits the lease but not the job row: the job stays eligible without its attempt',
+    source: '001 §93',
+    rule: 'Jobs: DispatchJob (the lease and the job row in one transaction)',
+    invariants: ['jobs-complete'],
+    scenarios: ['three-node-failover', 'jobs-db-failover'],
+  },
+  'restore-drops-jobs': {
+    bug: 'the store’s image leaves the jobs table out: after a failover or restore every job accepted before the image is gone',
+    source: '001 §93, §340; 000 §272–§276',
+    rule: 'Store images hold every table (a restore puts the whole durable state of the image in place)',
+    invariants: ['jobs-complete'],
+    scenarios: ['jobs-db-failover'],
+  },
 } as const satisfies Readonly<Record<string, Omit<MutantDeclaration, 'name'>>>;
 
 /** The name of a declared store mutant. */

@@ -11,6 +11,9 @@ import { anyWaiterAcquires } from './any-waiter-acquires.ts';
 import { capacityChecksFullOnly } from './capacity-checks-full-only.ts';
 import { clientClockExpiry } from './client-clock-expiry.ts';
 import { completeIgnoresDigest } from './complete-ignores-digest.ts';
+import { dispatchOutsideLeaseTransaction } from './dispatch-outside-lease-transaction.ts';
+import { listOmitsLeased } from './list-omits-leased.ts';
+import { restoreDropsJobs } from './restore-drops-jobs.ts';
 import { STORE_MUTANT_NAMES } from './declarations.ts';
 import { digestIgnored } from './digest-ignored.ts';
 import { epochResetAfterRestore } from './epoch-reset-after-restore.ts';
@@ -75,6 +78,9 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
   unknownBeginsNew,
   acquireAllKeepsPartial,
   completeIgnoresDigest,
+  listOmitsLeased,
+  dispatchOutsideLeaseTransaction,
+  restoreDropsJobs,
 ];
 
 if (STORE_MUTANTS.map((mutant) => mutant.name).join() !== STORE_MUTANT_NAMES.join()) {

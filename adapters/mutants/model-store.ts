@@ -6,7 +6,8 @@
 // breaks and its broken rule.
 
 import type { Command, CommandKind } from '../../model/commands.ts';
-import type { Outcome, OutcomeOf, Outcomes } from '../../model/outcomes.ts';
+import { dispatchJob } from '../../model/jobs.ts';
+import type { AcquireResult, Outcome, OutcomeOf, Outcomes } from '../../model/outcomes.ts';
 import type { ModelState, Transition } from '../../model/state.ts';
 import { initialState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
@@ -33,7 +34,12 @@ const reference: ReferenceStep = (state, command, now) => step(state, command, n
  * A store over the reference model in which the commands of `kinds` follow `rule`.
  * `name` is the mutant's name; images taken from it restore only into the same mutant.
  */
-export function modelMutantStore<K extends CommandKind>(name: string, kinds: ReadonlyArray<K>, rule: BrokenRule<K>): (options: StoreOptions) => Promise<SyncStore> {
+export function modelMutantStore<K extends CommandKind>(
+  name: string,
+  kinds: ReadonlyArray<K>,
+  rule: BrokenRule<K>,
+  restored: (state: ModelState) => ModelState = (state) => state,
+): (options: StoreOptions) => Promise<SyncStore> {
   const broken = new Set<CommandKind>(kinds);
   // The rule is typed per kind for its author; here it is applied only to commands of `kinds`.
   const applyRule = rule as unknown as (state: ModelState, command: Command, now: number, reference: ReferenceStep) => Transition<Outcome>;
@@ -45,7 +51,10 @@ export function modelMutantStore<K extends CommandKind>(name: string, kinds: Rea
       const now = time.now();
       const next = broken.has(command.kind)
         ? (applyRule(state, command, now, reference) as Transition<OutcomeOf<C>>)
-        : reference(state, command, now);
+        : command.kind === 'DispatchJob' && broken.has('Acquire')
+          ? // A dispatch creates its lease by Acquire: the broken Acquire is its lease rule too (model/jobs.ts).
+            (dispatchJob(state, command, now, (s, c, n) => applyRule(s, c, n, reference) as Transition<AcquireResult>) as Transition<OutcomeOf<C>>)
+          : reference(state, command, now);
       state = next.state;
       return next.outcome;
     };
@@ -58,12 +67,17 @@ export function modelMutantStore<K extends CommandKind>(name: string, kinds: Rea
       },
       async restore(image: StoreImage): Promise<void> {
         if (image.adapter !== adapter) throw new Error(`${adapter} cannot restore an image of ${image.adapter}`);
-        state = image.data as ModelState;
+        state = restored(image.data as ModelState);
       },
       async close(): Promise<void> {},
     };
     return store;
   };
+}
+
+/** The store mutant `name` over the reference model whose commands all follow the reference, but whose restore puts `restored` of the image in place. */
+export function modelImageMutant(name: StoreMutantName, restored: (state: ModelState) => ModelState): Mutant {
+  return { ...declaredMutant(name), store: () => modelMutantStore(name, [], (state, command, now, ref) => ref(state, command, now), restored) };
 }
 
 /** The store mutant `name` over the reference model: the commands of `kinds` follow `broken`, all others the reference. */

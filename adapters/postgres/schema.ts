@@ -8,9 +8,10 @@
 import type pg from 'pg';
 import { TABLES } from './migrations/001-tables.ts';
 import { ONE_STATEMENT_COMMANDS } from './migrations/002-one-statement-commands.ts';
+import { JOBS } from './migrations/003-jobs.ts';
 import type { Migration } from './migrations/migration.ts';
 
-const MIGRATIONS: ReadonlyArray<Migration> = [TABLES, ONE_STATEMENT_COMMANDS];
+const MIGRATIONS: ReadonlyArray<Migration> = [TABLES, ONE_STATEMENT_COMMANDS, JOBS];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
@@ -30,6 +31,7 @@ export const DATA_TABLES = [
   'recovery_epoch',
   'blocked_scope',
   'role_epoch',
+  'job',
 ] as const;
 
 export function assertSchemaName(schema: string): void {

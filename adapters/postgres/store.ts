@@ -18,6 +18,7 @@ import type { StoreTimeReport } from '../interleaving.ts';
 import { acquirePermit, defineCapacity, releasePermit, reserve, transitionReservation } from './capacity-commands.ts';
 import { FastPathRunner, isFastCommand } from './fast-path.ts';
 import { startPostgres, type PostgresServer } from './harness.ts';
+import { dispatchJob, endAttempt, listJobs, submitJob } from './job-commands.ts';
 import { inspect, loadImage, takeImage } from './inspect.ts';
 import { acquire, acquireAll, cancelWait, enqueue, forceRelease, handoff, mutate, release, renew } from './lease-commands.ts';
 import {
@@ -130,6 +131,15 @@ function dispatch(tx: Tx, command: Command): Promise<Outcome> {
       return reconcileScope(tx, command);
     case 'AdvanceRoleEpoch':
       return advanceRoleEpoch(tx, command);
+    case 'SubmitJob':
+      return submitJob(tx, command);
+    case 'DispatchJob':
+      return dispatchJob(tx, command);
+    case 'FinishJob':
+    case 'ReturnJob':
+      return endAttempt(tx, command);
+    case 'ListJobs':
+      return listJobs(tx);
     case 'Inspect':
       return inspect(tx).then((view) => ({ kind: 'Snapshot', view }));
     default: {
@@ -188,7 +198,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const replaced = options.commands?.[command.kind] as ((tx: Tx, command: C) => Promise<Outcome>) | undefined;
       // Acquire, Renew, Release and Mutate: one autocommit statement, one round trip (fast-path.ts).
       if (fastPath && isFastCommand(command) && replaced === undefined) return (await fast.run(command, now)) as OutcomeOf<C>;
-      const readOnly = command.kind === 'Inspect';
+      const readOnly = command.kind === 'Inspect' || command.kind === 'ListJobs';
       const exclusive = command.kind === 'AdvanceRecoveryEpoch';
       const body = async (tx: Tx): Promise<Outcome> => {
         const outcome = await (replaced === undefined ? dispatch(tx, command) : replaced(tx, command));

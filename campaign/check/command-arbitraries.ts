@@ -118,6 +118,11 @@ const TABLE: Readonly<Record<CommandKind, Weighted>> = {
   AdvanceRecoveryEpoch: weighted(1, fc.record({ kind: fc.constant('AdvanceRecoveryEpoch' as const), atLeast: fc.integer({ min: 0, max: 2 }), blockScopes: fc.subarray([...LEASE_SCOPES]) })),
   ReconcileScope: weighted(1, fc.record({ kind: fc.constant('ReconcileScope' as const), scope, actor: fc.constant('ops') })),
   AdvanceRoleEpoch: weighted(1, fc.record({ kind: fc.constant('AdvanceRoleEpoch' as const), role, epoch })),
+  SubmitJob: weighted(2, fc.record({ kind: fc.constant('SubmitJob' as const), jobId: id, scope })),
+  DispatchJob: weighted(3, fc.record({ kind: fc.constant('DispatchJob' as const), jobId: id, holder, ttlMs: ttl, guard }).map(present)),
+  FinishJob: weighted(2, fc.record({ kind: fc.constant('FinishJob' as const), jobId: id, token })),
+  ReturnJob: weighted(1, fc.record({ kind: fc.constant('ReturnJob' as const), jobId: id, token })),
+  ListJobs: weighted(1, fc.constant({ kind: 'ListJobs' as const })),
   Inspect: weighted(1, fc.constant({ kind: 'Inspect' as const })),
 };
 

@@ -3,9 +3,9 @@
 // outcomes deep-equal the reference model's, operation by operation. Controller-level operations,
 // faults and ground truth are not compared: they belong to the run, not to the store.
 
-import type { CommandKind } from '../commands.ts';
 import { sameData } from '../data-equal.ts';
 import type { History } from '../history.ts';
+import { COMMAND_KINDS } from '../outcome-kinds.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { pairOperations, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
@@ -13,15 +13,10 @@ import { verdictOf, violation } from './violations.ts';
 const INVARIANT = 'differential';
 const REPORTED_DIFFERENCES = 5;
 
-const COMMAND_KINDS: ReadonlySet<string> = new Set<CommandKind>([
-  'Acquire', 'Renew', 'Release', 'Handoff', 'ForceRelease', 'Enqueue', 'CancelWait', 'Mutate', 'DefineCapacity',
-  'AcquirePermit', 'ReleasePermit', 'Reserve', 'ActivateReservation', 'ConsumeReservation', 'ReleaseReservation',
-  'FailReservation', 'AcquireAll', 'IdempotencyBegin', 'IdempotencyComplete', 'PlanIntent', 'TransitionIntent',
-  'AdvanceRecoveryEpoch', 'ReconcileScope', 'AdvanceRoleEpoch', 'Inspect',
-]);
+const STORE_KINDS: ReadonlySet<string> = new Set<string>(COMMAND_KINDS);
 
 function storeCommands(history: History): ReadonlyArray<Operation> {
-  return pairOperations(history).filter((op) => COMMAND_KINDS.has(op.f));
+  return pairOperations(history).filter((op) => STORE_KINDS.has(op.f));
 }
 
 function answer(op: Operation): unknown {

@@ -6,6 +6,7 @@ import type { History } from '../history.ts';
 import { incarnationOfProcess } from '../node-incarnation.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { guardOf } from './leader-changes.ts';
+import { LEASE_CREATING } from './lease-creations.ts';
 import { requireString } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
@@ -18,7 +19,7 @@ export function drainedLeaderStops(history: History): Verdict {
   for (const event of history) {
     if (event.type === 'fault' && event.f === 'leader-transfer') drained.set(requireString(event.value, 'process', event.index), event.index);
     else if (event.type === 'fault' && event.f === 'leader-change') drained.delete(requireString(event.value, 'leader', event.index));
-    if (event.type !== 'invoke' || event.f !== 'Acquire') continue;
+    if (event.type !== 'invoke' || !LEASE_CREATING.has(event.f)) continue;
     const guard = guardOf(event.value);
     const process = incarnationOfProcess(event.process);
     const since = drained.get(process);

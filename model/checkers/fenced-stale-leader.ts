@@ -8,6 +8,7 @@ import type { History } from '../history.ts';
 import { incarnationOfProcess } from '../node-incarnation.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { establishedBefore, establishedEpochs, guardOf, leaderChanges } from './leader-changes.ts';
+import { leaseCreations } from './lease-creations.ts';
 import { faultsBetween, indicesOf, pairOperations, storeOps, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
@@ -22,8 +23,8 @@ interface Authoritative {
 
 function authoritativeOps(operations: ReadonlyArray<Operation>): ReadonlyArray<Authoritative> {
   const found: Authoritative[] = [];
-  for (const { op, command, outcome } of storeOps(operations, 'Acquire')) {
-    if (outcome?.kind === 'Acquired') found.push({ op, what: 'lease creation', scope: command.scope, command });
+  for (const { op, granted } of leaseCreations(operations)) {
+    if (granted !== null) found.push({ op, what: 'lease creation', scope: granted.scope, command: op.invoke.value });
   }
   // An unguarded Mutate is an attempt finishing under its database lease (§76–§77): not judged here.
   for (const { op, command, outcome } of storeOps(operations, 'Mutate')) {

@@ -5,6 +5,7 @@
 import type { History } from '../history.ts';
 import type { Checker, Verdict, Violation } from '../verdict.ts';
 import { agentsReconnect } from './agents-reconnect.ts';
+import { attemptsContinue } from './attempts-continue.ts';
 import { capacity } from './capacity.ts';
 import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
@@ -80,6 +81,7 @@ export const INVARIANT_NAMES = [
   'drained-leader-stops',
   'stream-gapless',
   'agents-reconnect',
+  'attempts-continue',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -121,6 +123,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'drained-leader-stops': drainedLeaderStops,
   'stream-gapless': streamGapless,
   'agents-reconnect': agentsReconnect,
+  'attempts-continue': attemptsContinue,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -55,7 +55,7 @@ export function guardOf(command: unknown): RoleGuard | undefined {
 
 /**
  * Role epochs established in the store: an AdvanceRoleEpoch that answered RoleEpochAdvanced, and
- * a guarded Acquire or Mutate that was not Fenced (the store records a passing guard's epoch).
+ * a guarded Acquire, DispatchJob or Mutate that was not Fenced (the store records a passing guard's epoch).
  */
 export function establishedEpochs(operations: ReadonlyArray<Operation>): ReadonlyArray<Established> {
   const found: Established[] = [];
@@ -63,7 +63,7 @@ export function establishedEpochs(operations: ReadonlyArray<Operation>): Readonl
     if (outcome?.kind !== 'RoleEpochAdvanced' || op.completion === null) continue;
     found.push({ role: command.role, epoch: command.epoch, by: incarnationOfProcess(op.process), at: op.completion.index, op });
   }
-  for (const kind of ['Acquire', 'Mutate'] as const) {
+  for (const kind of ['Acquire', 'DispatchJob', 'Mutate'] as const) {
     for (const { op, command, outcome } of storeOps(operations, kind)) {
       const guard = guardOf(command);
       if (guard === undefined || outcome === null || outcome.kind === 'Fenced' || op.completion === null) continue;

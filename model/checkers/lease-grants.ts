@@ -1,4 +1,4 @@
-// The leases a history shows a store granting: Acquired, HandedOff and AcquiredAll outcomes (each
+// The leases a history shows a store granting: Acquired, JobDispatched, HandedOff and AcquiredAll outcomes (each
 // issues a token), and optionally Renewed (which restates one). Fencing, ownership, force-release
 // and restore checks all judge this same set.
 
@@ -9,7 +9,7 @@ import { pairOperations, storeOps, type Operation } from './operations.ts';
 export interface LeaseGrant {
   readonly op: Operation;
   readonly lease: Lease;
-  readonly what: 'Acquired' | 'HandedOff' | 'AcquiredAll' | 'Renewed';
+  readonly what: 'Acquired' | 'JobDispatched' | 'HandedOff' | 'AcquiredAll' | 'Renewed';
   /** The index of the ok event that reported the lease. */
   readonly index: number;
 }
@@ -32,6 +32,7 @@ function collect(operations: ReadonlyArray<Operation>, withRenewals: boolean): R
     grants.push({ op, lease, what, index: op.completion?.index ?? op.invoke.index });
   };
   for (const { op, outcome } of storeOps(operations, 'Acquire')) if (outcome?.kind === 'Acquired') add(op, outcome.lease, 'Acquired');
+  for (const { op, outcome } of storeOps(operations, 'DispatchJob')) if (outcome?.kind === 'JobDispatched') add(op, outcome.lease, 'JobDispatched');
   for (const { op, outcome } of storeOps(operations, 'Handoff')) if (outcome?.kind === 'HandedOff') add(op, outcome.lease, 'HandedOff');
   for (const { op, outcome } of storeOps(operations, 'AcquireAll')) {
     if (outcome?.kind === 'AcquiredAll') for (const lease of outcome.leases) add(op, lease, 'AcquiredAll');

@@ -11,6 +11,7 @@
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
+import { leaseCreations } from './lease-creations.ts';
 import { leaseGrants } from './lease-grants.ts';
 import { pairOperations, storeOps, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
@@ -23,7 +24,7 @@ const key = (scope: string, holder: string): string => `${scope}\u0000${holder}`
 function uncertainGrants(operations: ReadonlyArray<Operation>): ReadonlySet<string> {
   const uncertain = new Set<string>();
   const unsettled = (op: Operation): boolean => op.completion === null || op.completion.type !== 'ok';
-  for (const { op, command } of storeOps(operations, 'Acquire')) if (unsettled(op)) uncertain.add(key(command.scope, command.holder));
+  for (const { op, scope, holder } of leaseCreations(operations)) if (unsettled(op) && scope !== null) uncertain.add(key(scope, holder));
   for (const { op, command } of storeOps(operations, 'Handoff')) if (unsettled(op)) uncertain.add(key(command.scope, command.newHolder));
   for (const { op, command } of storeOps(operations, 'AcquireAll')) {
     if (unsettled(op)) for (const scope of command.scopes) uncertain.add(key(scope, command.holder));
@@ -42,8 +43,8 @@ interface Named {
 /** Every lease the store's answers name, with the answer that names it. */
 function namedLeases(operations: ReadonlyArray<Operation>): ReadonlyArray<Named> {
   const named: Named[] = [];
-  for (const { op, command, outcome } of storeOps(operations, 'Acquire')) {
-    if (outcome?.kind === 'Busy') named.push({ scope: command.scope, holder: outcome.holder, token: outcome.token, what: `Busy answer to ${op.process}'s Acquire`, index: op.completion!.index });
+  for (const { op, kind, scope, busy } of leaseCreations(operations)) {
+    if (busy !== null && scope !== null) named.push({ scope, holder: busy.holder, token: busy.token, what: `Busy answer to ${op.process}'s ${kind}`, index: op.completion!.index });
   }
   for (const { op, outcome } of storeOps(operations, 'AcquireAll')) {
     if (outcome?.kind === 'Busy') named.push({ scope: outcome.scope, holder: outcome.holder, token: outcome.token, what: `Busy answer to ${op.process}'s AcquireAll`, index: op.completion!.index });

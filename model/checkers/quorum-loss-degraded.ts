@@ -6,6 +6,7 @@
 import type { FaultEvent, History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { guardOf } from './leader-changes.ts';
+import { LEASE_CREATING } from './lease-creations.ts';
 import { requireNumber } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
@@ -27,7 +28,7 @@ export function quorumLossDegraded(history: History): Verdict {
       }
       continue;
     }
-    if (lost === null || event.type !== 'invoke' || event.f !== 'Acquire') continue;
+    if (lost === null || event.type !== 'invoke' || !LEASE_CREATING.has(event.f)) continue;
     const guard = guardOf(event.value);
     if (guard === undefined || event.time <= lost.time + boundMs) continue;
     violations.push(

@@ -7,6 +7,7 @@
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { guardOf, leaderChanges } from './leader-changes.ts';
+import { leaseCreations } from './lease-creations.ts';
 import { membershipRecords, nodeOfProcess } from './membership-changes.ts';
 import { indicesOf, pairOperations, storeOps, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
@@ -37,9 +38,8 @@ export function removedNodeNoAuthority(history: History): Verdict {
   for (const { op, command, outcome } of storeOps(operations, 'AdvanceRoleEpoch')) {
     if (outcome?.kind === 'RoleEpochAdvanced') judge(op, `advanced ${command.role} to epoch ${command.epoch}`, command.role);
   }
-  for (const { op, command, outcome } of storeOps(operations, 'Acquire')) {
-    const guard = guardOf(command);
-    if (guard !== undefined && outcome?.kind === 'Acquired') judge(op, `created a lease on ${command.scope} under ${guard.role} epoch ${guard.epoch}`, command.scope);
+  for (const { op, guard, granted } of leaseCreations(operations)) {
+    if (guard !== undefined && granted !== null) judge(op, `created a lease on ${granted.scope} under ${guard.role} epoch ${guard.epoch}`, granted.scope);
   }
   for (const { op, command, outcome } of storeOps(operations, 'Mutate')) {
     const guard = guardOf(command);

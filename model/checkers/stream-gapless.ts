@@ -3,15 +3,15 @@
 // reconnect and whichever daemon serves it: the sequence numbers it was delivered over the run are
 // 1, 2, 3, ... A gap is an event it will never see; a repeat, one it would act on twice.
 //
-// Nor may the stream stop short. The events are the jobs' (each `job` invoke and ok, in history
-// order). Once faults heal (`liveness-phase`), an agent gets to every event written up to
+// Nor may the stream stop short. The events are the jobs' (a job accepted: its first SubmitJob
+// answered JobSubmitted or JobExists; a job done: its `job` ok). Once faults heal (`liveness-phase`), an agent gets to every event written up to
 // `reconnectMs + 3 × pollMs` before the run's end (a poll to find its daemon gone, the delay, a
 // poll to connect, a poll to receive), judged when some daemon was up throughout that last window.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { agentEvents, agentFleet, downIntervals, runEnd, someDaemonUp } from './agent-records.ts';
-import { faultsOf } from './operations.ts';
+import { controllerOps, faultsOf, pairOperations, storeOps } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'stream-gapless';
@@ -45,11 +45,21 @@ function stoppedShort(history: History, last: ReadonlyMap<string, number>, repor
   const end = runEnd(history);
   const by = end - fleet.reconnectMs - 3 * fleet.pollMs;
   if (by < healed.time || !someDaemonUp(fleet, downIntervals(history), by, end)) return [];
-  const written = history.filter((e) => e.type !== 'fault' && e.type !== 'truth' && e.f === 'job' && (e.type === 'invoke' || e.type === 'ok') && e.time <= by).length;
+  const written = jobEventsBy(history, by);
   const short: Violation[] = [];
   for (const [agent, seq] of last) {
     if (seq >= written || reported.has(agent)) continue;
     short.push(violation(INVARIANT, `${agent} ends the run at event ${seq}, though ${written} events were written by ${by}, after faults healed at ${healed.time}`, [healed.index]));
   }
   return short;
+}
+
+/** The job events written up to `by`: each job's first acknowledged submission, each job done. */
+function jobEventsBy(history: History, by: number): number {
+  const operations = pairOperations(history);
+  const accepted = new Set<string>();
+  for (const { op, command, outcome } of storeOps(operations, 'SubmitJob')) {
+    if ((outcome?.kind === 'JobSubmitted' || outcome?.kind === 'JobExists') && op.completion!.time <= by) accepted.add(command.jobId);
+  }
+  return accepted.size + controllerOps(operations, 'job').filter((job) => job.completion?.type === 'ok' && job.completion.time <= by).length;
 }

@@ -75,14 +75,13 @@ export const COORDINATION_MUTANTS = policyMutants({
     scenarios: ['release-coordinator-epoch', 'deployment-coordinator-epoch', 'three-node-failover', 'standalone-coordination'],
     flips: 'newRoleEpochPerLeader',
   },
-  // Seed 001 §84–§88 (a new leader rebuilds the scheduler's view from the database and reconciles
-  // what the previous leader left in flight), §259 (leader failover test). A new leader serves the
-  // eligible jobs it finds but never reclaims the ones a failed leader was dispatching when it
-  // died: they stay marked as being dispatched by a process that no longer exists, and are never
-  // run.
+  // Seed 001 §84–§85, §88 (a new leader rebuilds the scheduler's view from the database and
+  // reconciles what the previous leader left in flight), §259 (leader failover test). A leader
+  // dispatches the eligible jobs it lists but trusts a leased row: a job whose attempt died with
+  // its process stays leased to a lease that no longer lives, and is never run.
   'new-leader-skips-reclaim': {
-    bug: 'a new leader does not reclaim the jobs a failed leader left half-dispatched, so they are never run',
-    source: '001 §84–§88, §259',
+    bug: 'a leader never dispatches again a job left leased by an attempt that died, so it is never run',
+    source: '001 §84–§85, §88, §259',
     rule: 'jobs-complete: every job submitted finishes once faults heal, within the bound of its turn on its scope',
     invariants: ['jobs-complete'],
     scenarios: ['three-node-failover', 'restart-incarnation', 'standalone-coordination'],
@@ -143,5 +142,16 @@ export const COORDINATION_MUTANTS = policyMutants({
     invariants: ['learner-before-voter'],
     scenarios: ['membership-change'],
     flips: 'auditEveryMembershipChange',
+  },
+  // Seed 001 §76–§77 (existing attempts continue under their database leases when leadership is
+  // lost), §276 (database healthy, coordination lost). A scheduler ties its attempts to its role:
+  // an attempt whose leader has lost the role gives its job back though its lease still stands.
+  'attempts-stop-with-leadership': {
+    bug: 'a job attempt gives its job back when its leader loses the role, though its database lease still stands',
+    source: '001 §73–§77, §276',
+    rule: 'attempts-continue: an attempt gives its job back only after the store refused its write or was asked to confirm its lease',
+    invariants: ['attempts-continue'],
+    scenarios: ['db-healthy-coordination-lost', 'quorum-loss', 'stale-leader-epoch'],
+    flips: 'attemptsOutliveRole',
   },
 });

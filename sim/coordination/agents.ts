@@ -18,7 +18,7 @@ import type { ControllerPolicy } from '../../model/controller-policy.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import { EV_COORD, type Node, type Sim, type SimCoordination } from '../engine.ts';
 import type { Stream } from '../prng.ts';
-import type { JobTable } from './scheduler.ts';
+import type { JobTable } from './jobs.ts';
 
 export type AgentTimer = { readonly kind: 'agent-poll'; readonly agent: number };
 
@@ -140,7 +140,7 @@ export function withAgents(service: JobsService, sim: Sim, options: Coordination
       fleet.start();
     },
     handle: async (timer) => (timer.kind === 'agent-poll' ? fleet.poll(timer as AgentTimer) : service.handle(timer)),
-    submit: (op) => service.submit(op),
+    submit: (op, node) => service.submit(op, node),
     finish: (endMs) => service.finish(endMs),
     onRetire: (node) => service.onRetire(node),
     onRestart: (node) => service.onRestart(node),

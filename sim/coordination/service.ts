@@ -24,7 +24,8 @@ import { CoordinationNemesis, type FaultTimer } from './coordination-nemesis.ts'
 import type { CoordinationFault, MembershipFault } from './faults.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
-import { JobTable, lead, type RoleAuthority } from './scheduler.ts';
+import { JobTable } from './jobs.ts';
+import { lead, type RoleAuthority } from './scheduler.ts';
 
 type Timer =
   | { readonly kind: 'election'; readonly node: string; readonly gen: number; readonly timeoutMs: number }
@@ -65,7 +66,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     assert.ok(names.length >= options.voters, 'the bootstrap voters are controllers');
     const policy = sim.policy;
     this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, promoteWhenCaughtUp: policy.promoteWhenCaughtUp, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
-    this.jobs = new JobTable(sim.history);
+    this.jobs = new JobTable(sim, sim.history);
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -87,8 +88,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     for (const voter of this.cluster.nodes) this.armElection(voter, 0);
   }
 
-  submit(op: OpSpec): void {
-    this.jobs.submit(op, this.sim.now);
+  submit(op: OpSpec, node: Node): void {
+    this.jobs.submit(op, node);
   }
 
   finish(endMs: number): void {

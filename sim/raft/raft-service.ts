@@ -28,7 +28,8 @@ import type { Stream } from '../prng.ts';
 import { CoordinationNemesis } from '../coordination/coordination-nemesis.ts';
 import { RaftAgenda, type RaftTimer } from './raft-agenda.ts';
 import type { CoordinationFault } from '../coordination/faults.ts';
-import { JobTable, lead, type RoleAuthority } from '../coordination/scheduler.ts';
+import { JobTable } from '../coordination/jobs.ts';
+import { lead, type RoleAuthority } from '../coordination/scheduler.ts';
 import { RaftFaults } from './raft-faults.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
 import { RaftNode } from './raft-node.ts';
@@ -72,7 +73,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
     for (const node of sim.controllers.slice(0, options.voters)) {
       this.seats.set(node.name, { raft: new RaftNode(node.name, voters, rules, options.snapshotEntries), node, incarnation: firstIncarnation(node.name), electionGen: 0, heartbeatGen: 0, lastHeardMs: 0, answered: new Map(), guard: null, proposed: false });
     }
-    this.jobs = new JobTable(sim.history);
+    this.jobs = new JobTable(sim, sim.history);
     this.stream = sim.streams.get('raft');
     this.agenda = new RaftAgenda(sim, options, this.stream);
     this.role = options.role;
@@ -89,8 +90,8 @@ export class RaftService implements RoleAuthority, SimCoordination {
     for (const seat of this.seats.values()) this.agenda.armElection(seat, 0);
   }
 
-  submit(op: OpSpec): void {
-    this.jobs.submit(op, this.sim.now);
+  submit(op: OpSpec, node: Node): void {
+    this.jobs.submit(op, node);
   }
 
   finish(endMs: number): void {

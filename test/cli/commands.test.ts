@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './run-cli.ts';
 import { scratchDirs } from '../scratch-dirs.ts';
+import { COMMAND_KINDS } from '../../model/outcome-kinds.ts';
 
 const scratch = scratchDirs('testbed-cli-')();
 
@@ -78,7 +79,7 @@ describe('testbed sweep', () => {
     expect(summary).toMatchObject({ scenario: 'renewal-race', adapter: 'memory', runs: 6, failures: 0, firstFailure: null });
     expect(summary.seedsPerSecond).toBeGreaterThan(0);
     // What the workload reached of the port: renewal races send Acquire and Renew, never a reservation.
-    expect(summary.coverage.commands.total).toBe(25);
+    expect(summary.coverage.commands.total).toBe(COMMAND_KINDS.length);
     expect(summary.coverage.scenarios['renewal-race'].commands).toEqual(expect.arrayContaining(['Acquire', 'Renew']));
     expect(summary.coverage.commands.missing).toContain('Reserve');
     expect(summary.coverage.commands.missing).not.toContain('Renew');

@@ -130,6 +130,6 @@ describe('removed-leader-keeps-role', () => {
     expect(report!.seedsTried).toBeLessThan(20);
     expect(report!.violations[0]?.invariant).toBe('removed-node-no-authority');
     expect(report!.shrunkOperations, report!.counterexample ?? '').toBeLessThanOrEqual(12);
-    expect(report!.counterexample).toMatch(/membership-change[^\n]*change=remove[\s\S]*Acquire[^\n]*guard/);
+    expect(report!.counterexample).toMatch(/membership-change[^\n]*change=remove[\s\S]*DispatchJob[^\n]*guard/);
   });
 });

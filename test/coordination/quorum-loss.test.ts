@@ -4,6 +4,7 @@ import createMemoryStore from '../../adapters/memory.ts';
 import type { FaultEvent, HistoryEvent } from '../../model/history.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
+import { LEASE_CREATING } from '../../model/checkers/lease-creations.ts';
 
 const SEEDS = 30;
 
@@ -26,7 +27,7 @@ describe('quorum loss', () => {
       // No coordination write: nobody is elected while the voters are split (§72, §98).
       expect(during.filter((e) => e.type === 'fault' && e.f === 'leader-change')).toEqual([]);
       // New scheduler-authority work stops within the step-down bound (§75).
-      const lateLeases = during.filter((e) => e.f === 'Acquire' && guardOf(e) !== undefined && e.time > loss!.time + bound);
+      const lateLeases = during.filter((e) => LEASE_CREATING.has(e.f) && guardOf(e) !== undefined && e.time > loss!.time + bound);
       expect(lateLeases).toEqual([]);
       // Attempts leased before the loss finish their writes under their database leases (§76–§77).
       const attemptWrites = during.filter((e) => e.type === 'ok' && e.process.includes(':a') && (e.f === 'Mutate' || e.f === 'Release'));
@@ -34,7 +35,7 @@ describe('quorum loss', () => {
       // After quorum returns, a leader is elected and creates guarded leases again.
       const after = history.slice(restored!.index + 1);
       expect(after.some((e) => e.type === 'fault' && e.f === 'leader-change')).toBe(true);
-      expect(after.some((e) => e.f === 'Acquire' && guardOf(e) !== undefined)).toBe(true);
+      expect(after.some((e) => LEASE_CREATING.has(e.f) && guardOf(e) !== undefined)).toBe(true);
     }
   });
 });

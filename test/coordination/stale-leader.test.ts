@@ -4,6 +4,7 @@ import createMemoryStore from '../../adapters/memory.ts';
 import { incarnationOfProcess } from '../../model/node-incarnation.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
+import { LEASE_CREATING } from '../../model/checkers/lease-creations.ts';
 
 const SEEDS = 40;
 
@@ -21,7 +22,7 @@ describe('stale leader', () => {
       /** Incarnation → the epoch its lease creation was fenced under. */
       const fencedAt = new Map<string, number>();
       for (const event of history) {
-        if (event.f !== 'Acquire') continue;
+        if (!LEASE_CREATING.has(event.f)) continue;
         const actor = incarnationOfProcess(event.process);
         if (event.type === 'invoke') {
           const guard = (event.value as Guarded).guard;

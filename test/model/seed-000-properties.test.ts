@@ -4,38 +4,14 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import type { Command, CommandKind } from '../../model/commands.ts';
 import { idempotencyDomain } from '../../model/idempotency.ts';
+import { OUTCOME_KINDS } from '../../model/outcome-kinds.ts';
 import type { Outcome, StoreView } from '../../model/outcomes.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { CAPACITY, CAPACITY_SCOPE, resolveCommand, runArb, SETUP, type TimedCommand } from './command-arbitrary.ts';
 
-const ALLOWED: Readonly<Record<CommandKind, ReadonlyArray<string>>> = {
-  Acquire: ['Acquired', 'Busy', 'Rejected', 'Fenced'],
-  Renew: ['Renewed', 'Stale', 'Expired', 'Rejected'],
-  Release: ['Released', 'Stale'],
-  Handoff: ['HandedOff', 'Stale', 'Rejected'],
-  ForceRelease: ['ForceReleased', 'Stale', 'Denied'],
-  Enqueue: ['Enqueued', 'Rejected'],
-  CancelWait: ['WaitCancelled', 'NotWaiting'],
-  Mutate: ['Accepted', 'StaleFence', 'StaleVersion', 'Fenced'],
-  DefineCapacity: ['Defined', 'Rejected'],
-  AcquirePermit: ['Granted', 'Busy', 'Rejected'],
-  ReleasePermit: ['PermitReleased', 'NotHeld'],
-  Reserve: ['Reserved', 'Overbooked', 'Rejected'],
-  ActivateReservation: ['ReservationUpdated', 'ReservationExpired', 'InvalidState', 'NotFound'],
-  ConsumeReservation: ['ReservationUpdated', 'ReservationExpired', 'InvalidState', 'NotFound'],
-  ReleaseReservation: ['ReservationUpdated', 'ReservationExpired', 'InvalidState', 'NotFound'],
-  FailReservation: ['ReservationUpdated', 'ReservationExpired', 'InvalidState', 'NotFound'],
-  AcquireAll: ['AcquiredAll', 'Busy', 'Rejected'],
-  IdempotencyBegin: ['New', 'InProgress', 'Replay', 'Conflict', 'Unknown', 'Rejected'],
-  IdempotencyComplete: ['Recorded', 'Conflict', 'NotFound', 'AlreadyFinal'],
-  PlanIntent: ['Planned', 'Duplicate'],
-  TransitionIntent: ['Transitioned', 'InvalidTransition', 'NotFound'],
-  AdvanceRecoveryEpoch: ['RecoveryAdvanced'],
-  ReconcileScope: ['Reconciled', 'NotBlocked'],
-  AdvanceRoleEpoch: ['RoleEpochAdvanced', 'Fenced'],
-  Inspect: ['Snapshot'],
-};
+/** Every outcome kind each command may answer (the port's own table). */
+const ALLOWED: Readonly<Record<CommandKind, ReadonlyArray<string>>> = OUTCOME_KINDS;
 
 interface Executed {
   readonly now: number;

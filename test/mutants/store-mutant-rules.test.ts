@@ -1,4 +1,4 @@
-// seed 000 §24–§53, §79–§114, §200–§213, §271–§276, seed 001 §94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
+// seed 000 §24–§53, §79–§114, §200–§213, §271–§276, seed 001 §84–§85, §93–§94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
@@ -348,6 +348,39 @@ const CASES: ReadonlyArray<RuleCase> = [
     },
     correct: { kind: 'Acquired', lease: { holder: 'd', token: 1 } },
     broken: { kind: 'Busy', holder: 'c', token: 1 },
+  },
+  {
+    mutant: 'list-omits-leased',
+    rule: 'ListJobs leaves out a job whose attempt holds it leased (seed 001 §84–§85)',
+    script: async (run) => {
+      await run({ kind: 'SubmitJob', jobId: 'j1', scope: 'env:prod' }, 0);
+      await run({ kind: 'DispatchJob', jobId: 'j1', holder: 'c1', ttlMs: 1_000 }, 10);
+      return run({ kind: 'ListJobs' }, 2_000);
+    },
+    correct: { kind: 'JobList', jobs: [{ jobId: 'j1', status: 'leased', attemptLive: false }] },
+    broken: { kind: 'JobList', jobs: [] },
+  },
+  {
+    mutant: 'dispatch-outside-lease-transaction',
+    rule: 'a dispatch that created the job lease leaves the job row without its attempt, so the attempt cannot finish it (seed 001 §93)',
+    script: async (run) => {
+      await run({ kind: 'SubmitJob', jobId: 'j1', scope: 'env:prod' }, 0);
+      await run({ kind: 'DispatchJob', jobId: 'j1', holder: 'c1', ttlMs: 1_000 }, 10);
+      return run({ kind: 'FinishJob', jobId: 'j1', token: 1 }, 20);
+    },
+    correct: { kind: 'JobFinished', job: { status: 'done', attemptToken: 1 } },
+    broken: { kind: 'StaleAttempt', job: { status: 'eligible', attemptToken: 0 } },
+  },
+  {
+    mutant: 'restore-drops-jobs',
+    rule: 'a restore from an image taken after a job was accepted comes back without the job (seed 001 §93, §340)',
+    script: async (run, store) => {
+      await run({ kind: 'SubmitJob', jobId: 'j1', scope: 'env:prod' }, 0);
+      await store.restore!(await store.snapshot!());
+      return run({ kind: 'ListJobs' }, 10);
+    },
+    correct: { kind: 'JobList', jobs: [{ jobId: 'j1', status: 'eligible' }] },
+    broken: { kind: 'JobList', jobs: [] },
   },
 ];
 

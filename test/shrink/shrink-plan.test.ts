@@ -162,6 +162,26 @@ describe('renderCounterexample folding', () => {
   });
 });
 
+describe('renderCounterexample folding across processes', () => {
+  it("folds a process's polls answered as before though another process's calls come between, until a fault", () => {
+    const call = (index: number, time: number, process: string, answer: string): HistoryEvent[] => [
+      { index, time, process, type: 'invoke', f: 'ListJobs', value: { kind: 'ListJobs' } },
+      { index: index + 1, time: time + 2, process, type: 'ok', f: 'ListJobs', value: { kind: 'JobList', jobs: [answer] } },
+    ];
+    const history = [
+      ...call(0, 100, 'lead', 'a'),
+      ...call(2, 150, 'other', 'x'),
+      ...call(4, 200, 'lead', 'a'),
+      ...call(6, 300, 'lead', 'b'),
+      ...call(8, 400, 'lead', 'b'),
+      { index: 10, time: 450, process: 'nemesis', type: 'fault', f: 'pause', value: { node: 'c1' } } as const,
+      ...call(11, 500, 'lead', 'b'),
+    ];
+    // lead: a ×2 (across other's call), b ×2, then b again after the pause; other once.
+    expect(countOperations(history)).toBe(4);
+  });
+});
+
 describe('counterexampleOf', () => {
   const acquired = (index: number, process: string, holder: string, token: number): HistoryEvent[] => [
     { index, time: index * 10, process, type: 'invoke', f: 'Acquire', value: { kind: 'Acquire', scope: 's', holder, ttlMs: 100 } },

@@ -37,7 +37,10 @@ describe('stream-gapless at the end of a run', () => {
     const run = (delivered: number[]) => {
       const h = fleet();
       h.at(0).fault('agent-connected', { agent: 'agent1', daemon: 'c1', process: 'c1#1', cursor: 0 });
+      // Two events: the store accepted job op1, and op1 was done.
       h.at(100).event('job:op1', 'invoke', 'job', { jobId: 'op1' });
+      h.at(100).event('c1#1:submit:op1', 'invoke', 'SubmitJob', { kind: 'SubmitJob', jobId: 'op1', scope: 'env' });
+      h.at(110).event('c1#1:submit:op1', 'ok', 'SubmitJob', { kind: 'JobSubmitted', job: { jobId: 'op1', scope: 'env', status: 'eligible', attemptToken: 0, attempts: 0, seq: 1 } });
       h.at(200).event('job:op1', 'ok', 'job', { jobId: 'op1' });
       h.at(300).fault('liveness-phase', { boundMs: 5_000 });
       // Nothing is recorded after this: the run still lasts until the liveness bound ends it, at 5300.

@@ -1,18 +1,34 @@
-// seed 001 §84–§88, §259: after failover no job is lost. Once faults heal, every job finishes within
-// the bound of its turn: from the latest of its submission, the phase start and the last time
-// another job on its scope finished.
+// seed 001 §84–§88, §259, §283, §93: after failover no job the store accepted is lost, and no job
+// is finished by two attempts. Once faults heal, every accepted job finishes within the bound of its
+// turn: from the latest of its acceptance, the phase start and the last time another job on its
+// scope finished. A job whose row a failover or restore may have rolled back is not owed.
 import { describe, expect, it } from 'vitest';
 import { jobsComplete } from '../../../model/checkers/jobs-complete.ts';
 import { HistoryBuilder } from './history-builder.ts';
 
 const BOUND = 5_000;
-const job = (jobId: string, scope = 'env') => ({ jobId, scope });
+const row = (jobId: string, status = 'eligible', attemptToken = 0) => ({ jobId, scope: 'env', status, attemptToken, attempts: attemptToken === 0 ? 0 : 1, seq: 1 });
+
+/** The API takes job `jobId` at `at`; the store acknowledges it `ackAfter` ms later (null: never). Returns the job's invoke index. */
+function submit(h: HistoryBuilder, at: number, jobId: string, ackAfter: number | null = 5): number {
+  const index = h.at(at).invoke(`job:${jobId}`, 'job', { jobId, scope: 'env' });
+  h.at(at).invoke(`c1#1:submit:${jobId}`, 'SubmitJob', { kind: 'SubmitJob', jobId, scope: 'env' });
+  if (ackAfter !== null) h.at(at + ackAfter).event(`c1#1:submit:${jobId}`, 'ok', 'SubmitJob', { kind: 'JobSubmitted', job: row(jobId) });
+  return index;
+}
+
+function finishJob(h: HistoryBuilder, at: number, jobId: string, token: number, answer: 'ok' | 'info' = 'ok'): void {
+  const process = `c1#1:a${token}`;
+  h.at(at).invoke(process, 'FinishJob', { kind: 'FinishJob', jobId, token });
+  if (answer === 'ok') h.at(at + 5).event(process, 'ok', 'FinishJob', { kind: 'JobFinished', job: row(jobId, 'done', token) });
+  else h.at(at + 5).event(process, 'info', 'FinishJob', { error: 'crash' });
+}
 
 describe('jobs-complete', () => {
   it('passes jobs that finish in their turn, even when a backlog on their scope takes longer than the bound', () => {
     const h = new HistoryBuilder();
-    h.at(100).invoke('job:op1', 'job', job('op1'));
-    h.at(200).invoke('job:op2', 'job', job('op2'));
+    submit(h, 100, 'op1');
+    submit(h, 200, 'op2');
     h.at(1_000).fault('liveness-phase', { boundMs: BOUND });
     h.at(5_500).event('job:op1', 'ok', 'job', { jobId: 'op1', token: 1 });
     // op2 finishes 9.5 s after the phase: 4.5 s after op1 handed the scope on.
@@ -20,27 +36,90 @@ describe('jobs-complete', () => {
     expect(jobsComplete(h.build()).valid).toBe(true);
   });
 
-  it('fails a job never finished while its scope stood idle for the bound, and leaves one still in its turn undecided', () => {
+  it('fails an accepted job never finished while its scope stood idle for the bound, and leaves one still in its turn undecided', () => {
     const h = new HistoryBuilder();
-    const lost = h.at(100).invoke('job:op1', 'job', job('op1'));
+    const lost = submit(h, 100, 'op1');
     h.at(1_000).fault('liveness-phase', { boundMs: BOUND });
-    h.at(6_000).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'dispatching' });
+    h.at(6_000).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'accepted' });
     const verdict = jobsComplete(h.build());
     expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]!.message).toMatch(/job op1 on scope env \(#0\) was never finished: the run ended at time 6000, 5000 ms or more after its scope was last handed on/);
+    expect(verdict.violations[0]!.message).toMatch(/job op1 on scope env \(#0, accepted #2\) was never finished: the run ended at time 6000, 5000 ms or more after its scope was last handed on/);
     expect(verdict.violations[0]!.events).toContain(lost);
     const waiting = new HistoryBuilder();
-    waiting.at(100).invoke('job:op1', 'job', job('op1'));
+    submit(waiting, 100, 'op1');
     waiting.at(1_000).fault('liveness-phase', { boundMs: BOUND });
-    waiting.at(5_999).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'leased' });
+    waiting.at(5_999).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'accepted' });
     expect(jobsComplete(waiting.build()).valid).toBe('unknown');
+  });
+
+  it('owes nothing for a job the store never acknowledged', () => {
+    const h = new HistoryBuilder();
+    submit(h, 100, 'op1', null);
+    h.at(1_000).fault('liveness-phase', { boundMs: BOUND });
+    h.at(9_000).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'not-acknowledged' });
+    expect(jobsComplete(h.build()).valid).toBe(true);
   });
 
   it('fails a job that finished later than the bound of its turn', () => {
     const h = new HistoryBuilder();
-    h.at(100).invoke('job:op1', 'job', job('op1'));
+    submit(h, 100, 'op1');
     h.at(1_000).fault('liveness-phase', { boundMs: BOUND });
     h.at(6_001).event('job:op1', 'ok', 'job', { jobId: 'op1', token: 1 });
     expect(jobsComplete(h.build()).violations[0]?.message).toMatch(/finished at time 6001, past its deadline 6000/);
+  });
+
+  it('excuses a job whose row a restore rolled back, but not one accepted before the image', () => {
+    const h = new HistoryBuilder();
+    submit(h, 100, 'op1');
+    submit(h, 2_500, 'op2');
+    h.at(3_000).fault('db-restore', { snapshotAgeMs: 1_000, imageTime: 2_000, recoveryEpoch: true, blockedScopes: [] });
+    h.at(4_000).fault('liveness-phase', { boundMs: BOUND });
+    h.at(9_500).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'accepted' });
+    h.at(9_500).event('job:op2', 'fail', 'job', { jobId: 'op2', unfinished: 'accepted' });
+    const verdict = jobsComplete(h.build());
+    expect(verdict.violations.map((v) => v.message.slice(0, 7))).toEqual(['job op1']);
+  });
+
+  it('counts a job finished once a ListJobs after its unanswered FinishJob no longer lists it', () => {
+    const h = new HistoryBuilder();
+    submit(h, 100, 'op1');
+    finishJob(h, 500, 'op1', 1, 'info');
+    h.at(1_000).fault('liveness-phase', { boundMs: BOUND });
+    h.at(1_100).invoke('c2#1:lead2', 'ListJobs', { kind: 'ListJobs' });
+    h.at(1_105).event('c2#1:lead2', 'ok', 'ListJobs', { kind: 'JobList', jobs: [] });
+    h.at(9_000).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'accepted' });
+    expect(jobsComplete(h.build()).valid).toBe(true);
+    // Listed again (still unfinished), it is owed.
+    const listed = new HistoryBuilder();
+    submit(listed, 100, 'op1');
+    finishJob(listed, 500, 'op1', 1, 'info');
+    listed.at(1_000).fault('liveness-phase', { boundMs: BOUND });
+    listed.at(1_100).invoke('c2#1:lead2', 'ListJobs', { kind: 'ListJobs' });
+    listed.at(1_105).event('c2#1:lead2', 'ok', 'ListJobs', { kind: 'JobList', jobs: [row('op1', 'leased', 1)] });
+    listed.at(9_000).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'accepted' });
+    expect(jobsComplete(listed.build()).valid).toBe(false);
+  });
+
+  it('fails a job the store finished for two attempts, unless a restore came between the two answers', () => {
+    const h = new HistoryBuilder();
+    submit(h, 100, 'op1');
+    finishJob(h, 500, 'op1', 1);
+    h.at(505).event('job:op1', 'ok', 'job', { jobId: 'op1', token: 1 });
+    finishJob(h, 900, 'op1', 2);
+    const verdict = jobsComplete(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/job op1 was finished twice: by the attempt with token 1 .* and by the one with token 2/);
+    // The same attempt's retried FinishJob is one finish.
+    const retried = new HistoryBuilder();
+    submit(retried, 100, 'op1');
+    finishJob(retried, 500, 'op1', 1);
+    finishJob(retried, 900, 'op1', 1);
+    expect(jobsComplete(retried.build()).valid).toBe(true);
+    const restored = new HistoryBuilder();
+    submit(restored, 100, 'op1');
+    finishJob(restored, 500, 'op1', 1);
+    restored.at(700).fault('db-restore', { snapshotAgeMs: 400, imageTime: 300, recoveryEpoch: true, blockedScopes: [] });
+    finishJob(restored, 900, 'op1', 2);
+    expect(jobsComplete(restored.build()).valid).toBe(true);
   });
 });

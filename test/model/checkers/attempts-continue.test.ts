@@ -1,0 +1,49 @@
+// seed 001 §76–§77, §276: a scheduled job's attempt runs on under its database lease when its
+// leader loses the role; it gives its job back only once the store refused its write, was asked to
+// confirm its lease, or left a call unanswered.
+import { describe, expect, it } from 'vitest';
+import { attemptsContinue } from '../../../model/checkers/attempts-continue.ts';
+import { HistoryBuilder } from './history-builder.ts';
+
+const ATTEMPT = 'c1#1:a1';
+const mutate = { kind: 'Mutate' as const, scope: 'env', aggregate: 'a', holder: 'c1#1', token: 1, expectedVersion: 0 };
+const giveBack = { kind: 'ReturnJob' as const, jobId: 'op1', token: 1 };
+
+function led(role = 'scheduler'): HistoryBuilder {
+  const h = new HistoryBuilder();
+  h.at(0).op('c1#1:lead1', { kind: 'AdvanceRoleEpoch', role, epoch: 1 }, { kind: 'RoleEpochAdvanced', role, epoch: 1 });
+  return h;
+}
+
+describe('attempts-continue', () => {
+  it('names an attempt that gives its job back with its write accepted and no confirmation asked', () => {
+    const h = led();
+    h.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
+    h.at(300).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+    const verdict = attemptsContinue(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/c1#1:a1 gave job op1 back \(#\d+\) before the store refused its write or was asked to confirm its lease/);
+  });
+
+  it('passes an attempt whose write was refused, whose confirmation was asked, or whose call went unanswered', () => {
+    const refused = led();
+    refused.at(10).op(ATTEMPT, mutate, { kind: 'StaleFence', currentToken: 2 });
+    refused.at(20).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+    expect(attemptsContinue(refused.build()).valid).toBe(true);
+    const confirmed = led();
+    confirmed.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
+    confirmed.at(300).op(ATTEMPT, { kind: 'Renew', scope: 'env', holder: 'c1#1', expectedToken: 1, ttlMs: 1_000 }, { kind: 'Stale', currentToken: null });
+    confirmed.at(310).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+    expect(attemptsContinue(confirmed.build()).valid).toBe(true);
+    const unanswered = led();
+    unanswered.at(10).call(ATTEMPT, 'Mutate', mutate, 'fail', { error: 'unavailable' });
+    unanswered.at(20).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+    expect(attemptsContinue(unanswered.build()).valid).toBe(true);
+  });
+
+  it('does not judge a coordinator, whose promotion needs its role guard (001 §78–§79)', () => {
+    const h = led('release-coordinator');
+    h.at(300).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+    expect(attemptsContinue(h.build()).valid).toBe(true);
+  });
+});
