@@ -1,5 +1,6 @@
 // seed 000 §272–§276, §297: failover to a lagging replica and restore from an older data directory,
-// done for real against PostgreSQL, are caught without the recovery epoch and harmless with it.
+// done for real against PostgreSQL, are caught without the recovery epoch and harmless with it;
+// the jobs table of seed 001 comes back with them.
 
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,18 @@ describe('real failover and restore', () => {
       expect(mitigated.valid).toBe(true);
     });
   }
+
+  // Seed 001 §93, §283, §340: the jobs table is in PostgreSQL, so a real failover and a real
+  // restore take it back with everything else; accepted jobs still finish, none twice.
+  test('jobs-db-failover: the jobs table survives a real failover and restore, seed 1', { concurrent: true, timeout: 120_000 }, async ({ expect }) => {
+    const run = await runReal('jobs-db-failover', 1);
+    expect(run.realActions.map((a) => a.outcome).join('\n')).toMatch(/replica promoted[\s\S]*restored from/);
+    expect(run.violations).toEqual([]);
+    expect(run.valid).toBe(true);
+    const restore = run.history.find((e) => e.type === 'fault' && e.f === 'db-restore' && e.value['phase'] === undefined);
+    const finishedAfter = run.history.filter((e) => e.type === 'ok' && e.f === 'FinishJob' && e.index > restore!.index);
+    expect(finishedAfter.length, 'jobs finish after the restore').toBeGreaterThan(0);
+  });
 
   test('no cluster directory is left behind', () => {
     expect(clusterDirs().filter((dir) => !before.has(dir))).toEqual([]);
