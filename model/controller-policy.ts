@@ -66,6 +66,8 @@ const FLAGS = {
   reclaimOnLead: true,
   /** A scheduled job's attempt runs on under its database lease when its leader loses the role (seed 001 §76–§77, §276). */
   attemptsOutliveRole: true,
+  /** A restarted node is a new incarnation that inherits no role or guard of the process before it (seed 001 §12–§13, §266). */
+  restartIsNewProcess: true,
   /** A Raft leader commits by counting replicas only entries of its own term (Raft paper 5.4.2; seed 001 §283). */
   commitCurrentTermOnly: true,
   /** A Raft vote is durable: a restarted voter remembers whom it voted for in its term (seed 001 §167, §169). */

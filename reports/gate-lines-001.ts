@@ -109,7 +109,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['boolean-leader-flag'],
     invariants: ['fenced-stale-leader'],
   }],
-  ['restart-new-incarnation', 'Restarted node gets new incarnation.', { scenarios: ['restart-incarnation'] }],
+  ['restart-new-incarnation', 'Restarted node gets new incarnation.', {
+    scenarios: ['restart-incarnation', 'three-node-failover'],
+    mutants: ['restart-resumes-role'],
+    invariants: ['fenced-stale-leader'],
+    note: 'A restarted process is named by its node and a new incarnation number; a leader that comes back and takes itself for the process before it, resuming that role guard, is caught using a guard its previous incarnation won. Identity is not tied to a pod or host name because nodes here have none.',
+  }],
   ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'], mutants: ['voter-without-learner-stage', 'learner-promoted-before-caught-up'], invariants: ['learner-before-voter'] }],
   ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { scenarios: ['membership-change'], mutants: ['removed-leader-keeps-role'], invariants: ['removed-node-no-authority'] }],
   ['quorum-loss-blocks', 'Quorum loss blocks coordination-sensitive operations.', {

@@ -154,4 +154,15 @@ export const COORDINATION_MUTANTS = policyMutants({
     scenarios: ['db-healthy-coordination-lost', 'quorum-loss', 'stale-leader-epoch'],
     flips: 'attemptsOutliveRole',
   },
+  // Seed 001 §12–§13 (a restarted process is a new incarnation and inherits no authority), §266
+  // (restart test). A node restarted quickly takes itself for the process before it: it resumes
+  // that process's leadership and role guard instead of standing for election.
+  'restart-resumes-role': {
+    bug: 'a restarted leader resumes its previous process’s role and guard instead of standing for election as a new incarnation',
+    source: '001 §12–§13, §266',
+    rule: 'fenced-stale-leader: a role guard is used only by the incarnation that won its epoch',
+    invariants: ['fenced-stale-leader'],
+    scenarios: ['restart-incarnation', 'three-node-failover'],
+    flips: 'restartIsNewProcess',
+  },
 });

@@ -49,6 +49,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   readonly jobs: JobTable;
   private readonly timers = new Map<string, TimerState>();
   private readonly voterNodes = new Map<string, Node>();
+  /** The role guard each node's process held when it last died (null: none). */
+  private readonly heldAtCrash = new Map<string, RoleGuard | null>();
   private readonly stream: Stream;
   private readonly links: Links;
   private readonly nemesis: CoordinationNemesis;
@@ -133,6 +135,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   onRetire(node: Node): void {
     if (!this.voterNodes.has(node.name)) return;
     const voter = this.cluster.voter(node.name);
+    // What the process held as it died: only a broken restart (restartIsNewProcess off) reads it.
+    this.heldAtCrash.set(node.name, voter.role === 'leader' ? voter.guard : null);
     this.cluster.stepDown(voter);
     const timer = this.timer(node.name);
     timer.electionGen++;
@@ -145,7 +149,20 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     const voter = this.cluster.voter(node.name);
     this.cluster.restart(voter, this.sim.now);
     assert.equal(incarnationId(voter.incarnation), node.proc, 'a restart gives the voter the node’s new incarnation');
+    // A broken node takes itself for the process before it: it resumes that process's role and guard.
+    const held = this.heldAtCrash.get(node.name) ?? null;
+    if (!this.sim.policy.restartIsNewProcess && held !== null) this.resume(voter, node, held);
     this.armElection(voter, this.sim.now);
+  }
+
+  private resume(voter: Voter, node: Node, guard: RoleGuard): void {
+    voter.role = 'leader';
+    voter.guard = guard;
+    const state = this.timer(voter.name);
+    state.lastMajorityLocalMs = this.sim.local(node);
+    state.heartbeatGen++;
+    this.armHeartbeat(voter, node);
+    this.sim.spawn(node, `${node.proc}:lead${voter.term}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
   }
 
   // ---- the agenda ----------------------------------------------------------------------------

@@ -41,6 +41,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'dispatch-outside-lease-transaction', scenario: 'three-node-failover', seed: 1, invariant: 'jobs-complete' },
   { mutant: 'restore-drops-jobs', scenario: 'jobs-db-failover', seed: 1, invariant: 'jobs-complete' },
   { mutant: 'attempts-stop-with-leadership', scenario: 'db-healthy-coordination-lost', seed: 1, invariant: 'attempts-continue' },
+  { mutant: 'restart-resumes-role', scenario: 'restart-incarnation', seed: 1, invariant: 'fenced-stale-leader' },
   { mutant: 'handoff-keeps-token', scenario: 'lease-handoff', seed: 1, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-lowers-token', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-no-burn', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'force-release-audited' },
