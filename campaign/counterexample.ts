@@ -1,6 +1,6 @@
 // A failing run as a reader wants it: the shortest prefix of its history that still shows the
-// violation, counted in calls and operations and printed as numbered steps (a waiter's run of
-// identical polls is one row).
+// violation, counted in calls and operations and printed as numbered steps (a process's polls
+// answered as before, until a fault, are one row).
 
 import { CHECKERS, isInvariantName } from '../model/checkers/index.ts';
 import type { History } from '../model/history.ts';
@@ -15,9 +15,10 @@ export function countCalls(history: History): number {
 }
 
 /**
- * Client operations in a history, as a reader counts them: every call, except that a run of
- * identical calls with identical answers by one process (a waiter polling a busy scope) is one
- * operation. These are the numbered rows of `renderCounterexample`.
+ * Client operations in a history, as a reader counts them: every call, except that a call a
+ * process repeats with the same answer as the last time it made it (a waiter polling a busy scope,
+ * a leader listing an unchanged jobs table), with no fault between, counts once, whatever other
+ * processes did meanwhile. These are the numbered rows of `renderCounterexample`.
  */
 export function countOperations(history: History): number {
   let count = 0;

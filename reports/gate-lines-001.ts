@@ -68,7 +68,7 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     scenarios: ['jobs-db-failover', 'three-node-failover', 'coordination-healthy-db-lost'],
     mutants: ['list-omits-leased', 'dispatch-outside-lease-transaction', 'new-leader-skips-reclaim'],
     invariants: ['jobs-complete'],
-    note: 'The jobs table is written and read through the store port (memory and PostgreSQL): a leader schedules from the rows it lists, never from its memory, and a dispatch writes the job with its lease in one transaction. Run rows and other business metadata are not modelled beyond the jobs.',
+    note: 'The jobs table is written and read through the store port (memory and PostgreSQL): a leader schedules from the rows it lists, not from its memory, and a dispatch writes the job with its lease in one transaction. Reopening a scope after a restore asks the provider about every job taken on it. Run rows and other business metadata are not modelled beyond the jobs.',
   }],
   ['cas-not-in-raft', 'CAS bytes never enter Raft.', { note: 'There are no artifact bytes in the testbed to keep out of the consensus log. That the log replicates coordination commands only is judged by raft-log-narrow (see run-job-not-in-raft).' }],
   ['run-job-not-in-raft', 'Run/Job rows never enter Raft.', {

@@ -98,8 +98,7 @@ export async function endAttempt(tx: Tx, command: FinishJobCommand | ReturnJobCo
   return { kind: command.kind === 'FinishJob' ? 'JobFinished' : 'JobReturned', job: ended };
 }
 
-/** The unfinished jobs in submission order (read-only: runs in a REPEATABLE READ snapshot). */
-/** The unfinished jobs in submission order, each with whether its latest attempt's lease is live at store time. */
+/** The unfinished jobs in submission order, each with whether its latest attempt's lease is live at store time (read-only: one REPEATABLE READ snapshot). */
 export async function listJobs(tx: Tx): Promise<ListJobsResult> {
   const now = await tx.now();
   const rows = await tx.query<JobSqlRow & { attempt_live: boolean }>(

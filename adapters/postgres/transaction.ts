@@ -12,8 +12,9 @@
 // AdvanceRecoveryEpoch and restore, so an epoch change is ordered against every command and no
 // lease is issued under an old epoch after a new one commits. The advisory lock only orders
 // transactions; the epoch itself lives in the recovery_epoch table (seed 000 §73). Locks are
-// taken in the order recovery gate -> role -> scopes (canonical order) -> counters/records, so
-// no cycle forms. Deadlock (40P01), serialization failure (40001) and unique violation (23505,
+// taken in the order recovery gate -> job row -> role -> scopes (canonical order) ->
+// counters/records (a job row only by the job commands, job-commands.ts, and never after a role
+// or scope row), so no cycle forms. Deadlock (40P01), serialization failure (40001) and unique violation (23505,
 // two racing inserts of one new id) are still retried: the server aborted that transaction, so nothing of
 // it was applied, and the rerun decides again from the current state with the same store time.
 // SERIALIZABLE would also be correct but would abort and retry hot scopes constantly, where the

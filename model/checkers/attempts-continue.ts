@@ -1,11 +1,12 @@
 // attempts-continue (seed 001 §76–§77, §276: existing valid job attempts continue according to DB
 // lease semantics; §73: coordination strengthens the database's invariants, it does not replace
 // them): a scheduled job's attempt runs under its database lease, not under its leader's role. An
-// attempt that gives its job back (ReturnJob) must first have had the store's word on its lease:
-// its protected write not Accepted, its lease confirmed with the store (a Renew, whose answer may
-// be too old to act on after a pause), or a call left without an answer. An attempt that gives up
-// before that, because its leader lost the role, breaks the rule. Judged where the role is the scheduler's: a release or deployment
-// coordinator's promotion needs its guard (§78–§79), so its attempts stop with the role.
+// attempt that gives its job back (ReturnJob) must first have had the store's word against it: its
+// protected write not Accepted, its lease confirmation not Renewed, three confirmations sent (the
+// confirmation gives up when every answer came too late to act on, sim/lease-protocol.ts), or a
+// call left without an answer. An attempt that gives up otherwise, because its leader lost the
+// role, breaks the rule. Judged where the role is the scheduler's: a release or deployment
+// coordinator's promotion needs its role guard, so its attempts stop with the role.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
@@ -14,12 +15,17 @@ import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'attempts-continue';
 
-/** Whether, before `before`, the store refused the attempt's write, was asked to confirm its lease, or left a call unanswered. */
-function heardBefore(calls: ReadonlyArray<Operation>, before: number): boolean {
-  return calls.some((op) => {
-    if (op.invoke.index >= before) return false;
-    if (op.f === 'Renew' || op.completion === null || op.completion.type !== 'ok') return true;
-    return op.f === 'Mutate' && (op.completion.value as { readonly kind?: unknown } | null)?.kind !== 'Accepted';
+/** How many confirmations the lease protocol sends before it gives up on answers that came too late. */
+const CONFIRMATION_ROUNDS = 3;
+
+/** Whether, before `before`, the store refused the attempt's write or lease, left a call unanswered, or was sent every confirmation. */
+function refusedBefore(calls: ReadonlyArray<Operation>, before: number): boolean {
+  const earlier = calls.filter((op) => op.invoke.index < before);
+  if (earlier.filter((op) => op.f === 'Renew').length >= CONFIRMATION_ROUNDS) return true;
+  return earlier.some((op) => {
+    if (op.completion === null || op.completion.type !== 'ok') return true;
+    const kind = (op.completion.value as { readonly kind?: unknown } | null)?.kind;
+    return (op.f === 'Mutate' && kind !== 'Accepted') || (op.f === 'Renew' && kind !== 'Renewed');
   });
 }
 
@@ -31,8 +37,8 @@ export function attemptsContinue(history: History): Verdict {
   for (const op of operations) byProcess.set(op.process, [...(byProcess.get(op.process) ?? []), op]);
   const violations: Violation[] = [];
   for (const { op, command } of storeOps(operations, 'ReturnJob')) {
-    if (heardBefore(byProcess.get(op.process) ?? [], op.invoke.index)) continue;
-    violations.push(violation(INVARIANT, `${op.process} gave job ${command.jobId} back (#${op.invoke.index}) before the store refused its write or was asked to confirm its lease: an attempt under a valid lease gave up its work`, indicesOf(op)));
+    if (refusedBefore(byProcess.get(op.process) ?? [], op.invoke.index)) continue;
+    violations.push(violation(INVARIANT, `${op.process} gave job ${command.jobId} back (#${op.invoke.index}) though the store had refused neither its write nor its lease: an attempt under a valid lease gave up its work`, indicesOf(op)));
   }
   return verdictOf(violations);
 }

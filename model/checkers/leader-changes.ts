@@ -66,7 +66,8 @@ export function establishedEpochs(operations: ReadonlyArray<Operation>): Readonl
   for (const kind of ['Acquire', 'DispatchJob', 'Mutate'] as const) {
     for (const { op, command, outcome } of storeOps(operations, kind)) {
       const guard = guardOf(command);
-      if (guard === undefined || outcome === null || outcome.kind === 'Fenced' || op.completion === null) continue;
+      // A dispatch of a job that is unknown or done is answered before its guard is looked at.
+      if (guard === undefined || outcome === null || outcome.kind === 'Fenced' || outcome.kind === 'NotDispatchable' || op.completion === null) continue;
       found.push({ role: guard.role, epoch: guard.epoch, by: incarnationOfProcess(op.process), at: op.completion.index, op });
     }
   }

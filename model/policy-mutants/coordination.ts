@@ -148,8 +148,8 @@ export const COORDINATION_MUTANTS = policyMutants({
   // an attempt whose leader has lost the role gives its job back though its lease still stands.
   'attempts-stop-with-leadership': {
     bug: 'a job attempt gives its job back when its leader loses the role, though its database lease still stands',
-    source: '001 §73–§77, §276',
-    rule: 'attempts-continue: an attempt gives its job back only after the store refused its write or was asked to confirm its lease',
+    source: '001 §76–§77, §276',
+    rule: 'attempts-continue: an attempt gives its job back only after the store refused its write or its lease',
     invariants: ['attempts-continue'],
     scenarios: ['db-healthy-coordination-lost', 'quorum-loss', 'stale-leader-epoch'],
     flips: 'attemptsOutliveRole',

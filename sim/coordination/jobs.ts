@@ -69,9 +69,13 @@ export class JobTable {
     }
   }
 
-  /** The jobs on `scope` the store has not been seen to finish, in submission order: those whose effect a reopening asks the provider about. */
-  unfinishedOn(scope: string): ReadonlyArray<string> {
-    return [...this.payloads.values()].filter((op) => op.scope === scope && !this.finished.has(op.id)).map((op) => op.id);
+  /**
+   * Every job taken on `scope`, in submission order: what a provider's own record of the operations
+   * asked of it on the scope names, which a reopening reads (the simulated provider answers by
+   * effect id, so it is asked job by job). A restore may have erased some of their rows.
+   */
+  takenOn(scope: string): ReadonlyArray<string> {
+    return [...this.payloads.values()].filter((op) => op.scope === scope).map((op) => op.id);
   }
 
   /** The store answered JobFinished: the first answer for a job records it done. */

@@ -82,7 +82,7 @@ export async function lead(sim: Sim, authority: RoleAuthority, jobs: JobTable, f
       const guard = await standing();
       if (guard === null) return;
       const outcome = await dispatch(sim, authority, jobs, fiber, row, op, guard);
-      if (outcome === 'blocked') await reopen(sim, fiber, row.scope, jobs.unfinishedOn(row.scope));
+      if (outcome === 'blocked') await reopen(sim, fiber, row.scope, jobs.takenOn(row.scope));
       if (outcome === 'stop') return;
       if (outcome !== 'leased') busy.add(row.scope);
     }
@@ -120,10 +120,10 @@ async function dispatch(sim: Sim, authority: RoleAuthority, jobs: JobTable, fibe
 }
 
 /**
- * A failover or restore left the scope blocked (000 §275): the leader asks the provider about the
- * effect of every job on the scope not known finished (the restored rows may have lost a job whose
- * attempt was cut off mid-effect), and only then reopens it. Every attempt also inspects before
- * its own effect.
+ * A failover or restore left the scope blocked (000 §275): the leader reconciles with the provider
+ * first, asking it about the effect of every job taken on the scope (the restored rows may have
+ * lost a job whose attempt was cut off mid-effect: the provider's record names it), and only then
+ * reopens the scope. What it learns needs no action here: every attempt inspects before its effect.
  */
 async function reopen(sim: Sim, fiber: Fiber, scope: string, jobIds: ReadonlyArray<string>): Promise<void> {
   for (const jobId of jobIds) await sim.inspect(fiber, effectIdOf(jobId));

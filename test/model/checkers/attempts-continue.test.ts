@@ -8,6 +8,7 @@ import { HistoryBuilder } from './history-builder.ts';
 const ATTEMPT = 'c1#1:a1';
 const mutate = { kind: 'Mutate' as const, scope: 'env', aggregate: 'a', holder: 'c1#1', token: 1, expectedVersion: 0 };
 const giveBack = { kind: 'ReturnJob' as const, jobId: 'op1', token: 1 };
+const renew = { kind: 'Renew' as const, scope: 'env', holder: 'c1#1', expectedToken: 1, ttlMs: 1_000 };
 
 function led(role = 'scheduler'): HistoryBuilder {
   const h = new HistoryBuilder();
@@ -22,19 +23,30 @@ describe('attempts-continue', () => {
     h.at(300).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
     const verdict = attemptsContinue(h.build());
     expect(verdict.valid).toBe(false);
-    expect(verdict.violations[0]!.message).toMatch(/c1#1:a1 gave job op1 back \(#\d+\) before the store refused its write or was asked to confirm its lease/);
+    expect(verdict.violations[0]!.message).toMatch(/c1#1:a1 gave job op1 back \(#\d+\) though the store had refused neither its write nor its lease/);
+    // A confirmation the store answered Renewed is no refusal.
+    const renewed = led();
+    renewed.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
+    renewed.at(300).op(ATTEMPT, renew, { kind: 'Renewed', lease: {} });
+    renewed.at(310).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+    expect(attemptsContinue(renewed.build()).valid).toBe(false);
   });
 
-  it('passes an attempt whose write was refused, whose confirmation was asked, or whose call went unanswered', () => {
+  it('passes an attempt whose write or lease was refused, whose three confirmations all came back, or whose call went unanswered', () => {
     const refused = led();
     refused.at(10).op(ATTEMPT, mutate, { kind: 'StaleFence', currentToken: 2 });
     refused.at(20).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
     expect(attemptsContinue(refused.build()).valid).toBe(true);
     const confirmed = led();
     confirmed.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
-    confirmed.at(300).op(ATTEMPT, { kind: 'Renew', scope: 'env', holder: 'c1#1', expectedToken: 1, ttlMs: 1_000 }, { kind: 'Stale', currentToken: null });
+    confirmed.at(300).op(ATTEMPT, renew, { kind: 'Stale', currentToken: null });
     confirmed.at(310).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
     expect(attemptsContinue(confirmed.build()).valid).toBe(true);
+    const late = led();
+    late.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
+    for (const at of [300, 900, 1_500]) late.at(at).op(ATTEMPT, renew, { kind: 'Renewed', lease: {} });
+    late.at(2_000).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+    expect(attemptsContinue(late.build()).valid).toBe(true);
     const unanswered = led();
     unanswered.at(10).call(ATTEMPT, 'Mutate', mutate, 'fail', { error: 'unavailable' });
     unanswered.at(20).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });

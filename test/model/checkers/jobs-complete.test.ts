@@ -121,5 +121,25 @@ describe('jobs-complete', () => {
     restored.at(700).fault('db-restore', { snapshotAgeMs: 400, imageTime: 300, recoveryEpoch: true, blockedScopes: [] });
     finishJob(restored, 900, 'op1', 2);
     expect(jobsComplete(restored.build()).valid).toBe(true);
+    // An image taken after the first finish holds the job done: finishing it again is no excuse.
+    const later = new HistoryBuilder();
+    submit(later, 100, 'op1');
+    finishJob(later, 500, 'op1', 1);
+    later.at(700).fault('db-restore', { snapshotAgeMs: 100, imageTime: 600, recoveryEpoch: true, blockedScopes: [] });
+    finishJob(later, 900, 'op1', 2);
+    expect(jobsComplete(later.build()).valid).toBe(false);
+  });
+
+  it('fails a refused submission, and owes a job the store listed though its submission went unanswered', () => {
+    const refused = new HistoryBuilder();
+    refused.at(100).invoke('job:op1', 'job', { jobId: 'op1', scope: 'env' });
+    refused.at(100).op('c1#1:submit:op1', { kind: 'SubmitJob', jobId: 'op1', scope: 'env' }, { kind: 'Rejected', reason: 'invalid-argument' });
+    expect(jobsComplete(refused.build()).violations[0]?.message).toMatch(/the store refused job op1's submission/);
+    const listed = new HistoryBuilder();
+    submit(listed, 100, 'op1', null);
+    listed.at(200).op('c2#1:lead2', { kind: 'ListJobs' }, { kind: 'JobList', jobs: [{ ...row('op1'), attemptLive: false }] });
+    listed.at(1_000).fault('liveness-phase', { boundMs: BOUND });
+    listed.at(9_000).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'not-acknowledged' });
+    expect(jobsComplete(listed.build()).valid).toBe(false);
   });
 });
