@@ -67,7 +67,7 @@ export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     sources: ['001 §283', '001 §340', '001 §69'],
     voters: 5,
     invariants: ['cluster-doctor'],
-    livenessMs: 8_000,
+    livenessMs: 10_000,
     coordination: {
       ...FAST,
       electionTimeoutMsMax: 400,
