@@ -135,20 +135,22 @@ async function runAttempt(sim: Sim, authority: RoleAuthority, jobs: JobTable, fi
   const node = fiber.node;
   const end = { jobId: job.jobId, token: lease.token };
   const release = { kind: 'Release' as const, scope: lease.scope, holder: lease.holder, token: lease.token };
+  const giveBack = async (): Promise<void> => {
+    await sim.call(fiber, { kind: 'ReturnJob', ...end });
+    await sim.call(fiber, release);
+  };
   // A scheduled job writes first and then works; a coordinator prepares first and promotes last
   // (§78–§79): its guarded write comes after the work, when its role may have moved on.
   const promotes = authority.role !== 'scheduler';
   if (promotes) await sim.sleepLocal(fiber, op.workMs);
   if (!(await write(sim, authority, jobs, fiber, op, lease))) {
-    await sim.call(fiber, { kind: 'ReturnJob', ...end });
-    await sim.call(fiber, release);
+    await giveBack();
     return;
   }
   if (!promotes) await sim.sleepLocal(fiber, op.workMs);
   // A broken scheduler ties its attempts to its role: once the leader lost it, they give up.
   if (!sim.policy.attemptsOutliveRole && authority.guard(node) === null) {
-    await sim.call(fiber, { kind: 'ReturnJob', ...end });
-    await sim.call(fiber, release);
+    await giveBack();
     return;
   }
   const intentId = effectIdOf(op.id);
@@ -160,8 +162,7 @@ async function runAttempt(sim: Sim, authority: RoleAuthority, jobs: JobTable, fi
   // paused, or the write's reply sat in the network, past the lease's expiry. A lost lease means
   // no effect; the job goes back to the table for a later attempt under a new lease.
   if (!applied && !(await confirm(sim, fiber, { lease, lost: false, released: false }))) {
-    await sim.call(fiber, { kind: 'ReturnJob', ...end });
-    await sim.call(fiber, release);
+    await giveBack();
     return;
   }
   if (!applied) {
