@@ -5,6 +5,7 @@
 // faults, each one is also applied for real while simulated time stands still.
 
 import type { StoreImage } from '../adapters/port.ts';
+import type { Command } from '../model/commands.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { ModelState } from '../model/state.ts';
 import type { NemesisHost } from './nemesis-host.ts';
@@ -121,12 +122,7 @@ export class Nemesis {
     await this.refenceRoles();
     if (!this.sim.plan.recoveryEpoch) return;
     this.sim.recoveryGeneration++;
-    const command = { kind: 'AdvanceRecoveryEpoch' as const, atLeast: this.sim.recoveryGeneration, blockScopes: [...blocked] };
-    const process = `recovery#${this.sim.recoveryGeneration}`;
-    // The recovery procedure runs on the database host before it accepts connections again.
-    this.sim.history.op(this.sim.now, process, 'invoke', command.kind, command);
-    const outcome = await this.sim.executeDirect(command, process);
-    this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
+    await this.atDatabaseHost({ kind: 'AdvanceRecoveryEpoch', atLeast: this.sim.recoveryGeneration, blockScopes: [...blocked] }, `recovery#${this.sim.recoveryGeneration}`);
     this.afterRecoveryEpoch(blocked);
   }
 
@@ -138,13 +134,14 @@ export class Nemesis {
   private async refenceRoles(): Promise<void> {
     const picture = this.sim.coordination?.picture();
     if (picture === undefined) return;
-    for (const { role, epoch } of picture.roles) {
-      const command = { kind: 'AdvanceRoleEpoch' as const, role, epoch };
-      const process = `recovery-roles#${this.sim.dbConn}`;
-      this.sim.history.op(this.sim.now, process, 'invoke', command.kind, command);
-      const outcome = await this.sim.executeDirect(command, process);
-      this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
-    }
+    for (const { role, epoch } of picture.roles) await this.atDatabaseHost({ kind: 'AdvanceRoleEpoch', role, epoch }, `recovery-roles#${this.sim.dbConn}`);
+  }
+
+  /** A step of the recovery procedure, run on the database host before it accepts connections again, recorded as an operation of `process`. */
+  private async atDatabaseHost(command: Command, process: string): Promise<void> {
+    this.sim.history.op(this.sim.now, process, 'invoke', command.kind, command);
+    const outcome = await this.sim.executeDirect(command, process);
+    this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
   }
 
   async startLiveness(): Promise<void> {

@@ -46,15 +46,28 @@ export interface Held {
   readonly known: OpEvent;
 }
 
-/** The jobs the store holds: acknowledged by a SubmitJob (JobSubmitted or JobExists) or listed by a ListJobs. */
-export function heldJobs(operations: ReadonlyArray<Operation>): ReadonlyMap<string, Held> {
+/** When each job's first SubmitJob was sent: its row cannot have been written earlier. */
+function firstSent(operations: ReadonlyArray<Operation>): ReadonlyMap<string, number> {
   const sent = new Map<string, number>();
-  const held = new Map<string, Held>();
+  for (const { op, command } of storeOps(operations, 'SubmitJob')) if (!sent.has(command.jobId)) sent.set(command.jobId, op.invoke.time);
+  return sent;
+}
+
+/** Per job, the first SubmitJob the store acknowledged (JobSubmitted or JobExists), with when its first submission was sent. */
+export function acknowledgedSubmissions(operations: ReadonlyArray<Operation>): ReadonlyMap<string, Held> {
+  const sent = firstSent(operations);
+  const acknowledged = new Map<string, Held>();
   for (const { op, command, outcome } of storeOps(operations, 'SubmitJob')) {
-    if (!sent.has(command.jobId)) sent.set(command.jobId, op.invoke.time);
-    const acknowledged = outcome?.kind === 'JobSubmitted' || outcome?.kind === 'JobExists';
-    if (acknowledged && op.completion !== null && !held.has(command.jobId)) held.set(command.jobId, { written: sent.get(command.jobId)!, known: op.completion });
+    const yes = outcome?.kind === 'JobSubmitted' || outcome?.kind === 'JobExists';
+    if (yes && op.completion !== null && !acknowledged.has(command.jobId)) acknowledged.set(command.jobId, { written: sent.get(command.jobId)!, known: op.completion });
   }
+  return acknowledged;
+}
+
+/** The jobs the store holds: acknowledged by a SubmitJob or listed by a ListJobs. */
+export function heldJobs(operations: ReadonlyArray<Operation>): ReadonlyMap<string, Held> {
+  const held = new Map(acknowledgedSubmissions(operations));
+  const sent = firstSent(operations);
   for (const { op, outcome } of storeOps(operations, 'ListJobs')) {
     if (outcome === null || op.completion === null) continue;
     for (const job of outcome.jobs) {

@@ -11,7 +11,8 @@
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { agentEvents, agentFleet, downIntervals, runEnd, someDaemonUp } from './agent-records.ts';
-import { controllerOps, faultsOf, pairOperations, storeOps } from './operations.ts';
+import { acknowledgedSubmissions } from './job-records.ts';
+import { controllerOps, faultsOf, pairOperations } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'stream-gapless';
@@ -57,9 +58,6 @@ function stoppedShort(history: History, last: ReadonlyMap<string, number>, repor
 /** The job events written up to `by`: each job's first acknowledged submission, each job done. */
 function jobEventsBy(history: History, by: number): number {
   const operations = pairOperations(history);
-  const accepted = new Set<string>();
-  for (const { op, command, outcome } of storeOps(operations, 'SubmitJob')) {
-    if ((outcome?.kind === 'JobSubmitted' || outcome?.kind === 'JobExists') && op.completion!.time <= by) accepted.add(command.jobId);
-  }
-  return accepted.size + controllerOps(operations, 'job').filter((job) => job.completion?.type === 'ok' && job.completion.time <= by).length;
+  const accepted = [...acknowledgedSubmissions(operations).values()].filter((held) => held.known.time <= by).length;
+  return accepted + controllerOps(operations, 'job').filter((job) => job.completion?.type === 'ok' && job.completion.time <= by).length;
 }

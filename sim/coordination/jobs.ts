@@ -12,7 +12,6 @@
 
 import type { JobRow } from '../../model/outcomes.ts';
 import type { Fiber, Node, Sim } from '../engine.ts';
-import type { HistoryRecorder } from '../history-recorder.ts';
 import type { OpSpec } from '../plan.ts';
 
 /** How long an API daemon waits before it submits a job again after the store was unavailable (local ms). */
@@ -30,10 +29,7 @@ export class JobTable {
   /** Told of each job event the store acknowledged (accepted, finished): the agents' event stream (agents.ts). */
   private listener: (() => void) | null = null;
 
-  constructor(
-    private readonly sim: Sim,
-    private readonly history: HistoryRecorder,
-  ) {}
+  constructor(private readonly sim: Sim) {}
 
   listen(listener: () => void): void {
     this.listener = listener;
@@ -50,7 +46,7 @@ export class JobTable {
    */
   submit(op: OpSpec, node: Node): void {
     this.payloads.set(op.id, op);
-    this.history.op(this.sim.now, jobProcess(op.id), 'invoke', 'job', { jobId: op.id, scope: op.scope });
+    this.sim.history.op(this.sim.now, jobProcess(op.id), 'invoke', 'job', { jobId: op.id, scope: op.scope });
     const api = node.down ? this.sim.controllers.find((n) => !n.down) : node;
     if (api === undefined) return;
     this.sim.spawn(api, `${api.proc}:submit:${op.id}`, (fiber) => this.submitFrom(fiber, op));
@@ -82,14 +78,14 @@ export class JobTable {
   finishedBy(job: JobRow, token: number): void {
     if (this.finished.has(job.jobId)) return;
     this.finished.add(job.jobId);
-    this.history.op(this.sim.now, jobProcess(job.jobId), 'ok', 'job', { jobId: job.jobId, token });
+    this.sim.history.op(this.sim.now, jobProcess(job.jobId), 'ok', 'job', { jobId: job.jobId, token });
     this.listener?.();
   }
 
   finish(endMs: number): void {
     for (const id of this.payloads.keys()) {
       if (this.finished.has(id)) continue;
-      this.history.op(endMs, jobProcess(id), 'fail', 'job', { jobId: id, unfinished: this.accepted.has(id) ? 'accepted' : 'not-acknowledged' });
+      this.sim.history.op(endMs, jobProcess(id), 'fail', 'job', { jobId: id, unfinished: this.accepted.has(id) ? 'accepted' : 'not-acknowledged' });
     }
   }
 }

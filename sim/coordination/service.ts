@@ -68,7 +68,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     assert.ok(names.length >= options.voters, 'the bootstrap voters are controllers');
     const policy = sim.policy;
     this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, promoteWhenCaughtUp: policy.promoteWhenCaughtUp, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
-    this.jobs = new JobTable(sim, sim.history);
+    this.jobs = new JobTable(sim);
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -158,11 +158,16 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   private resume(voter: Voter, node: Node, guard: RoleGuard): void {
     voter.role = 'leader';
     voter.guard = guard;
+    this.takeRole(voter, node, voter.term);
+  }
+
+  /** A leader's process starts its heartbeats, counting its majority from now, and its role loop. */
+  private takeRole(voter: Voter, node: Node, term: number): void {
     const state = this.timer(voter.name);
     state.lastMajorityLocalMs = this.sim.local(node);
     state.heartbeatGen++;
     this.armHeartbeat(voter, node);
-    this.sim.spawn(node, `${node.proc}:lead${voter.term}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
+    this.sim.spawn(node, `${node.proc}:lead${term}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
   }
 
   // ---- the agenda ----------------------------------------------------------------------------
@@ -214,11 +219,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     const result = this.cluster.elect(voter, now, this.links);
     if (result.kind === 'Elected') {
       this.sim.fault('leader-change', { term: result.term, epoch: result.epoch, leader: result.leader, voters: this.cluster.voters.length, votes: result.votes });
-      const state = this.timer(voter.name);
-      state.lastMajorityLocalMs = this.sim.local(node);
-      state.heartbeatGen++;
-      this.armHeartbeat(voter, node);
-      this.sim.spawn(node, `${node.proc}:lead${result.term}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
+      this.takeRole(voter, node, result.term);
     }
     this.armElection(voter, now);
   }

@@ -73,7 +73,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
     for (const node of sim.controllers.slice(0, options.voters)) {
       this.seats.set(node.name, { raft: new RaftNode(node.name, voters, rules, options.snapshotEntries), node, incarnation: firstIncarnation(node.name), electionGen: 0, heartbeatGen: 0, lastHeardMs: 0, answered: new Map(), guard: null, proposed: false });
     }
-    this.jobs = new JobTable(sim, sim.history);
+    this.jobs = new JobTable(sim);
     this.stream = sim.streams.get('raft');
     this.agenda = new RaftAgenda(sim, options, this.stream);
     this.role = options.role;
