@@ -1,10 +1,9 @@
 // Acquire, Renew, Release and Mutate in one network round trip each: one autocommit statement
 // `SELECT testbed_<command>(...)` calling a PL/pgSQL function of schema migration 2. A single
 // statement outside a transaction block is its own transaction, so no BEGIN and no COMMIT
-// travel. The functions decide exactly as lease-commands.ts does (model/SEMANTICS.md check
-// order, same locks in the same order, same READ COMMITTED reasoning; see the comment of
-// migration 2 in schema.ts). Argument checks that need no state (ttl bounds, id rules) are made
-// here, in the rule book's order, and passed in as `p_reject`, so that a guard still runs first.
+// travel. The functions are the store's only deciders of these commands (model/SEMANTICS.md
+// check order; locks and READ COMMITTED reasoning in the comment of migrations/002/request-log.ts);
+// lease-functions.ts builds the call and reads its outcome.
 //
 // Unknown outcomes. The statement's transaction id cannot be read before the statement runs, so
 // each call carries a request id (a random UUID made here) and the connection's id (a random
@@ -33,18 +32,10 @@
 
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { AcquireCommand, Command, MutateCommand, ReleaseCommand, RenewCommand } from '../../model/commands.ts';
-import type { AcquireResult, MutateResult, Outcome, ReleaseResult, RenewResult } from '../../model/outcomes.ts';
-import { isValidId, isValidTtl } from '../../model/validation.ts';
+import type { Outcome } from '../../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError } from '../port.ts';
-import { decodeText, encodeText } from './text-codec.ts';
+import { callOf, outcomeOf, type FastCommand, type Row } from './lease-functions.ts';
 import { checkOut, isConnectionError, MAX_ATTEMPTS, RETRYABLE, statementName, type TransactionHooks } from './transaction.ts';
-
-export type FastCommand = AcquireCommand | RenewCommand | ReleaseCommand | MutateCommand;
-
-export function isFastCommand(command: Command): command is FastCommand {
-  return command.kind === 'Acquire' || command.kind === 'Renew' || command.kind === 'Release' || command.kind === 'Mutate';
-}
 
 /** The identity of one pool connection: its log row, and its backend for termination. */
 interface Connection {
@@ -65,126 +56,6 @@ const TERMINATE_AFTER_ATTEMPTS = 4;
 const SWEEP_SQL = `DELETE FROM request_log WHERE conn IN (
   SELECT conn FROM request_log WHERE logged_at < clock_timestamp() - interval '${SWEEP_AFTER_MS / 1000} seconds' FOR UPDATE SKIP LOCKED)`;
 const IDENTIFY_SQL = `SELECT pg_backend_pid() AS pid, (SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS backend_start`;
-
-const ACQUIRE_SQL = 'SELECT testbed_acquire($1::uuid, $2::uuid, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::float8, $9::text, $10::bigint) AS o';
-const RENEW_SQL = 'SELECT testbed_renew($1::uuid, $2::uuid, $3::text, $4::text, $5::float8, $6::bigint, $7::text, $8::bigint) AS o';
-const RELEASE_SQL = 'SELECT testbed_release($1::uuid, $2::uuid, $3::text, $4::text, $5::float8, $6::bigint) AS o';
-const MUTATE_SQL =
-  'SELECT testbed_mutate($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::float8, $7::float8, $8::text, $9::float8, $10::bigint) AS o';
-
-type Row = Record<string, unknown>;
-
-/** An epoch that is not a finite number is fenced without a write, as a negative one is: the functions take it as -1. */
-const guardEpoch = (epoch: number): number => (Number.isFinite(epoch) ? epoch : -1);
-
-/** The statement and its arguments after (conn, request): the command's fields, then store time. */
-function callOf(command: FastCommand, now: number | null): { text: string; args: unknown[] } {
-  switch (command.kind) {
-    case 'Acquire': {
-      const ttlOk = isValidTtl(command.ttlMs);
-      const idsOk =
-        isValidId(command.scope) && isValidId(command.holder) && (command.waiterId === undefined || isValidId(command.waiterId));
-      const reject = !ttlOk ? 'ttl-out-of-bounds' : !idsOk ? 'invalid-argument' : null;
-      const text = (value: unknown) => (typeof value === 'string' ? encodeText(value) : null);
-      return {
-        text: ACQUIRE_SQL,
-        args: [
-          reject === null ? encodeText(command.scope) : text(command.scope),
-          reject === null ? encodeText(command.holder) : text(command.holder),
-          ttlOk ? command.ttlMs : null,
-          command.waiterId === undefined ? null : text(command.waiterId),
-          command.guard === undefined ? null : encodeText(command.guard.role),
-          command.guard === undefined ? null : guardEpoch(command.guard.epoch),
-          reject,
-          now,
-        ],
-      };
-    }
-    case 'Renew': {
-      const ttlOk = isValidTtl(command.ttlMs);
-      return {
-        text: RENEW_SQL,
-        args: [
-          encodeText(command.scope),
-          encodeText(command.holder),
-          command.expectedToken,
-          ttlOk ? command.ttlMs : null,
-          ttlOk ? null : 'ttl-out-of-bounds',
-          now,
-        ],
-      };
-    }
-    case 'Release':
-      return { text: RELEASE_SQL, args: [encodeText(command.scope), encodeText(command.holder), command.token, now] };
-    case 'Mutate':
-      return {
-        text: MUTATE_SQL,
-        args: [
-          encodeText(command.scope),
-          encodeText(command.aggregate),
-          encodeText(command.holder),
-          command.token,
-          command.expectedVersion,
-          command.guard === undefined ? null : encodeText(command.guard.role),
-          command.guard === undefined ? null : guardEpoch(command.guard.epoch),
-          now,
-        ],
-      };
-  }
-}
-
-const n = (value: unknown): number => value as number;
-const tokenOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : n(value));
-
-/** The typed outcome, in the same shape and key order as lease-commands.ts builds it. */
-export function outcomeOf(command: FastCommand, o: Row): Outcome {
-  const kind = o.kind as string;
-  if (kind === 'Fenced' && (command.kind === 'Acquire' || command.kind === 'Mutate')) {
-    return { kind: 'Fenced', role: command.guard!.role, currentEpoch: n(o.currentEpoch) };
-  }
-  if (kind === 'Rejected') return { kind: 'Rejected', reason: o.reason } as Outcome;
-  if (kind === 'Stale') return { kind: 'Stale', currentToken: tokenOrNull(o.currentToken) };
-  switch (command.kind) {
-    case 'Acquire': {
-      let result: AcquireResult | null = null;
-      if (kind === 'Busy') result = { kind: 'Busy', holder: decodeText(o.holder as string), token: n(o.token), expiresAt: n(o.expiresAt) };
-      if (kind === 'Acquired') {
-        result = {
-          kind: 'Acquired',
-          lease: { scope: command.scope, holder: command.holder, token: n(o.token), acquiredAt: n(o.acquiredAt), expiresAt: n(o.expiresAt) },
-        };
-      }
-      if (result) return result;
-      break;
-    }
-    case 'Renew': {
-      let result: RenewResult | null = null;
-      if (kind === 'Expired') result = { kind: 'Expired' };
-      if (kind === 'Renewed') {
-        result = {
-          kind: 'Renewed',
-          lease: { scope: command.scope, holder: command.holder, token: n(o.token), acquiredAt: n(o.acquiredAt), expiresAt: n(o.expiresAt) },
-        };
-      }
-      if (result) return result;
-      break;
-    }
-    case 'Release': {
-      const result: ReleaseResult | null = kind === 'Released' ? { kind: 'Released', token: n(o.token) } : null;
-      if (result) return result;
-      break;
-    }
-    case 'Mutate': {
-      let result: MutateResult | null = null;
-      if (kind === 'StaleFence') result = { kind: 'StaleFence', currentToken: tokenOrNull(o.currentToken) };
-      if (kind === 'StaleVersion') result = { kind: 'StaleVersion', currentVersion: n(o.currentVersion) };
-      if (kind === 'Accepted') result = { kind: 'Accepted', version: n(o.version), token: command.token };
-      if (result) return result;
-      break;
-    }
-  }
-  throw new Error(`unexpected ${command.kind} outcome ${JSON.stringify(o)}`);
-}
 
 export class FastPathRunner {
   private readonly connections = new WeakMap<pg.ClientBase, Promise<Connection>>();

@@ -1,6 +1,7 @@
 // One command = one transaction, and what a broken connection means for it. This is the
-// multi-statement path (two round trips); Acquire, Renew, Release and Mutate take the
-// one-statement path of fast-path.ts, with the same isolation and lock order.
+// multi-statement path (two round trips); Acquire, Renew, Release and Mutate normally take the
+// one-statement path of fast-path.ts, with the same isolation and lock order, and when they run
+// in a transaction here, they call the same PL/pgSQL function (lease-functions.ts).
 //
 // Isolation: READ COMMITTED plus explicit row locks, chosen on purpose. Every command that reads
 // or writes a scope first locks that scope's row in `scope_counter` (SELECT ... FOR UPDATE, or an

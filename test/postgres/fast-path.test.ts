@@ -1,6 +1,6 @@
-// The one-statement path (adapters/postgres/fast-path.ts, PL/pgSQL functions of schema
-// migration 2) and the multi-statement path (lease-commands.ts, `fastPath: false`) against the
-// reference model, on random sequences weighted towards what those functions decide: guards,
+// The PL/pgSQL functions of schema migration 2 called both ways: alone, as one autocommit
+// statement (adapters/postgres/fast-path.ts), and as one statement of a transaction
+// (lease-functions.ts, `fastPath: false`, where nothing is logged), against the reference model, on random sequences weighted towards what those functions decide: guards,
 // waiters and queue heads with aging, blocked scopes, recovery epochs, expiry, stale tokens.
 
 import fc from 'fast-check';

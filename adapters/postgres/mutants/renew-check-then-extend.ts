@@ -12,7 +12,7 @@
 import type { RenewCommand } from '../../../model/commands.ts';
 import type { RenewResult } from '../../../model/outcomes.ts';
 import { isValidTtl } from '../../../model/validation.ts';
-import { decideRenew } from '../lease-commands.ts';
+import { decideRenew } from './lease-rules.ts';
 import { readScope } from '../scope-rows.ts';
 import { encodeText } from '../text-codec.ts';
 import type { CommandBodies } from '../store.ts';

@@ -15,7 +15,8 @@
 import type { AcquireCommand } from '../../../model/commands.ts';
 import type { AcquireResult, Lease } from '../../../model/outcomes.ts';
 import { isValidId, isValidTtl } from '../../../model/validation.ts';
-import { checkGuard, decideAcquire, rejected } from '../lease-commands.ts';
+import { rejected } from '../lease-commands.ts';
+import { checkGuard, decideAcquire } from './lease-rules.ts';
 import { nextToken, readScope, writeLease } from '../scope-rows.ts';
 import { encodeText } from '../text-codec.ts';
 import type { CommandBodies } from '../store.ts';

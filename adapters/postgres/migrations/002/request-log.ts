@@ -2,8 +2,13 @@
 // resolves an unknown outcome of a one-statement command, and the one statement every function
 // ends a writing command with: its outcome logged for the calling connection.
 
-/** The last statement of a writing one-statement command (the log entry, after the command's writes). */
-export const LOG_OUTCOME = `INSERT INTO request_log AS g (conn, request_id, outcome, logged_at) VALUES (p_conn, p_request, v_out, clock_timestamp())
+/**
+ * The last statement of a writing one-statement command (the log entry, after the command's
+ * writes). A call from inside a transaction passes no connection id and is not logged: its
+ * transaction's id resolves a lost reply (lease-functions.ts).
+ */
+export const LOG_OUTCOME = `INSERT INTO request_log AS g (conn, request_id, outcome, logged_at)
+    SELECT p_conn, p_request, v_out, clock_timestamp() WHERE p_conn IS NOT NULL
     ON CONFLICT (conn) DO UPDATE SET request_id = EXCLUDED.request_id, outcome = EXCLUDED.outcome, logged_at = EXCLUDED.logged_at;`;
 
 export const REQUEST_LOG = `
