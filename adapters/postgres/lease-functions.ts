@@ -12,7 +12,7 @@
 // order, and passed in as `p_reject`, so that a guard still runs first.
 
 import type { AcquireCommand, Command, MutateCommand, ReleaseCommand, RenewCommand } from '../../model/commands.ts';
-import type { AcquireResult, MutateResult, Outcome, ReleaseResult, RenewResult } from '../../model/outcomes.ts';
+import type { AcquireResult, Lease, MutateResult, Outcome, ReleaseResult, RenewResult } from '../../model/outcomes.ts';
 import { isValidId, isValidTtl } from '../../model/validation.ts';
 import { decodeText, encodeText } from './text-codec.ts';
 import type { Tx } from './transaction.ts';
@@ -93,7 +93,7 @@ export function callOf(command: FastCommand, now: number | null): { text: string
 const n = (value: unknown): number => value as number;
 const tokenOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : n(value));
 
-/** The typed outcome, in the same shape and key order as lease-commands.ts builds it. */
+/** The typed outcome, in the shape and key order of the reference model's (model/). */
 export function outcomeOf(command: FastCommand, o: Row): Outcome {
   const kind = o.kind as string;
   if (kind === 'Fenced' && (command.kind === 'Acquire' || command.kind === 'Mutate')) {
@@ -101,44 +101,24 @@ export function outcomeOf(command: FastCommand, o: Row): Outcome {
   }
   if (kind === 'Rejected') return { kind: 'Rejected', reason: o.reason } as Outcome;
   if (kind === 'Stale') return { kind: 'Stale', currentToken: tokenOrNull(o.currentToken) };
+  const lease = (scope: string, holder: string): Lease => ({ scope, holder, token: n(o.token), acquiredAt: n(o.acquiredAt), expiresAt: n(o.expiresAt) });
   switch (command.kind) {
-    case 'Acquire': {
-      let result: AcquireResult | null = null;
-      if (kind === 'Busy') result = { kind: 'Busy', holder: decodeText(o.holder as string), token: n(o.token), expiresAt: n(o.expiresAt) };
-      if (kind === 'Acquired') {
-        result = {
-          kind: 'Acquired',
-          lease: { scope: command.scope, holder: command.holder, token: n(o.token), acquiredAt: n(o.acquiredAt), expiresAt: n(o.expiresAt) },
-        };
-      }
-      if (result) return result;
+    case 'Acquire':
+      if (kind === 'Busy') return { kind: 'Busy', holder: decodeText(o.holder as string), token: n(o.token), expiresAt: n(o.expiresAt) } satisfies AcquireResult;
+      if (kind === 'Acquired') return { kind: 'Acquired', lease: lease(command.scope, command.holder) } satisfies AcquireResult;
       break;
-    }
-    case 'Renew': {
-      let result: RenewResult | null = null;
-      if (kind === 'Expired') result = { kind: 'Expired' };
-      if (kind === 'Renewed') {
-        result = {
-          kind: 'Renewed',
-          lease: { scope: command.scope, holder: command.holder, token: n(o.token), acquiredAt: n(o.acquiredAt), expiresAt: n(o.expiresAt) },
-        };
-      }
-      if (result) return result;
+    case 'Renew':
+      if (kind === 'Expired') return { kind: 'Expired' } satisfies RenewResult;
+      if (kind === 'Renewed') return { kind: 'Renewed', lease: lease(command.scope, command.holder) } satisfies RenewResult;
       break;
-    }
-    case 'Release': {
-      const result: ReleaseResult | null = kind === 'Released' ? { kind: 'Released', token: n(o.token) } : null;
-      if (result) return result;
+    case 'Release':
+      if (kind === 'Released') return { kind: 'Released', token: n(o.token) } satisfies ReleaseResult;
       break;
-    }
-    case 'Mutate': {
-      let result: MutateResult | null = null;
-      if (kind === 'StaleFence') result = { kind: 'StaleFence', currentToken: tokenOrNull(o.currentToken) };
-      if (kind === 'StaleVersion') result = { kind: 'StaleVersion', currentVersion: n(o.currentVersion) };
-      if (kind === 'Accepted') result = { kind: 'Accepted', version: n(o.version), token: command.token };
-      if (result) return result;
+    case 'Mutate':
+      if (kind === 'StaleFence') return { kind: 'StaleFence', currentToken: tokenOrNull(o.currentToken) } satisfies MutateResult;
+      if (kind === 'StaleVersion') return { kind: 'StaleVersion', currentVersion: n(o.currentVersion) } satisfies MutateResult;
+      if (kind === 'Accepted') return { kind: 'Accepted', version: n(o.version), token: command.token } satisfies MutateResult;
       break;
-    }
   }
   throw new Error(`unexpected ${command.kind} outcome ${JSON.stringify(o)}`);
 }

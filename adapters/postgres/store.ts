@@ -12,7 +12,7 @@
 
 import pg from 'pg';
 import type { Command } from '../../model/commands.ts';
-import type { Outcome, OutcomeOf } from '../../model/outcomes.ts';
+import type { JobAttemptResult, Outcome, OutcomeOf } from '../../model/outcomes.ts';
 import { StoreUnavailableError, type Store, type StoreFactory, type StoreImage, type StoreOptions } from '../port.ts';
 import type { StoreTimeReport } from '../interleaving.ts';
 import { acquirePermit, defineCapacity, releasePermit, reserve, transitionReservation } from './capacity-commands.ts';
@@ -45,7 +45,8 @@ export interface PostgresStoreOptions extends StoreOptions {
   readonly hooks?: TransactionHooks;
   /**
    * Run Acquire, Renew, Release and Mutate as one autocommit statement each (fast-path.ts).
-   * Default true; false runs them as multi-statement transactions like every other command.
+   * Default true; false calls the same functions as one statement of a transaction
+   * (lease-functions.ts), as every other command runs.
    */
   readonly fastPath?: boolean;
   /** Called by close() after the pool has ended (a harness-owned server stops here). */
@@ -85,69 +86,45 @@ const types = {
   },
 } as unknown as pg.CustomTypesConfig;
 
+/** Every command's body: a full table, so a command kind without one does not compile. */
+const BODIES: Required<CommandBodies> = {
+  Acquire: acquire,
+  Renew: renew,
+  Release: release,
+  Handoff: handoff,
+  ForceRelease: forceRelease,
+  Enqueue: enqueue,
+  CancelWait: cancelWait,
+  Mutate: mutate,
+  DefineCapacity: defineCapacity,
+  AcquirePermit: acquirePermit,
+  ReleasePermit: releasePermit,
+  Reserve: reserve,
+  ActivateReservation: transitionReservation,
+  ConsumeReservation: transitionReservation,
+  ReleaseReservation: transitionReservation,
+  FailReservation: transitionReservation,
+  AcquireAll: acquireAll,
+  IdempotencyBegin: idempotencyBegin,
+  IdempotencyComplete: idempotencyComplete,
+  PlanIntent: planIntent,
+  TransitionIntent: transitionIntent,
+  AdvanceRecoveryEpoch: advanceRecoveryEpoch,
+  ReconcileScope: reconcileScope,
+  AdvanceRoleEpoch: advanceRoleEpoch,
+  SubmitJob: submitJob,
+  DispatchJob: dispatchJob,
+  // One body decides both ends of an attempt; the kind of the command is the kind of its answer.
+  FinishJob: (tx, command) => endAttempt(tx, command) as Promise<JobAttemptResult<'JobFinished'>>,
+  ReturnJob: (tx, command) => endAttempt(tx, command) as Promise<JobAttemptResult<'JobReturned'>>,
+  ListJobs: (tx) => listJobs(tx),
+  Inspect: (tx) => inspect(tx).then((view) => ({ kind: 'Snapshot', view }) as const),
+};
+
 function dispatch(tx: Tx, command: Command): Promise<Outcome> {
-  switch (command.kind) {
-    case 'Acquire':
-      return acquire(tx, command);
-    case 'Renew':
-      return renew(tx, command);
-    case 'Release':
-      return release(tx, command);
-    case 'Handoff':
-      return handoff(tx, command);
-    case 'ForceRelease':
-      return forceRelease(tx, command);
-    case 'Enqueue':
-      return enqueue(tx, command);
-    case 'CancelWait':
-      return cancelWait(tx, command);
-    case 'Mutate':
-      return mutate(tx, command);
-    case 'DefineCapacity':
-      return defineCapacity(tx, command);
-    case 'AcquirePermit':
-      return acquirePermit(tx, command);
-    case 'ReleasePermit':
-      return releasePermit(tx, command);
-    case 'Reserve':
-      return reserve(tx, command);
-    case 'ActivateReservation':
-    case 'ConsumeReservation':
-    case 'ReleaseReservation':
-    case 'FailReservation':
-      return transitionReservation(tx, command);
-    case 'AcquireAll':
-      return acquireAll(tx, command);
-    case 'IdempotencyBegin':
-      return idempotencyBegin(tx, command);
-    case 'IdempotencyComplete':
-      return idempotencyComplete(tx, command);
-    case 'PlanIntent':
-      return planIntent(tx, command);
-    case 'TransitionIntent':
-      return transitionIntent(tx, command);
-    case 'AdvanceRecoveryEpoch':
-      return advanceRecoveryEpoch(tx, command);
-    case 'ReconcileScope':
-      return reconcileScope(tx, command);
-    case 'AdvanceRoleEpoch':
-      return advanceRoleEpoch(tx, command);
-    case 'SubmitJob':
-      return submitJob(tx, command);
-    case 'DispatchJob':
-      return dispatchJob(tx, command);
-    case 'FinishJob':
-    case 'ReturnJob':
-      return endAttempt(tx, command);
-    case 'ListJobs':
-      return listJobs(tx);
-    case 'Inspect':
-      return inspect(tx).then((view) => ({ kind: 'Snapshot', view }));
-    default: {
-      const unknown: never = command;
-      throw new Error(`unknown command ${JSON.stringify(unknown)}`);
-    }
-  }
+  const body = BODIES[command.kind] as ((tx: Tx, command: Command) => Promise<Outcome>) | undefined;
+  if (body === undefined) throw new Error(`unknown command ${JSON.stringify(command)}`);
+  return body(tx, command);
 }
 
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store & StoreTimeReport> {

@@ -1,31 +1,29 @@
 // Migration 2 of the PostgreSQL store (../002-one-statement-commands.ts): testbed_acquire: Acquire in one statement.
 
-import { LOG_OUTCOME } from './request-log.ts';
+import { commandFunction, GATE, GATE_THEN_SCOPE, LOG_IF_GUARD_WROTE, LOG_OUTCOME } from './request-log.ts';
 
-export const ACQUIRE = `
-CREATE FUNCTION testbed_acquire(p_conn uuid, p_request uuid, p_scope text, p_holder text, p_ttl bigint,
-                                p_waiter text, p_role text, p_epoch double precision, p_reject text, p_now bigint)
-RETURNS json LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_wrote boolean := false;
-  v_fenced double precision;
-  v_last bigint;
-  v_recovery bigint;
-  v_now bigint;
-  v_blocked text;
-  v_holder text;
-  v_token bigint;
-  v_expires bigint;
-  v_queued boolean;
-  v_out json;
-BEGIN
+export const ACQUIRE = commandFunction(
+  'acquire',
+  'p_scope text, p_holder text, p_ttl bigint, p_waiter text, p_role text, p_epoch double precision, p_reject text, p_now bigint',
+  [
+    'v_wrote boolean := false',
+    'v_fenced double precision',
+    'v_last bigint',
+    'v_recovery bigint',
+    'v_now bigint',
+    'v_blocked text',
+    'v_holder text',
+    'v_token bigint',
+    'v_expires bigint',
+    'v_queued boolean',
+  ],
+  `
   IF p_role IS NULL AND p_reject IS NULL THEN
     -- The common case: gate, then scope lock, in one statement (the FROM item is evaluated
     -- before the select list's subquery locks the row).
-    SELECT (SELECT c.last_token FROM scope_counter c WHERE c.scope = p_scope FOR UPDATE) INTO v_last
-      FROM (SELECT pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()))) gate;
+    ${GATE_THEN_SCOPE}
   ELSE
-    PERFORM pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()));
+    PERFORM ${GATE};
     IF p_role IS NOT NULL THEN
       v_fenced := testbed_guard(p_role, p_epoch);
       IF v_fenced IS NOT NULL THEN
@@ -85,10 +83,6 @@ BEGIN
       RETURN v_out;
     END IF;
   END IF;
-  IF v_wrote THEN
-    ${LOG_OUTCOME}
-  END IF;
-  RETURN v_out;
-END
-$fn$;
-`;
+  ${LOG_IF_GUARD_WROTE}
+`,
+);

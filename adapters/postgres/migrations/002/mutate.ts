@@ -1,28 +1,25 @@
 // Migration 2 of the PostgreSQL store (../002-one-statement-commands.ts): testbed_mutate: the protected write Mutate in one statement.
 
-import { LOG_OUTCOME } from './request-log.ts';
+import { commandFunction, GATE, GATE_THEN_SCOPE, LOG_IF_GUARD_WROTE, LOG_OUTCOME } from './request-log.ts';
 
-export const MUTATE = `
-CREATE FUNCTION testbed_mutate(p_conn uuid, p_request uuid, p_scope text, p_aggregate text, p_holder text,
-                               p_token double precision, p_expected double precision, p_role text,
-                               p_epoch double precision, p_now bigint)
-RETURNS json LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_last bigint;
-  v_wrote boolean := false;
-  v_fenced double precision;
-  v_now bigint;
-  v_holder text;
-  v_token bigint;
-  v_expires bigint;
-  v_version bigint;
-  v_out json;
-BEGIN
+export const MUTATE = commandFunction(
+  'mutate',
+  'p_scope text, p_aggregate text, p_holder text, p_token double precision, p_expected double precision, p_role text, p_epoch double precision, p_now bigint',
+  [
+    'v_last bigint',
+    'v_wrote boolean := false',
+    'v_fenced double precision',
+    'v_now bigint',
+    'v_holder text',
+    'v_token bigint',
+    'v_expires bigint',
+    'v_version bigint',
+  ],
+  `
   IF p_role IS NULL THEN
-    SELECT (SELECT c.last_token FROM scope_counter c WHERE c.scope = p_scope FOR UPDATE) INTO v_last
-      FROM (SELECT pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()))) gate;
+    ${GATE_THEN_SCOPE}
   ELSE
-    PERFORM pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()));
+    PERFORM ${GATE};
     v_fenced := testbed_guard(p_role, p_epoch);
     IF v_fenced IS NOT NULL THEN
       RETURN json_build_object('kind', 'Fenced', 'currentEpoch', v_fenced);
@@ -54,10 +51,6 @@ BEGIN
       END IF;
     END IF;
   END IF;
-  IF v_wrote THEN
-    ${LOG_OUTCOME}
-  END IF;
-  RETURN v_out;
-END
-$fn$;
-`;
+  ${LOG_IF_GUARD_WROTE}
+`,
+);

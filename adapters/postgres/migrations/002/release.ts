@@ -1,21 +1,19 @@
 // Migration 2 of the PostgreSQL store (../002-one-statement-commands.ts): testbed_release: Release in one statement.
 
-import { LOG_OUTCOME } from './request-log.ts';
+import { commandFunction, GATE_THEN_SCOPE, LOG_OUTCOME } from './request-log.ts';
 
-export const RELEASE = `
-CREATE FUNCTION testbed_release(p_conn uuid, p_request uuid, p_scope text, p_holder text, p_token double precision,
-                                p_now bigint)
-RETURNS json LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_last bigint;
-  v_now bigint;
-  v_holder text;
-  v_token bigint;
-  v_expires bigint;
-  v_out json;
-BEGIN
-  SELECT (SELECT c.last_token FROM scope_counter c WHERE c.scope = p_scope FOR UPDATE) INTO v_last
-      FROM (SELECT pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()))) gate;
+export const RELEASE = commandFunction(
+  'release',
+  'p_scope text, p_holder text, p_token double precision, p_now bigint',
+  [
+    'v_last bigint',
+    'v_now bigint',
+    'v_holder text',
+    'v_token bigint',
+    'v_expires bigint',
+  ],
+  `
+  ${GATE_THEN_SCOPE}
   IF v_last IS NULL THEN
     RETURN json_build_object('kind', 'Stale', 'currentToken', NULL);
   END IF;
@@ -34,6 +32,5 @@ BEGIN
              VALUES (nextval('tombstone_seq'), p_scope, v_holder, v_token, v_now, 'released'))
   ${LOG_OUTCOME}
   RETURN v_out;
-END
-$fn$;
-`;
+`,
+);

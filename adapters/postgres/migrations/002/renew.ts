@@ -1,26 +1,24 @@
 // Migration 2 of the PostgreSQL store (../002-one-statement-commands.ts): testbed_renew: Renew in one statement.
 
-import { LOG_OUTCOME } from './request-log.ts';
+import { commandFunction, GATE, GATE_THEN_SCOPE, LOG_OUTCOME } from './request-log.ts';
 
-export const RENEW = `
-CREATE FUNCTION testbed_renew(p_conn uuid, p_request uuid, p_scope text, p_holder text, p_token double precision,
-                              p_ttl bigint, p_reject text, p_now bigint)
-RETURNS json LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_last bigint;
-  v_now bigint;
-  v_holder text;
-  v_token bigint;
-  v_acquired bigint;
-  v_expires bigint;
-  v_out json;
-BEGIN
+export const RENEW = commandFunction(
+  'renew',
+  'p_scope text, p_holder text, p_token double precision, p_ttl bigint, p_reject text, p_now bigint',
+  [
+    'v_last bigint',
+    'v_now bigint',
+    'v_holder text',
+    'v_token bigint',
+    'v_acquired bigint',
+    'v_expires bigint',
+  ],
+  `
   IF p_reject IS NOT NULL THEN
-    PERFORM pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()));
+    PERFORM ${GATE};
     RETURN json_build_object('kind', 'Rejected', 'reason', p_reject);
   END IF;
-  SELECT (SELECT c.last_token FROM scope_counter c WHERE c.scope = p_scope FOR UPDATE) INTO v_last
-      FROM (SELECT pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()))) gate;
+  ${GATE_THEN_SCOPE}
   IF v_last IS NULL THEN
     RETURN json_build_object('kind', 'Stale', 'currentToken', NULL);
   END IF;
@@ -37,6 +35,5 @@ BEGIN
   WITH u AS (UPDATE lease l SET expires_at = v_now + p_ttl WHERE l.scope = p_scope)
   ${LOG_OUTCOME}
   RETURN v_out;
-END
-$fn$;
-`;
+`,
+);

@@ -42,3 +42,34 @@ CREATE TABLE request_log (
 -- Outcomes that changed nothing (Fenced, Busy, Stale, Rejected without a guard write, ...) are
 -- not logged: if their reply is lost, "not applied" is exactly true.
 `;
+
+/** The recovery gate, shared (as BEGIN of the multi-statement path takes it: transaction.ts). */
+export const GATE = 'pg_advisory_xact_lock_shared(7204771, hashtext(current_schema()))';
+
+/** The common prelude: the gate, then the scope's counter row locked and read into v_last, in one statement. */
+export const GATE_THEN_SCOPE = `SELECT (SELECT c.last_token FROM scope_counter c WHERE c.scope = p_scope FOR UPDATE) INTO v_last
+      FROM (SELECT ${GATE}) gate;`;
+
+/** The end of a command whose guard may have written: its outcome is logged only then. */
+export const LOG_IF_GUARD_WROTE = `IF v_wrote THEN
+    ${LOG_OUTCOME}
+  END IF;
+  RETURN v_out;`;
+
+/**
+ * A one-statement command: \`testbed_<name>(p_conn, p_request, <params>)\` returning its outcome
+ * as JSON in \`v_out\` (declared here, after the command's own variables).
+ */
+export function commandFunction(name: string, params: string, variables: ReadonlyArray<string>, body: string): string {
+  const declared = [...variables, 'v_out json'].map((variable) => `  ${variable};`).join('\n');
+  return `
+CREATE FUNCTION testbed_${name}(p_conn uuid, p_request uuid, ${params})
+RETURNS json LANGUAGE plpgsql AS $fn$
+DECLARE
+${declared}
+BEGIN
+${body.replace(/^\n+|\s+$/g, '')}
+END
+$fn$;
+`;
+}
