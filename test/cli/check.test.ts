@@ -2,14 +2,14 @@
 // failure file and a replay line that reproduces it; a store module that differs from the model
 // in one command is caught; a correct store passes.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { scratchDirs } from '../scratch-dirs.ts';
+import { writeMemoryModule } from './memory-module.ts';
 import { runCli } from './run-cli.ts';
 
 const scratch = scratchDirs('testbed-check-');
-const MEMORY = path.resolve(import.meta.dirname, '../../adapters/memory.ts');
 
 interface CheckJson {
   readonly verdict: string;
@@ -46,14 +46,10 @@ describe('testbed check', () => {
 
   test('catches a store module that answers one command differently from the model', () => {
     const cwd = scratch();
-    const module = path.join(cwd, 'handoff-keeps-token.mjs');
     // Handoff hands the lease over under the same token instead of a new one.
-    writeFileSync(
-      module,
-      `import createMemoryStore from ${JSON.stringify(MEMORY)};
-export default async (options) => {
-  const base = await createMemoryStore(options);
-  return {
+    const module = writeMemoryModule(cwd, {
+      file: 'handoff-keeps-token.mjs',
+      store: `{
     name: 'handoff-keeps-token',
     async execute(command) {
       const outcome = await base.execute(command);
@@ -61,10 +57,8 @@ export default async (options) => {
       return outcome;
     },
     close: () => base.close(),
-  };
-};
-`,
-    );
+  }`,
+    });
     const result = runCli(['check', '--adapter', module, '--seed', '2', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(1);
     const found = JSON.parse(result.stdout) as CheckJson;

@@ -4,26 +4,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { MEMORY, writeMemoryModule } from './memory-module.ts';
 import { runCliAsync } from './run-cli.ts';
 import { scratchDirs } from '../scratch-dirs.ts';
 
 const scratch = scratchDirs('testbed-module-factory-');
-const MEMORY = path.resolve(import.meta.dirname, '../../adapters/memory.ts');
 
 /** The memory store as a module that writes one line to `log` each time its factory is called. */
 function countingModule(dir: string, log: string): string {
-  const file = path.join(dir, 'counting.mts');
-  writeFileSync(
-    file,
-    `import { appendFileSync } from 'node:fs';
-import createMemoryStore from ${JSON.stringify(MEMORY)};
-export default async (options) => {
-  appendFileSync(${JSON.stringify(log)}, 'opened\\n');
-  const store = await createMemoryStore(options);
-  return { name: 'counting', execute: (command) => store.execute(command), close: () => store.close() };
-};
-`,
-  );
+  const file = writeMemoryModule(dir, {
+    file: 'counting.mts',
+    imports: "import { appendFileSync } from 'node:fs';",
+    beforeOpen: `appendFileSync(${JSON.stringify(log)}, 'opened\\n');`,
+    store: `{ name: 'counting', execute: (command) => base.execute(command), close: () => base.close() }`,
+  });
   writeFileSync(log, '');
   return file;
 }
@@ -50,16 +44,10 @@ describe('the factory of a user module store', () => {
 describe('closing a store no run used', () => {
   test('a close() that fails is a one-line warning, not an error that could replace the one a command ends with', async () => {
     const dir = scratch();
-    const file = path.join(dir, 'bad-close.mts');
-    writeFileSync(
-      file,
-      `import createMemoryStore from ${JSON.stringify(MEMORY)};
-export default async (options) => {
-  const store = await createMemoryStore(options);
-  return { name: 'bad-close', execute: (command) => store.execute(command), close: async () => { throw new Error('socket already gone'); } };
-};
-`,
-    );
+    const file = writeMemoryModule(dir, {
+      file: 'bad-close.mts',
+      store: `{ name: 'bad-close', execute: (command) => base.execute(command), close: async () => { throw new Error('socket already gone'); } }`,
+    });
     const { resolveAdapter } = await import('../../cli/adapters.ts');
     const adapter = await resolveAdapter(file);
     const written: string[] = [];
@@ -88,17 +76,11 @@ describe('the calls a module store gets', () => {
   test('each names the controller incarnation that makes it, as the port says', async () => {
     const dir = scratch();
     const log = path.join(dir, 'calls.log');
-    const file = path.join(dir, 'naming.mts');
-    writeFileSync(
-      file,
-      `import { appendFileSync } from 'node:fs';
-import createMemoryStore from ${JSON.stringify(MEMORY)};
-export default async (options) => {
-  const store = await createMemoryStore(options);
-  return { name: 'naming', execute: (command, call) => { appendFileSync(${JSON.stringify(log)}, (call ? call.process + ' ' + call.node : '-') + ' ' + (command.holder ?? '') + '\\n'); return store.execute(command); }, close: () => store.close() };
-};
-`,
-    );
+    const file = writeMemoryModule(dir, {
+      file: 'naming.mts',
+      imports: "import { appendFileSync } from 'node:fs';",
+      store: `{ name: 'naming', execute: (command, call) => { appendFileSync(${JSON.stringify(log)}, (call ? call.process + ' ' + call.node : '-') + ' ' + (command.holder ?? '') + '\\n'); return base.execute(command); }, close: () => base.close() }`,
+    });
     writeFileSync(log, '');
     const run = await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', file, '--json'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);

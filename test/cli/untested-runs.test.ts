@@ -3,27 +3,20 @@
 // file), and "not judged" for a checker that would read a command it lacks; `sweep` counts
 // untested runs apart from failing and undecided ones.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { writeMemoryModule } from './memory-module.ts';
 import { runCli } from './run-cli.ts';
 import { scratchDirs } from '../scratch-dirs.ts';
 
 const scratch = scratchDirs('testbed-untested-');
-const MEMORY = path.resolve(import.meta.dirname, '../../adapters/memory.ts');
 
 function leaseOnlyModule(dir: string): string {
-  const file = path.join(dir, 'lease-only.mts');
-  writeFileSync(
-    file,
-    `import createMemoryStore from ${JSON.stringify(MEMORY)};
-export default async (options) => {
-  const store = await createMemoryStore(options);
-  return { name: 'lease-only', capabilities: { commands: ['Acquire', 'Renew', 'Release', 'Mutate'] }, execute: (c) => store.execute(c), close: () => store.close() };
-};
-`,
-  );
-  return file;
+  return writeMemoryModule(dir, {
+    file: 'lease-only.mts',
+    store: `{ name: 'lease-only', capabilities: { commands: ['Acquire', 'Renew', 'Release', 'Mutate'] }, execute: (c) => base.execute(c), close: () => base.close() }`,
+  });
 }
 
 describe('a lease-only store on the command line', () => {

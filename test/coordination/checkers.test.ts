@@ -48,6 +48,16 @@ describe('one-leader-per-term', () => {
 });
 
 describe('fenced-stale-leader', () => {
+  /** c1#1 led epoch 1 and c2#1 won epoch 2; both epochs have reached the store. */
+  function deposedAfterNewEpoch(): HistoryBuilder {
+    const h = new HistoryBuilder();
+    elected(h, 1, 1, 'c1#1', ['c1', 'c2']);
+    advance(h, 'c1#1:lead1', 1);
+    elected(h, 2, 2, 'c2#1', ['c2', 'c3']);
+    advance(h, 'c2#1:lead2', 2);
+    return h;
+  }
+
   it('passes a deposed leader whose lease creation came before the new epoch reached the store', () => {
     const h = new HistoryBuilder();
     elected(h, 1, 1, 'c1#1', ['c1', 'c2']);
@@ -60,11 +70,7 @@ describe('fenced-stale-leader', () => {
   });
 
   it('finds a lease created under an epoch older than the one the store has seen', () => {
-    const h = new HistoryBuilder();
-    elected(h, 1, 1, 'c1#1', ['c1', 'c2']);
-    advance(h, 'c1#1:lead1', 1);
-    elected(h, 2, 2, 'c2#1', ['c2', 'c3']);
-    advance(h, 'c2#1:lead2', 2);
+    const h = deposedAfterNewEpoch();
     guardedAcquire(h, 'c1#1:lead1', 'c1#1', 1, 1);
     const verdict = fencedStaleLeader(h.build());
     expect(verdict.valid).toBe(false);
@@ -72,11 +78,7 @@ describe('fenced-stale-leader', () => {
   });
 
   it('finds an unguarded lease from a node that does not own the established epoch, and a guard used by another incarnation', () => {
-    const h = new HistoryBuilder();
-    elected(h, 1, 1, 'c1#1', ['c1', 'c2']);
-    advance(h, 'c1#1:lead1', 1);
-    elected(h, 2, 2, 'c2#1', ['c2', 'c3']);
-    advance(h, 'c2#1:lead2', 2);
+    const h = deposedAfterNewEpoch();
     guardedAcquire(h, 'c1#1:lead1', 'c1#1', null, 1);
     guardedAcquire(h, 'c1#2:lead9', 'c1#2', 2, 2);
     const messages = fencedStaleLeader(h.build()).violations.map((v) => v.message);

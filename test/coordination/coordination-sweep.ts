@@ -36,28 +36,22 @@ function kindOf(value: unknown): string | undefined {
 }
 
 function evidenceOf(seed: number, history: ReadonlyArray<HistoryEvent>): SeedEvidence {
-  let leaderChanges = 0;
-  let fenced = 0;
-  let quorumLosses = 0;
-  let restarts = 0;
+  // What the history shows as counts, all starting at none.
+  const counts = { leaderChanges: 0, fenced: 0, quorumLosses: 0, restarts: 0, writesDuringQuorumLoss: 0, dbCrashes: 0, writesWhileDbDown: 0, leadersAfterLeaderRemoval: 0 };
   let voters = 0;
-  let writesDuringQuorumLoss = 0;
   let lost = false;
   let dbDown = false;
-  let dbCrashes = 0;
-  let writesWhileDbDown = 0;
   const guardRoles = new Set<string>();
   const membership: Record<string, number> = {};
   let leaderNode: string | null = null;
   let leaderRemoved = false;
-  let leadersAfterLeaderRemoval = 0;
   for (const event of history) {
     if (event.type === 'fault') {
       if (event.f === 'leader-change') {
-        leaderChanges++;
+        counts.leaderChanges++;
         voters = event.value['voters'] as number;
         leaderNode = (event.value['leader'] as string).split('#')[0]!;
-        if (leaderRemoved) leadersAfterLeaderRemoval++;
+        if (leaderRemoved) counts.leadersAfterLeaderRemoval++;
         leaderRemoved = false;
       }
       if (event.f === 'membership-change' && event.value['change'] !== 'bootstrap') {
@@ -66,37 +60,41 @@ function evidenceOf(seed: number, history: ReadonlyArray<HistoryEvent>): SeedEvi
         if (change === 'remove' && event.value['node'] === leaderNode) leaderRemoved = true;
       }
       if (event.f === 'quorum-loss') {
-        quorumLosses++;
+        counts.quorumLosses++;
         lost = true;
       }
       if (event.f === 'quorum-restored') lost = false;
-      if (event.f === 'restart') restarts++;
+      if (event.f === 'restart') counts.restarts++;
       if (event.f === 'db-crash') {
-        dbCrashes++;
+        counts.dbCrashes++;
         dbDown = true;
       }
       if (event.f === 'db-restart') dbDown = false;
       continue;
     }
-    if (dbDown && event.type === 'truth' && event.f === 'mutation-accepted') writesWhileDbDown++;
+    if (dbDown && event.type === 'truth' && event.f === 'mutation-accepted') counts.writesWhileDbDown++;
     if (event.type === 'invoke') {
       const guard = (event.value as { guard?: { role: string } }).guard;
       if (guard !== undefined) guardRoles.add(guard.role);
     }
-    if (event.type === 'ok' && kindOf(event.value) === 'Fenced') fenced++;
-    if (lost && event.type === 'ok' && event.f === 'Mutate' && kindOf(event.value) === 'Accepted') writesDuringQuorumLoss++;
+    if (event.type === 'ok' && kindOf(event.value) === 'Fenced') counts.fenced++;
+    if (lost && event.type === 'ok' && event.f === 'Mutate' && kindOf(event.value) === 'Accepted') counts.writesDuringQuorumLoss++;
   }
-  return { seed, leaderChanges, fenced, quorumLosses, restarts, guardRoles, voters, writesDuringQuorumLoss, dbCrashes, writesWhileDbDown, membership, leadersAfterLeaderRemoval };
+  return { seed, ...counts, guardRoles, voters, membership };
+}
+
+/** The runs of a scenario on the memory store, seed 1 to `seeds`, one at a time. */
+export async function* memoryRuns(name: string, seeds: number): AsyncGenerator<SimRunResult> {
+  const scenario = loadScenario(name);
+  for (let seed = 1; seed <= seeds; seed++) yield await runScenario({ scenario, seed, store: { name: 'memory', factory: createMemoryStore } });
 }
 
 export async function sweepCoordination(name: string, seeds = COORDINATION_SEEDS): Promise<CoordinationSweep> {
-  const scenario = loadScenario(name);
   const failures: string[] = [];
   const evidence: SeedEvidence[] = [];
-  for (let seed = 1; seed <= seeds; seed++) {
-    const result: SimRunResult = await runScenario({ scenario, seed, store: { name: 'memory', factory: createMemoryStore } });
+  for await (const result of memoryRuns(name, seeds)) {
     if (result.valid !== true) failures.push(`${result.replay}: ${result.violations[0]?.invariant}: ${result.violations[0]?.message}`);
-    evidence.push(evidenceOf(seed, result.history));
+    evidence.push(evidenceOf(result.seed, result.history));
   }
   return { failures, evidence };
 }

@@ -1,9 +1,7 @@
 // seed 001 §261, §71–§77, §98: under a symmetric partition there is no coordination write, new scheduling stops within the step-down bound, attempts keep writing under their database leases, and scheduling resumes when quorum returns.
 import { describe, expect, it } from 'vitest';
-import createMemoryStore from '../../adapters/memory.ts';
 import type { FaultEvent, HistoryEvent } from '../../model/history.ts';
-import { loadScenario } from '../../scenarios/index.ts';
-import { runScenario } from '../../sim/run.ts';
+import { memoryRuns } from './coordination-sweep.ts';
 import { LEASE_CREATING } from '../../model/checkers/lease-creations.ts';
 
 const SEEDS = 30;
@@ -14,9 +12,7 @@ function guardOf(event: HistoryEvent): unknown {
 
 describe('quorum loss', () => {
   it(`stops coordination writes and new scheduling, while existing attempts continue (${SEEDS} seeds)`, async () => {
-    const scenario = loadScenario('quorum-loss');
-    for (let seed = 1; seed <= SEEDS; seed++) {
-      const { history } = await runScenario({ scenario, seed, store: { name: 'memory', factory: createMemoryStore } });
+    for await (const { seed, history } of memoryRuns('quorum-loss', SEEDS)) {
       const loss = history.find((e): e is FaultEvent => e.type === 'fault' && e.f === 'quorum-loss');
       expect(loss, `seed ${seed} loses quorum`).toBeDefined();
       const restored = history.find((e) => e.type === 'fault' && e.f === 'quorum-restored' && e.index > loss!.index);

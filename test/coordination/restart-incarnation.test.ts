@@ -1,18 +1,14 @@
 // seed 001 §266, §12–§13: a restarted node runs as a new incarnation and inherits no role or guard: it leads only after winning a new election under its new incarnation.
 import { describe, expect, it } from 'vitest';
-import createMemoryStore from '../../adapters/memory.ts';
 import { incarnationOfProcess } from '../../model/node-incarnation.ts';
-import { loadScenario } from '../../scenarios/index.ts';
-import { runScenario } from '../../sim/run.ts';
+import { memoryRuns } from './coordination-sweep.ts';
 
 const SEEDS = 30;
 
 describe('restart incarnation', () => {
   it(`every restart gives a new incarnation, and guards are used only by the incarnation that won them (${SEEDS} seeds)`, async () => {
-    const scenario = loadScenario('restart-incarnation');
     let restartedLeaders = 0;
-    for (let seed = 1; seed <= SEEDS; seed++) {
-      const { history } = await runScenario({ scenario, seed, store: { name: 'memory', factory: createMemoryStore } });
+    for await (const { seed, history } of memoryRuns('restart-incarnation', SEEDS)) {
       const incarnations = new Map<string, number>();
       const epochOwner = new Map<number, string>();
       const formerLeaders = new Set<string>();

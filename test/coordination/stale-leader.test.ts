@@ -1,9 +1,7 @@
 // seed 001 §90, §95–§96, §262: a deposed leader that keeps running gets the typed Fenced outcome for its guarded lease creation and stops its role at once: no later lease creation under the fenced epoch.
 import { describe, expect, it } from 'vitest';
-import createMemoryStore from '../../adapters/memory.ts';
 import { incarnationOfProcess } from '../../model/node-incarnation.ts';
-import { loadScenario } from '../../scenarios/index.ts';
-import { runScenario } from '../../sim/run.ts';
+import { memoryRuns } from './coordination-sweep.ts';
 import { LEASE_CREATING } from '../../model/checkers/lease-creations.ts';
 
 const SEEDS = 40;
@@ -14,10 +12,8 @@ interface Guarded {
 
 describe('stale leader', () => {
   it(`is fenced by epoch and creates no lease under the fenced epoch afterwards (${SEEDS} seeds)`, async () => {
-    const scenario = loadScenario('stale-leader-epoch');
     let fencedSeeds = 0;
-    for (let seed = 1; seed <= SEEDS; seed++) {
-      const { history } = await runScenario({ scenario, seed, store: { name: 'memory', factory: createMemoryStore } });
+    for await (const { seed, history } of memoryRuns('stale-leader-epoch', SEEDS)) {
       const invoked = new Map<string, Guarded>();
       /** Incarnation → the epoch its lease creation was fenced under. */
       const fencedAt = new Map<string, number>();

@@ -4,35 +4,15 @@
 // writes anyway (pg-boss's expired jobs are not stopped): caught, shrunk, and the failure replays
 // to the same trace hash. The fenced use writes only while its job is live, and passes.
 
-import path from 'node:path';
 import { describe, test } from 'vitest';
-import { usePostgres, type PostgresFixture } from '../postgres/fixture.ts';
-import { scratchDirs } from '../scratch-dirs.ts';
-import { runCliAsync } from '../cli/run-cli.ts';
+import { exampleHarness } from './example-harness.ts';
 
-const scratch = scratchDirs('testbed-pg-boss-');
-// The store keeps pg-boss in one fixed schema, so two sweeps at once need a server each. Each
-// test has its own embedded server and the two run side by side (they mostly wait on the
-// database). A shared server (DATABASE_URL) is one database for both: they take turns on it.
-const unfencedPg = usePostgres();
-const fencedPg = usePostgres();
-const sideBySide = process.env.DATABASE_URL === undefined;
-const EXAMPLE = path.resolve(import.meta.dirname, '../../examples/pg-boss');
+// The store keeps pg-boss in one fixed schema, so two sweeps at once need a server each.
+const example = exampleHarness('pg-boss', 'paused-holder-expiry', 200_000);
 
-function testbed(pg: PostgresFixture, args: ReadonlyArray<string>, cwd: string) {
-  return runCliAsync(args, { cwd, env: { DATABASE_URL: pg.server().connectionString }, timeoutMs: 200_000 });
-}
-
-interface SweepJson {
-  readonly failures: number;
-  readonly coverage: { readonly outcomes: { readonly missing: ReadonlyArray<string> } };
-}
-
-describe('pg-boss on the embedded PostgreSQL', { concurrent: sideBySide }, () => {
+describe('pg-boss on the embedded PostgreSQL', { concurrent: example.sideBySide }, () => {
   test('unfenced: a handler whose job expired while it was paused writes anyway; caught, shrunk, and replayed exactly', async ({ expect }) => {
-    const cwd = scratch();
-    const sweep = await testbed(unfencedPg, ['sweep', '--scenario', 'paused-holder-expiry', '--seeds', '1..5', '--adapter', path.join(EXAMPLE, 'unfenced.ts')], cwd);
-    expect(sweep.code, sweep.stderr).toBe(1);
+    const sweep = await example.sweepUnfenced(expect);
     const late = /write accepted by (c\d#\d) under token \d+ invoked at store time \d+ \(#\d+\), after that lease expired/.exec(sweep.stdout);
     expect(late, sweep.stdout).not.toBeNull();
     // The shrunk counterexample ends with that holder's write landing after its job expired.
@@ -40,19 +20,10 @@ describe('pg-boss on the embedded PostgreSQL', { concurrent: sideBySide }, () =>
     expect(counterexample).toMatch(/^counterexample: .*shrunk from \d+ plan steps/);
     expect(counterexample).toContain(`holder=${late![1]} `);
     expect(counterexample).toMatch(/Mutate scope=\S+ aggregate=\S+ holder=c\d#\d [^\n]*Accepted/);
-    const failureFile = /^failure file: (.+)$/m.exec(sweep.stdout)![1]!;
-    const replay = await testbed(unfencedPg, ['replay', failureFile], cwd);
-    expect(replay.code, replay.stderr).toBe(1);
-    expect(replay.stdout).toMatch(/trace hash matches the failure file/);
+    await example.expectReplayMatches(expect, sweep.stdout, sweep.cwd);
   }, 240_000);
 
   test('fenced: the write checks that its job is still live, and every seed passes', async ({ expect }) => {
-    const sweep = await testbed(fencedPg, ['sweep', '--scenario', 'paused-holder-expiry', '--seeds', '1..10', '--adapter', path.join(EXAMPLE, 'fenced.ts'), '--json'], scratch());
-    expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
-    const result = JSON.parse(sweep.stdout) as SweepJson;
-    expect(result.failures).toBe(0);
-    // Not a vacuous pass: writes were accepted, and a late one was refused.
-    expect(result.coverage.outcomes.missing).not.toContain('Mutate:Accepted');
-    expect(result.coverage.outcomes.missing).not.toContain('Mutate:StaleFence');
+    await example.expectFencedPasses(expect);
   }, 240_000);
 });

@@ -7,6 +7,7 @@
 // deliberate change of a workload moves these seeds (`npx testbed mutants` prints the new ones).
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { median } from '../../bench/sample.ts';
 import { INVARIANT_NAMES, isInvariantName } from '../../model/checkers/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { correctExecutor, mutantExecutor } from '../../campaign/mutant-run.ts';
@@ -104,12 +105,6 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'agent-pinned-to-daemon', scenario: 'agent-failover', seed: 1, invariant: 'agents-reconnect' },
   { mutant: 'removal-not-audited', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },
 ];
-
-function median(values: ReadonlyArray<number>): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 describe('checker audit by rule mutants', () => {
   it('every mutant names its rule and the invariants that must catch it, and has one pinned catch', () => {

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
 import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../../adapters/port.ts';
+import type { PostgresStoreOptions } from '../../adapters/postgres/store.ts';
 import { usePostgres } from './fixture.ts';
 import { startReplyDroppingProxy, type ReplyDroppingProxy } from './reply-dropping-proxy.ts';
 
@@ -32,6 +33,15 @@ function viaProxy(proxy: ReplyDroppingProxy): string {
   const url = new URL(pgServer.server().connectionString);
   url.port = String(proxy.port);
   return url.toString();
+}
+
+/** A store that reaches the server through a reply-dropping proxy; both are closed after the test. */
+async function storeBehindProxy(options: Partial<PostgresStoreOptions> = {}): Promise<{ proxy: ReplyDroppingProxy; store: Store }> {
+  const proxy = await startReplyDroppingProxy(pgServer.server().port);
+  open.push(proxy);
+  const store = await pgServer.store({ time, ...options, connectionString: viaProxy(proxy) });
+  open.push(store);
+  return { proxy, store };
 }
 
 // The multi-statement path (every command but the four one-statement ones), resolved through pg_xact_status.
@@ -83,10 +93,7 @@ describe('commit loss', () => {
   });
 
   test('the reply of a COMMIT is lost: pg_xact_status says committed, and the committed outcome is returned', async () => {
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
-    const store = await pgServer.store({ fastPath: false, time, connectionString: viaProxy(proxy), hooks: { beforeCommit: async () => undefined } });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy({ fastPath: false, hooks: { beforeCommit: async () => undefined } });
     await store.execute({ kind: 'Acquire', scope: 'other', holder: 'x', ttlMs: 1000 });
     proxy.armCommitReplyLoss();
     const outcome = await store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1000 });
@@ -99,10 +106,7 @@ describe('commit loss', () => {
   });
 
   test('the COMMIT is lost on the way and the transaction lingers in progress: its backend is ended, and the command was not applied', async () => {
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
-    const store = await pgServer.store({ fastPath: false, time, connectionString: viaProxy(proxy) });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy({ fastPath: false });
     await store.execute({ kind: 'Inspect' });
     proxy.armCommitLoss();
     await expect(store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1000 })).rejects.toThrow(StoreUnavailableError);
@@ -112,10 +116,7 @@ describe('commit loss', () => {
   });
 
   test('the reply of a COMMIT is lost and the server cannot be reached again: OutcomeUnknownError', async () => {
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
-    const store = await pgServer.store({ fastPath: false, time, connectionString: viaProxy(proxy), connectTimeoutMs: 1000 });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy({ fastPath: false, connectTimeoutMs: 1000 });
     await store.execute({ kind: 'Inspect' });
     proxy.armCommitReplyLoss();
     proxy.refuseNewConnections(true);
@@ -143,10 +144,7 @@ describe('commit loss on the one-statement path', () => {
   }
 
   test('the reply of an Acquire is lost after it committed: the request log has it, and the committed outcome is returned', async () => {
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy), poolSize: 1 });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy({ poolSize: 1 });
     await store.execute({ kind: 'Acquire', scope: 'other', holder: 'x', ttlMs: 1000 });
     proxy.armCommitReplyLoss();
     const acquired = await store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1000 });
@@ -171,10 +169,7 @@ describe('commit loss on the one-statement path', () => {
   });
 
   test('an Acquire dropped before it reached the server: StoreUnavailableError, nothing applied, and a retry succeeds', async () => {
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy), poolSize: 1 });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy({ poolSize: 1 });
     await store.execute({ kind: 'Acquire', scope: 'other', holder: 'x', ttlMs: 1000 });
     proxy.armCommitLoss();
     await expect(store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1000 })).rejects.toThrow(StoreUnavailableError);
@@ -184,11 +179,8 @@ describe('commit loss on the one-statement path', () => {
 
   test('the client is cut off while its Acquire waits for a lock: the old backend is ended, and the command was not applied', async () => {
     const schema = pgServer.freshSchema();
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
     const clock = { t: 50_000 };
-    const store = await pgServer.store({ time: { now: () => clock.t }, schema, connectionString: viaProxy(proxy), poolSize: 1 });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy({ time: { now: () => clock.t }, schema, poolSize: 1 });
     await store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1 });
     clock.t = 60_000;
     const locker = await admin();
@@ -217,10 +209,7 @@ describe('commit loss on the one-statement path', () => {
   });
 
   test('a lost reply of an outcome that changed nothing (Busy): StoreUnavailableError, which is exactly true', async () => {
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy), poolSize: 1 });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy({ poolSize: 1 });
     await store.execute({ kind: 'Acquire', scope: 's', holder: 'a', ttlMs: 1000 });
     proxy.armCommitReplyLoss();
     await expect(store.execute({ kind: 'Acquire', scope: 's', holder: 'b', ttlMs: 1000 })).rejects.toThrow(StoreUnavailableError);
@@ -228,10 +217,7 @@ describe('commit loss on the one-statement path', () => {
   });
 
   test('a multi-statement command still resolves a lost COMMIT reply with pg_xact_status, and ends a lingering transaction', async () => {
-    const proxy = await startReplyDroppingProxy(pgServer.server().port);
-    open.push(proxy);
-    const store = await pgServer.store({ time, connectionString: viaProxy(proxy) });
-    open.push(store);
+    const { proxy, store } = await storeBehindProxy();
     await store.execute({ kind: 'Inspect' });
     proxy.armCommitReplyLoss();
     expect(await store.execute({ kind: 'Enqueue', scope: 's', waiterId: 'w1', holder: 'a', priority: 0 })).toEqual({ kind: 'Enqueued', position: 1 });

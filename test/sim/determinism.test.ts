@@ -1,19 +1,12 @@
 // docs/ARCHITECTURE.md "Time and determinism" (seed 000 §299–§302): the same seed, scenario and adapter give the same trace hash in separate processes; other seeds differ.
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { traceHash } from '../../sim/history-recorder.ts';
 import { runScenario } from '../../sim/run.ts';
+import { expectSameHashForSameSeed, hashInChildProcess } from './same-seed.ts';
 
-const script = fileURLToPath(new URL('./fixtures/trace-hash.mts', import.meta.url));
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const store = { name: 'memory', factory: createMemoryStore };
-
-function hashInChildProcess(scenario: string, seed: number): string {
-  return execFileSync('npx', ['tsx', script, scenario, String(seed)], { cwd: root, encoding: 'utf8' }).trim();
-}
 
 describe('determinism', () => {
   it('gives the same trace hash for the same seed in two separate processes', () => {
@@ -24,12 +17,7 @@ describe('determinism', () => {
   });
 
   it('gives the same hash in-process as in a child process, and a different hash for another seed', async () => {
-    const scenario = loadScenario('swarm-mix');
-    const a = await runScenario({ scenario, seed: 5, store });
-    const b = await runScenario({ scenario, seed: 5, store });
-    const c = await runScenario({ scenario, seed: 6, store });
-    expect(b.traceHash).toBe(a.traceHash);
-    expect(c.traceHash).not.toBe(a.traceHash);
+    const a = await expectSameHashForSameSeed(loadScenario('swarm-mix'), 5);
     expect(hashInChildProcess('swarm-mix', 5)).toBe(`${a.traceHash} ${a.events}`);
     // The hash taken while recording equals the hash of the stored history.
     expect(traceHash(a.history)).toBe(a.traceHash);

@@ -2,8 +2,6 @@
 // an outcome of the command, a malformed token, or an error other than the port's infrastructure
 // errors is a `port-contract` finding naming the command and the process, never a crash.
 
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import type { Store, StoreFactory } from '../../adapters/port.ts';
@@ -11,11 +9,11 @@ import type { Command } from '../../model/commands.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
 import { contractBreach } from '../../sim/port-contract.ts';
+import { writeMemoryModule } from '../cli/memory-module.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { scratchDirs } from '../scratch-dirs.ts';
 
 const scratch = scratchDirs('testbed-contract-');
-const MEMORY = path.resolve(import.meta.dirname, '../../adapters/memory.ts');
 
 function answering(kind: Command['kind'], answer: (command: Command) => unknown): StoreFactory {
   return async (options) => {
@@ -64,16 +62,10 @@ describe('in a run', () => {
 
   test('testbed run on such a module exits 1 with the finding and a replay line, no stack trace', () => {
     const dir = scratch();
-    const module = path.join(dir, 'nonsense.mjs');
-    writeFileSync(
-      module,
-      `import createMemoryStore from ${JSON.stringify(MEMORY)};
-export default async (options) => {
-  const base = await createMemoryStore(options);
-  return { name: 'nonsense', execute: async (command) => ({ kind: 'Nonsense' }), close: () => base.close() };
-};
-`,
-    );
+    const module = writeMemoryModule(dir, {
+      file: 'nonsense.mjs',
+      store: `{ name: 'nonsense', execute: async (command) => ({ kind: 'Nonsense' }), close: () => base.close() }`,
+    });
     const result = runCli(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', module, '--no-shrink'], { cwd: dir });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toMatch(/port-contract: \w+ by \S+ at store time \d+: the store answered \{"kind":"Nonsense"\}, which is not an outcome of/);

@@ -35,6 +35,20 @@ function lead(nodes: Map<string, RaftNode>, name: string, voters: ReadonlyArray<
   return node;
 }
 
+/**
+ * Heartbeats from `leader` to `follower`, which refuses the appends whose previous entry it lacks,
+ * until the leader's next index for it is inside the snapshot (four rounds at most); returns the
+ * last message the leader sent it.
+ */
+function heartbeatUntilSnapshot(leader: RaftNode, follower: RaftNode): RaftMessage {
+  let sent = leader.heartbeat().send.find((m) => m.to === follower.name)!;
+  for (let round = 0; round < 4 && sent.type === 'append'; round++) {
+    for (const reply of follower.receive(sent).send) leader.receive(reply);
+    sent = leader.heartbeat().send.find((m) => m.to === follower.name)!;
+  }
+  return sent;
+}
+
 function figure8(commitCurrentTermOnly: boolean): Array<{ node: string; index: number; term: number }> {
   const nodes = cluster(commitCurrentTermOnly);
   const applied: Array<{ node: string; index: number; term: number }> = [];
@@ -89,12 +103,7 @@ describe('Raft voter', () => {
     expect([s1.log.base, s1.commitIndex, s5.log.base]).toEqual([2, 3, 0]);
     lead(nodes, 's1', ['s2', 's3', 's4']);
     const applied: Array<{ node: string; index: number; term: number }> = [];
-    // s5 refuses the appends whose previous entry it lacks, until the leader's next index for it is inside the snapshot.
-    let sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
-    for (let round = 0; round < 4 && sent.type === 'append'; round++) {
-      for (const reply of s5.receive(sent).send) s1.receive(reply);
-      sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
-    }
+    const sent = heartbeatUntilSnapshot(s1, s5);
     expect(sent.type).toBe('snapshot');
     const installed = s5.receive(sent);
     expect(installed.installed).toEqual({ index: 2, term: s1.log.baseTerm });
@@ -115,11 +124,7 @@ describe('Raft voter', () => {
     for (const name of ['s1', 's2', 's3', 's4']) nodes.get(name)!.version = 2;
     for (let round = 0; round < 2; round++) deliver(nodes, s1.heartbeat(), ['s1', 's2', 's3', 's4']);
     expect([s1.log.base, s1.snapshotVersion]).toEqual([1, 2]);
-    let sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
-    for (let round = 0; round < 4 && sent.type === 'append'; round++) {
-      for (const reply of s5.receive(sent).send) s1.receive(reply);
-      sent = s1.heartbeat().send.find((m) => m.to === 's5')!;
-    }
+    const sent = heartbeatUntilSnapshot(s1, s5);
     expect(sent.type).toBe('snapshot');
     const refused = s5.receive(sent);
     expect([refused.unsupported, refused.installed, s5.lastApplied, refused.send]).toEqual([{ index: 1, version: 2 }, undefined, 0, []]);

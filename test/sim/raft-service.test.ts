@@ -2,29 +2,21 @@
 // runs are deterministic to the seed; a leader holds its role only once its own entry is committed;
 // every node applies the same entries; a voter that lost its durable state never votes again.
 
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import type { FaultEvent } from '../../model/history.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
+import { expectSameHashForSameSeed, hashInChildProcess } from './same-seed.ts';
 
 const store = { name: 'memory', factory: createMemoryStore };
-const script = fileURLToPath(new URL('./fixtures/trace-hash.mts', import.meta.url));
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const faults = (history: ReadonlyArray<{ type: string }>, f: string): FaultEvent[] => history.filter((e): e is FaultEvent => e.type === 'fault' && (e as FaultEvent).f === f);
 
 describe('raft consensus in the simulator', () => {
   test('the same seed gives the same trace hash, in this process and another; another seed differs', async () => {
-    const scenario = loadScenario('raft-failover');
-    const a = await runScenario({ scenario, seed: 3, store });
-    const b = await runScenario({ scenario, seed: 3, store });
-    const c = await runScenario({ scenario, seed: 4, store });
-    expect(b.traceHash).toBe(a.traceHash);
-    expect(c.traceHash).not.toBe(a.traceHash);
-    expect(execFileSync('npx', ['tsx', script, 'raft-failover', '3'], { cwd: root, encoding: 'utf8' }).trim()).toBe(`${a.traceHash} ${a.events}`);
+    const a = await expectSameHashForSameSeed(loadScenario('raft-failover'), 3);
+    expect(hashInChildProcess('raft-failover', 3)).toBe(`${a.traceHash} ${a.events}`);
   });
 
   test('a leader wins its votes, then its own entry is committed, and only then holds the role; terms and epochs rise', async () => {

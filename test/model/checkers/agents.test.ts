@@ -53,6 +53,16 @@ describe('stream-gapless at the end of a run', () => {
 });
 
 describe('agents-reconnect', () => {
+  /** Both daemons crash at 1000, the agent notices at 1050, and c2 is back at 2000. */
+  const everyDaemonDown = (): HistoryBuilder => {
+    const h = fleet();
+    h.at(1_000).fault('crash', { node: 'c1', process: 'c1#1' });
+    h.at(1_000).fault('crash', { node: 'c2', process: 'c2#1' });
+    h.at(1_050).fault('agent-disconnected', { agent: 'agent1', daemon: 'c1', process: 'c1#1' });
+    h.at(2_000).fault('restart', { node: 'c2', process: 'c2#2' });
+    return h;
+  };
+
   test('reconnecting to another daemon within the delay and one poll passes; waiting for the lost one while another is up is named', () => {
     const ok = fleet();
     ok.at(1_000).fault('crash', { node: 'c1', process: 'c1#1' });
@@ -69,21 +79,13 @@ describe('agents-reconnect', () => {
   });
 
   test('with every daemon down there is nothing to connect to: a late connection is not judged', () => {
-    const h = fleet();
-    h.at(1_000).fault('crash', { node: 'c1', process: 'c1#1' });
-    h.at(1_000).fault('crash', { node: 'c2', process: 'c2#1' });
-    h.at(1_050).fault('agent-disconnected', { agent: 'agent1', daemon: 'c1', process: 'c1#1' });
-    h.at(2_000).fault('restart', { node: 'c2', process: 'c2#2' });
+    const h = everyDaemonDown();
     h.at(2_050).fault('agent-connected', { agent: 'agent1', daemon: 'c2', process: 'c2#2', cursor: 4 });
     expect(agentsReconnect(h.build()).valid).toBe(true);
   });
 
   test('an agent that gave up while every daemon was down is named once one is back', () => {
-    const h = fleet();
-    h.at(1_000).fault('crash', { node: 'c1', process: 'c1#1' });
-    h.at(1_000).fault('crash', { node: 'c2', process: 'c2#1' });
-    h.at(1_050).fault('agent-disconnected', { agent: 'agent1', daemon: 'c1', process: 'c1#1' });
-    h.at(2_000).fault('restart', { node: 'c2', process: 'c2#2' });
+    const h = everyDaemonDown();
     h.at(3_000).fault('restart', { node: 'c1', process: 'c1#2' });
     expect(agentsReconnect(h.build()).violations[0]!.message).toMatch(/agent1 lost its daemon .* connected never again, though a daemon was up from 2050 to 2150/);
   });

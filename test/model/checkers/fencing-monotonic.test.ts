@@ -2,7 +2,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { fencingMonotonic } from '../../../model/checkers/fencing-monotonic.ts';
-import { HistoryBuilder, acquired, lease, failing } from './history-builder.ts';
+import { HistoryBuilder, acquired, leaseHeld, lease, failing } from './history-builder.ts';
 
 /** One acquisition per token, in the given order, each completed before the next is invoked. */
 function sequentialAcquisitions(tokens: ReadonlyArray<number>): HistoryBuilder {
@@ -13,8 +13,7 @@ function sequentialAcquisitions(tokens: ReadonlyArray<number>): HistoryBuilder {
 
 describe('fencing-monotonic', () => {
   it('passes increasing tokens across expiry, force release floor and restore', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 1);
+    const { h } = leaseHeld('A', 1);
     h.op('ops#1', { kind: 'ForceRelease', scope: 'env', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, {
       kind: 'ForceReleased', nextToken: 3, tombstone: { scope: 'env', holder: 'A', token: 1, endedAt: 2, cause: 'force-released', actor: 'ops', reason: 'stuck' },
     });
@@ -25,8 +24,7 @@ describe('fencing-monotonic', () => {
   });
 
   it('fails when a token repeats after a restore', () => {
-    const h = new HistoryBuilder();
-    const first = acquired(h, 'c1#1', 'env', 'A', 5);
+    const { h, issued: first } = leaseHeld('A', 5);
     h.fault('db-restore', {});
     const again = acquired(h, 'c2#1', 'env', 'B', 5);
     const [violation] = failing(fencingMonotonic(h.build()), 1);
@@ -35,8 +33,7 @@ describe('fencing-monotonic', () => {
   });
 
   it('fails when a token is issued at or below a force-release nextToken floor', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 1);
+    const { h } = leaseHeld('A', 1);
     const [, floor] = h.op('ops#1', { kind: 'ForceRelease', scope: 'env', expectedToken: 1, actor: 'ops', reason: 'stuck', privileged: true }, {
       kind: 'ForceReleased', nextToken: 3, tombstone: { scope: 'env', holder: 'A', token: 1, endedAt: 2, cause: 'force-released', actor: 'ops', reason: 'stuck' },
     });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ForceReleaseCommand } from '../../../model/commands.ts';
 import type { Tombstone } from '../../../model/outcomes.ts';
 import { forceReleaseAudited } from '../../../model/checkers/force-release-audited.ts';
-import { HistoryBuilder, acquired, failing } from './history-builder.ts';
+import { HistoryBuilder, acquired, leaseHeld, failing } from './history-builder.ts';
 
 const TTL = 10_000;
 const command: ForceReleaseCommand = { kind: 'ForceRelease', scope: 'env', expectedToken: 7, actor: 'ops', reason: 'holder crashed, provider inspected', privileged: true };
@@ -11,8 +11,7 @@ const tombstone: Tombstone = { scope: 'env', holder: 'A', token: 7, endedAt: 3, 
 
 describe('force-release-audited', () => {
   it('passes a privileged, reasoned, exact-token force release with an audited tombstone', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h } = leaseHeld('A', 7);
     h.at(TTL);
     h.op('ops#1', command, { kind: 'ForceReleased', tombstone, nextToken: 9 });
     h.op('ops#1', { ...command, privileged: false }, { kind: 'Denied', reason: 'not-privileged' });
@@ -20,8 +19,7 @@ describe('force-release-audited', () => {
   });
 
   it('fails a force release answered ForceReleased without privilege', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h } = leaseHeld('A', 7);
     h.at(TTL);
     const [invoke, ok] = h.op('ops#1', { ...command, privileged: false }, { kind: 'ForceReleased', tombstone, nextToken: 9 });
     const [violation] = failing(forceReleaseAudited(h.build()));
@@ -30,8 +28,7 @@ describe('force-release-audited', () => {
   });
 
   it('fails a key-only force release that removed a newer lease than the expected token', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h } = leaseHeld('A', 7);
     h.at(TTL);
     acquired(h, 'c2#1', 'env', 'B', 8);
     const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'B', token: 8, actor: undefined }, nextToken: 10 });
@@ -41,8 +38,7 @@ describe('force-release-audited', () => {
   });
 
   it('fails when the tombstone names a holder other than the one the token was issued to', () => {
-    const h = new HistoryBuilder();
-    const issued = acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h, issued } = leaseHeld('A', 7);
     h.at(TTL);
     const [invoke, ok] = h.op('ops#1', command, { kind: 'ForceReleased', tombstone: { ...tombstone, holder: 'Z' }, nextToken: 9 });
     const [violation] = failing(forceReleaseAudited(h.build()));
@@ -50,8 +46,7 @@ describe('force-release-audited', () => {
   });
 
   it('fails a force that removed a lease renewed after the expiry it expected was set (seed 002 022d1f8)', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h } = leaseHeld('A', 7);
     h.at(TTL);
     const [, renewed] = h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: TTL }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 2 * TTL } });
     h.op('ops#1', { ...command, expectedExpiresAt: TTL }, { kind: 'ForceReleased', tombstone: { ...tombstone, endedAt: TTL + 5 }, nextToken: 9 });
@@ -61,8 +56,7 @@ describe('force-release-audited', () => {
   });
 
   it('passes a force of the expiry a later, shorter renewal set (store order, not the size of the expiry)', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h } = leaseHeld('A', 7);
     h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: TTL }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 2_000 + TTL } });
     h.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: 2_000 }, { kind: 'Renewed', lease: { scope: 'env', holder: 'A', token: 7, acquiredAt: 0, expiresAt: 5_000 } });
     h.at(TTL);

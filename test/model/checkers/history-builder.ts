@@ -70,6 +70,12 @@ export function acquired(h: HistoryBuilder, process: string, scope: string, hold
   return h.op(process, acquire(scope, holder), { kind: 'Acquired', lease: lease(scope, holder, token) })[1];
 }
 
+/** A history that opens with `holder` (process c1#1) acquiring scope 'env' under `token`; `issued` is the ok index. */
+export function leaseHeld(holder: string, token: number): { readonly h: HistoryBuilder; readonly issued: number } {
+  const h = new HistoryBuilder();
+  return { h, issued: acquired(h, 'c1#1', 'env', holder, token) };
+}
+
 /** Appends a Mutate answered Accepted; returns the ok index. */
 export function mutated(h: HistoryBuilder, process: string, scope: string, holder: string, token: number, version = 0): number {
   const command: Command = { kind: 'Mutate', scope, aggregate: 'agg', holder, token, expectedVersion: version };

@@ -1,12 +1,11 @@
 // seed 000 §272–§276, §297: after restore or failover no pre-fault token is honoured and blocked scopes wait for reconciliation.
 import { describe, expect, it } from 'vitest';
 import { restoreInvalidates } from '../../../model/checkers/restore-invalidates.ts';
-import { HistoryBuilder, acquired, mutated, failing } from './history-builder.ts';
+import { HistoryBuilder, acquired, leaseHeld, mutated, failing } from './history-builder.ts';
 
 describe('restore-invalidates', () => {
   it('passes writes under post-restore tokens and an Acquire after ReconcileScope', () => {
-    const h = new HistoryBuilder();
-    acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h } = leaseHeld('A', 7);
     mutated(h, 'c1#1', 'env', 'A', 7);
     h.fault('db-restore', { blockedScopes: ['env'] });
     h.op('c1#1', { kind: 'Mutate', scope: 'env', aggregate: 'agg', holder: 'A', token: 7, expectedVersion: 1 }, { kind: 'StaleFence', currentToken: null });
@@ -18,8 +17,7 @@ describe('restore-invalidates', () => {
   });
 
   it('fails a write accepted after failover under a token issued before it', () => {
-    const h = new HistoryBuilder();
-    const issued = acquired(h, 'c1#1', 'env', 'A', 7);
+    const { h, issued } = leaseHeld('A', 7);
     const failover = h.fault('db-failover', {});
     const stale = h.truth('mutation-accepted', { scope: 'env', aggregate: 'agg', token: 7, holder: 'A', version: 1 });
     const [violation] = failing(restoreInvalidates(h.build()), 1);
