@@ -33,35 +33,44 @@ export type RejectReason =
   | 'invalid-argument'
   | 'undefined-capacity';
 
+/** The request is refused as it stands: out of bounds, or not allowed on the scope now. */
+export type RejectedOutcome = { readonly kind: 'Rejected'; readonly reason: RejectReason };
+
+/** The caller's token is not the scope's live lease's (null: no live lease). */
+export type StaleOutcome = { readonly kind: 'Stale'; readonly currentToken: number | null };
+
+/** The role guard carries an older epoch than the store has seen for the role. */
+export type FencedOutcome = { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
+
 export type AcquireResult =
   | { readonly kind: 'Acquired'; readonly lease: Lease }
   | { readonly kind: 'Busy'; readonly holder: string; readonly token: number; readonly expiresAt: number }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason }
-  | { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
+  | RejectedOutcome
+  | FencedOutcome;
 
 export type RenewResult =
   | { readonly kind: 'Renewed'; readonly lease: Lease }
-  | { readonly kind: 'Stale'; readonly currentToken: number | null }
+  | StaleOutcome
   | { readonly kind: 'Expired' }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | RejectedOutcome;
 
 export type ReleaseResult =
   | { readonly kind: 'Released'; readonly token: number }
-  | { readonly kind: 'Stale'; readonly currentToken: number | null };
+  | StaleOutcome;
 
 export type HandoffResult =
   | { readonly kind: 'HandedOff'; readonly lease: Lease }
-  | { readonly kind: 'Stale'; readonly currentToken: number | null }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | StaleOutcome
+  | RejectedOutcome;
 
 export type ForceReleaseResult =
   | { readonly kind: 'ForceReleased'; readonly tombstone: Tombstone; readonly nextToken: number }
-  | { readonly kind: 'Stale'; readonly currentToken: number | null }
+  | StaleOutcome
   | { readonly kind: 'Denied'; readonly reason: 'not-privileged' | 'reason-required' };
 
 export type EnqueueResult =
   | { readonly kind: 'Enqueued'; readonly position: number }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | RejectedOutcome;
 
 export type CancelWaitResult = { readonly kind: 'WaitCancelled' } | { readonly kind: 'NotWaiting' };
 
@@ -69,43 +78,50 @@ export type MutateResult =
   | { readonly kind: 'Accepted'; readonly version: number; readonly token: number }
   | { readonly kind: 'StaleFence'; readonly currentToken: number | null }
   | { readonly kind: 'StaleVersion'; readonly currentVersion: number }
-  | { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
+  | FencedOutcome;
 
 export type DefineCapacityResult =
   | { readonly kind: 'Defined'; readonly capacity: number }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | RejectedOutcome;
 
-export interface Permit {
+/** Units of a capacity scope held until an expiry: a permit, or a reservation while it holds. */
+export interface HeldUnits {
   readonly scope: string;
-  readonly permitId: string;
-  readonly holder: string;
   readonly units: number;
   readonly expiresAt: number;
 }
 
-export type AcquirePermitResult =
-  | { readonly kind: 'Granted'; readonly permit: Permit }
-  | { readonly kind: 'Busy'; readonly inUse: number; readonly capacity: number }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+/** How many units are in use on a scope, against its capacity. */
+export interface UnitsInUse {
+  readonly inUse: number;
+  readonly capacity: number;
+}
 
-export type ReleasePermitResult = { readonly kind: 'PermitReleased' } | { readonly kind: 'NotHeld' };
+export interface Permit extends HeldUnits {
+  readonly permitId: string;
+  readonly holder: string;
+}
+
+export interface Reservation extends HeldUnits {
+  readonly reservationId: string;
+  readonly owner: string;
+  readonly state: ReservationState;
+  readonly createdAt: number;
+}
 
 export type ReservationState = 'Pending' | 'Active' | 'Consumed' | 'Released' | 'Expired' | 'Failed';
 
-export interface Reservation {
-  readonly scope: string;
-  readonly reservationId: string;
-  readonly owner: string;
-  readonly units: number;
-  readonly state: ReservationState;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-}
+export type AcquirePermitResult =
+  | { readonly kind: 'Granted'; readonly permit: Permit }
+  | ({ readonly kind: 'Busy' } & UnitsInUse)
+  | RejectedOutcome;
+
+export type ReleasePermitResult = { readonly kind: 'PermitReleased' } | { readonly kind: 'NotHeld' };
 
 export type ReserveResult =
   | { readonly kind: 'Reserved'; readonly reservation: Reservation }
-  | { readonly kind: 'Overbooked'; readonly inUse: number; readonly capacity: number }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | ({ readonly kind: 'Overbooked' } & UnitsInUse)
+  | RejectedOutcome;
 
 export type ReservationTransitionResult =
   | { readonly kind: 'ReservationUpdated'; readonly reservation: Reservation }
@@ -116,7 +132,7 @@ export type ReservationTransitionResult =
 export type AcquireAllResult =
   | { readonly kind: 'AcquiredAll'; readonly leases: ReadonlyArray<Lease> }
   | { readonly kind: 'Busy'; readonly scope: string; readonly holder: string; readonly token: number }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | RejectedOutcome;
 
 export type IdempotencyBeginResult =
   | { readonly kind: 'New' }
@@ -124,7 +140,7 @@ export type IdempotencyBeginResult =
   | { readonly kind: 'Replay'; readonly outcome: StoredOutcome }
   | { readonly kind: 'Conflict'; readonly existingDigest: string }
   | { readonly kind: 'Unknown' }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | RejectedOutcome;
 
 export type IdempotencyCompleteResult =
   | { readonly kind: 'Recorded' }
@@ -161,7 +177,7 @@ export type ReconcileScopeResult = { readonly kind: 'Reconciled' } | { readonly 
 
 export type AdvanceRoleEpochResult =
   | { readonly kind: 'RoleEpochAdvanced'; readonly role: string; readonly epoch: number }
-  | { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
+  | FencedOutcome;
 
 /** A row of the jobs table (model/jobs.ts). */
 export interface JobRow {
@@ -179,7 +195,7 @@ export interface JobRow {
 export type SubmitJobResult =
   | { readonly kind: 'JobSubmitted'; readonly job: JobRow }
   | { readonly kind: 'JobExists'; readonly job: JobRow }
-  | { readonly kind: 'Rejected'; readonly reason: RejectReason };
+  | RejectedOutcome;
 
 export type DispatchJobResult =
   | { readonly kind: 'JobDispatched'; readonly job: JobRow; readonly lease: Lease }

@@ -4,7 +4,7 @@
 
 import { assert } from './assert.ts';
 import type { AcquirePermitCommand, DefineCapacityCommand, ReleasePermitCommand } from './commands.ts';
-import type { AcquirePermitResult, DefineCapacityResult, Permit, RejectReason, ReleasePermitResult } from './outcomes.ts';
+import type { AcquirePermitResult, DefineCapacityResult, Permit, RejectReason, ReleasePermitResult, UnitsInUse } from './outcomes.ts';
 import { mapWith, mapWithout } from './persistent.ts';
 import { isHolding } from './reservation-state.ts';
 import { isBlocked, type ModelState, type Transition } from './state.ts';
@@ -47,7 +47,7 @@ export function admissionProblem(
  * (answered Rejected), or, when it does not fit, the units in use and the capacity (answered Busy
  * or Overbooked). Null when it is admitted.
  */
-export type Refusal = { readonly reason: RejectReason } | { readonly inUse: number; readonly capacity: number };
+export type Refusal = { readonly reason: RejectReason } | UnitsInUse;
 
 export function admissionRefusal(
   state: ModelState,

@@ -1,6 +1,8 @@
 // The built-in scenarios of seed 001: coordination epochs, role guards and failover (plain data,
 // validated by schema.ts on load, listed after those of seed 000 by catalog.ts).
 
+import type { InvariantName } from '../model/checkers/index.ts';
+import type { CoordinationInput } from './coordination-options.ts';
 import { NET } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
@@ -11,194 +13,190 @@ const COORD_LIVENESS_MS = 5_000;
 /** Jobs dispatched by a leader: several scopes, short work, leases shorter than a failover. */
 const COORD_WORKLOAD = { scopes: 4, mix: { 'env-deploy': 1 }, horizonMs: 10_000, leaseTtlMs: 1_500, workMsMin: 50, workMsMax: 300 } as const;
 
+/** Now and then the leader is cut off from the other voters for up to 2 s, or paused for up to 0.9 s. */
+const LEADER_ISOLATED_OR_PAUSED = { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } as const;
+
+type Faults = NonNullable<ScenarioInput['faults']>;
+
+/**
+ * What makes a coordination scenario its own. Shared: COORD_WORKLOAD on one controller a voter,
+ * the NET profile, the COORD invariants, 40 operations expected to pass, and a liveness tail of
+ * COORD_LIVENESS_MS.
+ */
+interface CoordinatedScenario extends Pick<ScenarioInput, 'name' | 'title' | 'sources'> {
+  readonly voters: NonNullable<CoordinationInput['voters']>;
+  /** What differs from COORD_WORKLOAD (controllers: one a voter unless given). */
+  readonly workload?: Partial<ScenarioInput['workload']>;
+  /** Random faults besides the NET delays. */
+  readonly profile?: Faults['profile'];
+  readonly scripted?: Faults['scripted'];
+  /** Judged besides COORD. */
+  readonly invariants?: ReadonlyArray<InvariantName>;
+  readonly livenessMs?: number;
+  readonly coordination?: Omit<CoordinationInput, 'voters'>;
+}
+
+export function coordinated(s: CoordinatedScenario): ScenarioInput {
+  return {
+    name: s.name,
+    title: s.title,
+    sources: s.sources,
+    workload: { ...COORD_WORKLOAD, controllers: s.voters, ...s.workload },
+    faults: { profile: { ...NET, ...s.profile }, ...(s.scripted === undefined ? {} : { scripted: s.scripted }) },
+    invariants: [...COORD, ...(s.invariants ?? [])],
+    expect: 'pass',
+    operations: 40,
+    liveness: { boundMs: s.livenessMs ?? COORD_LIVENESS_MS },
+    coordination: { voters: s.voters, ...s.coordination },
+  };
+}
+
 export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
   // The controllers are the voters; the scheduler leader (or release/deployment coordinator)
   // dispatches every operation under its role guard.
-  {
+  coordinated({
     name: 'three-node-failover',
     title: 'Leader crash on three voters: a new leader, a new epoch, no duplicate leases',
     sources: ['001 §259', '001 §82–88', '001 §67'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-crash', at: 3_000, downMs: 500 }, { f: 'leader-crash', at: 6_500, downMs: 500 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 400 } },
-  },
-  {
+    voters: 3,
+    scripted: [{ f: 'leader-crash', at: 3_000, downMs: 500 }, { f: 'leader-crash', at: 6_500, downMs: 500 }],
+    coordination: { faults: { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 400 } },
+  }),
+  coordinated({
     name: 'minority-partition',
     title: 'A 1/2 partition isolates the leader: only the majority elects, the isolated one cannot commit',
     sources: ['001 §260', '001 §97', '001 §99'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-isolate', at: 2_500, durationMs: 2_500 }, { f: 'leader-isolate', at: 7_000, durationMs: 1_500 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderIsolatePct: 20, leaderIsolateMsMax: 2_000 } },
-  },
-  {
+    voters: 3,
+    scripted: [{ f: 'leader-isolate', at: 2_500, durationMs: 2_500 }, { f: 'leader-isolate', at: 7_000, durationMs: 1_500 }],
+    invariants: ['quorum-loss-degraded'],
+    coordination: { faults: { intervalMs: 1_000, leaderIsolatePct: 20, leaderIsolateMsMax: 2_000 } },
+  }),
+  coordinated({
     name: 'quorum-loss',
     title: 'Symmetric partition: no quorum, no coordination writes, scheduling stops, attempts continue',
     sources: ['001 §261', '001 §71–77', '001 §98'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'quorum-split', at: 3_000, durationMs: 3_000 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, quorumSplitPct: 10, quorumSplitMsMax: 2_000 } },
-  },
-  {
+    voters: 3,
+    scripted: [{ f: 'quorum-split', at: 3_000, durationMs: 3_000 }],
+    invariants: ['quorum-loss-degraded'],
+    coordination: { faults: { intervalMs: 1_000, quorumSplitPct: 10, quorumSplitMsMax: 2_000 } },
+  }),
+  coordinated({
     name: 'stale-leader-epoch',
     title: "A deposed leader that keeps running (isolated or paused) has its lease creation fenced by epoch",
     sources: ['001 §262', '001 §29', '001 §90', '001 §95–96'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-isolate', at: 2_000, durationMs: 2_000 }, { f: 'leader-pause', at: 6_000, durationMs: 800 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } },
-  },
-  {
+    voters: 3,
+    scripted: [{ f: 'leader-isolate', at: 2_000, durationMs: 2_000 }, { f: 'leader-pause', at: 6_000, durationMs: 800 }],
+    coordination: { faults: LEADER_ISOLATED_OR_PAUSED },
+  }),
+  coordinated({
     name: 'scheduler-epoch',
     title: 'Five voters under leader crashes, pauses and isolation: no lease is created under an old scheduler epoch',
     sources: ['001 §263', '001 §26–28', '001 §93', '001 §69'],
-    workload: { ...COORD_WORKLOAD, controllers: 5 },
-    faults: { profile: { ...NET } },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 5, faults: { intervalMs: 700, leaderCrashPct: 10, leaderDownMs: 300, leaderIsolatePct: 20, leaderIsolateMsMax: 2_000, leaderPausePct: 20, leaderPauseMsMax: 900 } },
-  },
-  {
+    voters: 5,
+    coordination: { faults: { intervalMs: 700, leaderCrashPct: 10, leaderDownMs: 300, leaderIsolatePct: 20, leaderIsolateMsMax: 2_000, leaderPausePct: 20, leaderPauseMsMax: 900 } },
+  }),
+  coordinated({
     name: 'release-coordinator-epoch',
     title: 'An old release coordinator cannot promote a channel after a new epoch',
     sources: ['001 §264', '001 §34', '001 §78', '001 §94'],
-    workload: { ...COORD_WORKLOAD, controllers: 3, mix: { 'alias-publish': 1 } },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-isolate', at: 3_000, durationMs: 2_000 }] },
-    invariants: [...COORD, 'no-split-promotion'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, role: 'release-coordinator', faults: { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } },
-  },
-  {
+    voters: 3,
+    workload: { mix: { 'alias-publish': 1 } },
+    scripted: [{ f: 'leader-isolate', at: 3_000, durationMs: 2_000 }],
+    invariants: ['no-split-promotion'],
+    coordination: { role: 'release-coordinator', faults: LEADER_ISOLATED_OR_PAUSED },
+  }),
+  coordinated({
     name: 'deployment-coordinator-epoch',
     title: 'An old deployment coordinator cannot apply after a new epoch',
     sources: ['001 §265', '001 §35', '001 §79', '001 §94'],
-    workload: { ...COORD_WORKLOAD, controllers: 3, mix: { 'env-deploy': 2, 'infra-apply': 1 } },
-    faults: { profile: { ...NET }, scripted: [{ f: 'leader-pause', at: 3_000, durationMs: 800 }] },
-    invariants: [...COORD, 'no-split-promotion'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, role: 'deployment-coordinator', faults: { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } },
-  },
-  {
+    voters: 3,
+    workload: { mix: { 'env-deploy': 2, 'infra-apply': 1 } },
+    scripted: [{ f: 'leader-pause', at: 3_000, durationMs: 800 }],
+    invariants: ['no-split-promotion'],
+    coordination: { role: 'deployment-coordinator', faults: LEADER_ISOLATED_OR_PAUSED },
+  }),
+  coordinated({
     name: 'restart-incarnation',
     title: 'A restarted node is a new incarnation and inherits no role or guard',
     sources: ['001 §266', '001 §12–13'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET, nemesisIntervalMs: 700, crashProbabilityPct: 15, restartDelayMs: 100 }, scripted: [{ f: 'leader-crash', at: 4_000, downMs: 100 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderCrashPct: 15, leaderDownMs: 100 } },
-  },
-  {
+    voters: 3,
+    profile: { nemesisIntervalMs: 700, crashProbabilityPct: 15, restartDelayMs: 100 },
+    scripted: [{ f: 'leader-crash', at: 4_000, downMs: 100 }],
+    coordination: { faults: { intervalMs: 1_000, leaderCrashPct: 15, leaderDownMs: 100 } },
+  }),
+  coordinated({
     name: 'standalone-coordination',
     title: 'Standalone backend: one node, no voter network, the same epochs and guards; a job confirms its lease before its effect',
     sources: ['001 §162', '001 §165', '001 §325–326', '001 §327', '000 §160'],
     // More scopes than jobs in flight and longer work: each job runs alone on its scope, and a pause
     // of the one node lands between a job's write and its effect often enough to matter.
-    workload: { ...COORD_WORKLOAD, controllers: 1, scopes: 8, workMsMin: 200, workMsMax: 400 },
-    faults: { profile: { ...NET, holdProbabilityPct: 20, holdMsMax: 700 }, scripted: [{ f: 'leader-crash', at: 3_000, downMs: 100 }] },
-    invariants: [...COORD],
-    expect: 'pass',
-    operations: 40,
+    voters: 1,
+    workload: { scopes: 8, workMsMin: 200, workMsMax: 400 },
+    profile: { holdProbabilityPct: 20, holdMsMax: 700 },
+    scripted: [{ f: 'leader-crash', at: 3_000, downMs: 100 }],
     // A backlog of jobs on few scopes drains slowly after the faults: a longer tail lets every job finish.
-    liveness: { boundMs: 2 * COORD_LIVENESS_MS },
-    coordination: { voters: 1, electionTimeoutMsMin: 50, electionTimeoutMsMax: 100, heartbeatMs: 20, faults: { intervalMs: 600, leaderCrashPct: 20, leaderDownMs: 100, leaderPausePct: 30, leaderPauseMsMax: 1_200 } },
-  },
-  {
+    livenessMs: 2 * COORD_LIVENESS_MS,
+    coordination: { electionTimeoutMsMin: 50, electionTimeoutMsMax: 100, heartbeatMs: 20, faults: { intervalMs: 600, leaderCrashPct: 20, leaderDownMs: 100, leaderPausePct: 30, leaderPauseMsMax: 1_200 } },
+  }),
+  coordinated({
     name: 'membership-change',
     title: 'Membership lifecycle: nodes join as learners, are promoted once caught up, and a removed leader keeps no authority',
     sources: ['001 §59–66', '001 §157', '001 §227', '001 §338'],
-    workload: { ...COORD_WORKLOAD, controllers: 5 },
-    faults: {
-      profile: { ...NET },
-      scripted: [
-        { f: 'member-add', at: 1_500, node: 'c4' },
-        { f: 'member-promote', at: 2_500, node: 'c4' },
-        { f: 'member-remove', at: 4_000, node: 'leader' },
-        { f: 'member-add', at: 5_500, node: 'c5' },
-        // An eager operator: asked 10 ms after the add, before a heartbeat reached the learner; the
-        // promotion waits until it has caught up (001 §62), and the later request finds it a voter.
-        { f: 'member-promote', at: 5_510, node: 'c5' },
-        { f: 'member-promote', at: 6_500, node: 'c5' },
-        { f: 'member-remove', at: 8_000, node: 'leader' },
-      ],
-    },
-    invariants: [...COORD, 'learner-before-voter', 'removed-node-no-authority'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderPausePct: 15, leaderPauseMsMax: 900, leaderCrashPct: 10, leaderDownMs: 300 } },
-  },
-  {
+    voters: 3,
+    workload: { controllers: 5 },
+    scripted: [
+      { f: 'member-add', at: 1_500, node: 'c4' },
+      { f: 'member-promote', at: 2_500, node: 'c4' },
+      { f: 'member-remove', at: 4_000, node: 'leader' },
+      { f: 'member-add', at: 5_500, node: 'c5' },
+      // An eager operator: asked 10 ms after the add, before a heartbeat reached the learner; the
+      // promotion waits until it has caught up (001 §62), and the later request finds it a voter.
+      { f: 'member-promote', at: 5_510, node: 'c5' },
+      { f: 'member-promote', at: 6_500, node: 'c5' },
+      { f: 'member-remove', at: 8_000, node: 'leader' },
+    ],
+    invariants: ['learner-before-voter', 'removed-node-no-authority'],
+    coordination: { faults: { intervalMs: 1_000, leaderPausePct: 15, leaderPauseMsMax: 900, leaderCrashPct: 10, leaderDownMs: 300 } },
+  }),
+  coordinated({
     name: 'db-healthy-coordination-lost',
     title: 'Database healthy, coordination lost: degraded mode, no unsafe scheduling, attempts finish under their leases',
     sources: ['001 §276', '001 §73–77'],
-    workload: { ...COORD_WORKLOAD, controllers: 3, leaseTtlMs: 3_000, workMsMin: 300, workMsMax: 1_500 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'quorum-split', at: 3_500, durationMs: 4_000 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
+    voters: 3,
+    workload: { leaseTtlMs: 3_000, workMsMin: 300, workMsMax: 1_500 },
+    scripted: [{ f: 'quorum-split', at: 3_500, durationMs: 4_000 }],
+    invariants: ['quorum-loss-degraded'],
     // A backlog of jobs on few scopes drains slowly after the faults: a longer tail lets every job finish.
-    liveness: { boundMs: 4 * COORD_LIVENESS_MS },
-    coordination: { voters: 3 },
-  },
-  {
+    livenessMs: 4 * COORD_LIVENESS_MS,
+  }),
+  coordinated({
     name: 'coordination-healthy-db-lost',
     title: 'Coordination healthy, database lost: a leader exists but no business write lands',
     sources: ['001 §277', '001 §9', '001 §38'],
-    workload: { ...COORD_WORKLOAD, controllers: 3 },
-    faults: { profile: { ...NET }, scripted: [{ f: 'db-crash', at: 4_000, downMs: 1_500 }] },
-    invariants: [...COORD, 'quorum-loss-degraded'],
-    expect: 'pass',
-    operations: 40,
-    liveness: { boundMs: COORD_LIVENESS_MS },
-    coordination: { voters: 3 },
-  },
+    voters: 3,
+    scripted: [{ f: 'db-crash', at: 4_000, downMs: 1_500 }],
+    invariants: ['quorum-loss-degraded'],
+  }),
   // The jobs table is in the database (001 §93): a failover to a lagging replica and a restore from
   // an older backup take the rows back with everything else. A new leader rebuilds its queue from
   // the rows (§84–§85), reopens blocked scopes once it inspected their effects (000 §275), and no
   // job accepted before the image is lost or run twice (001 §283).
-  {
+  coordinated({
     name: 'jobs-db-failover',
     title: 'Jobs in the database across failover and restore: none accepted before the image is lost, none finished twice',
     sources: ['001 §93', '001 §84–85', '001 §259', '001 §283', '000 §272–276'],
-    workload: { ...COORD_WORKLOAD, controllers: 3, workMsMin: 200, workMsMax: 900 },
-    faults: {
-      profile: { ...NET },
-      scripted: [
-        { f: 'db-failover', at: 3_000, lagMs: 800 },
-        // The leader is cut off from the other voters (not from the database) until its step-down
-        // window ends; its successor's epoch reaches the store after the backup was taken.
-        { f: 'leader-isolate', at: 5_800, durationMs: 1_500 },
-        { f: 'db-restore', at: 6_400, snapshotAgeMs: 600 },
-      ],
-    },
-    invariants: [...COORD, 'release-after-reconcile', 'no-blind-retry', 'restore-invalidates'],
-    expect: 'pass',
-    operations: 40,
+    voters: 3,
+    workload: { workMsMin: 200, workMsMax: 900 },
+    scripted: [
+      { f: 'db-failover', at: 3_000, lagMs: 800 },
+      // The leader is cut off from the other voters (not from the database) until its step-down
+      // window ends; its successor's epoch reaches the store after the backup was taken.
+      { f: 'leader-isolate', at: 5_800, durationMs: 1_500 },
+      { f: 'db-restore', at: 6_400, snapshotAgeMs: 600 },
+    ],
+    invariants: ['release-after-reconcile', 'no-blind-retry', 'restore-invalidates'],
     // The jobs a restore takes back run again after it: a longer tail lets the backlog drain.
-    liveness: { boundMs: 2 * COORD_LIVENESS_MS },
-    coordination: { voters: 3, faults: { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 400, leaderPausePct: 10, leaderPauseMsMax: 900 } },
-  },
+    livenessMs: 2 * COORD_LIVENESS_MS,
+    coordination: { faults: { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 400, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+  }),
 ];

@@ -6,23 +6,21 @@
 // hangs past the lease's expiry without the holder being retired: only the handler's own local
 // validity window stops it in time.
 
-import { NET, SAFETY } from './profiles.ts';
+import { SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
-  {
+  leaseScenario({
     name: 'stalled-refresh',
     title: 'A renewal call that hangs past the TTL does not keep the handler working: it stops when its lease\'s local window ends',
     // A handler stopped by its window releases a lease that may have passed to the next holder:
     // its Release must name its own token (002 key-only release).
     sources: ['000 §157–160', '002 stallable-refresh-call', '003 refresh-error-cancels-handler', '002 key-only-release'],
     workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 2, 'infra-apply': 1 }, horizonMs: 12_000, leaseTtlMs: 600, workMsMin: 400, workMsMax: 1_500, workStepMs: 50, waitPct: 100, waitTimeoutMs: 8_000, rpcTimeoutMs: 5_000 },
-    faults: { profile: { ...NET, holdProbabilityPct: 10, holdMsMax: 2_500, nemesisIntervalMs: 500, partitionProbabilityPct: 10, partitionMsMax: 2_500 } },
+    profile: { holdProbabilityPct: 10, holdMsMax: 2_500, nemesisIntervalMs: 500, partitionProbabilityPct: 10, partitionMsMax: 2_500 },
     invariants: [...SAFETY, 'work-within-lease'],
-    expect: 'pass',
-    operations: 40,
-  },
-  {
+  }),
+  leaseScenario({
     name: 'session-loss',
     title: 'Holders cut off from the database for a moment between their calls: a lease that ended with its session is never written under',
     // Short partitions between a controller and the database, mostly while its holder works and
@@ -31,12 +29,9 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     // whose leases live by their TTL keeps them through such a cut-off.
     sources: ['000 §74', '000 §25', '000 §281'],
     workload: { controllers: 4, scopes: 2, mix: { 'env-deploy': 1 }, horizonMs: 12_000, leaseTtlMs: 3_000, workMsMin: 200, workMsMax: 800 },
-    faults: { profile: { ...NET, nemesisIntervalMs: 150, partitionProbabilityPct: 60, partitionMsMax: 120 } },
-    invariants: [...SAFETY],
-    expect: 'pass',
-    operations: 40,
-  },
-  {
+    profile: { nemesisIntervalMs: 150, partitionProbabilityPct: 60, partitionMsMax: 120 },
+  }),
+  leaseScenario({
     name: 'stable-holder-names',
     title: 'Controllers hold leases under their node\'s name across restarts: a call delayed from an earlier lease is told apart by its token alone',
     // Host-style holder names (workload.holderNames 'node'): a restarted node meets its own earlier
@@ -46,9 +41,8 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     // whose effects are idempotent, so that a held effect request is not a blind retry.
     sources: ['001 §12–13', '000 §25', '000 §281'],
     workload: { controllers: 4, scopes: 2, mix: { 'alias-publish': 1 }, horizonMs: 12_000, leaseTtlMs: 400, workMsMin: 300, workMsMax: 1_000, holderNames: 'node', rpcTimeoutMs: 5_000 },
-    faults: { profile: { networkDelayMsMin: 1, networkDelayMsMax: 20, nemesisIntervalMs: 200, holdProbabilityPct: 40, holdMsMax: 2_500, crashProbabilityPct: 15, restartDelayMs: 50, pauseProbabilityPct: 10, pauseMsMax: 800 } },
+    profile: { networkDelayMsMax: 20, nemesisIntervalMs: 200, holdProbabilityPct: 40, holdMsMax: 2_500, crashProbabilityPct: 15, restartDelayMs: 50, pauseProbabilityPct: 10, pauseMsMax: 800 },
     invariants: [...SAFETY, 'no-blind-retry'],
-    expect: 'pass',
     operations: 60,
-  },
+  }),
 ];

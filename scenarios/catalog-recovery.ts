@@ -1,7 +1,7 @@
 // The built-in scenarios of database crash, failover and restore (seed 000 §271–§276, §286, §297),
 // as plain data like catalog.ts, which lists them in its order.
 
-import { DEPLOYS, NET, SAFETY } from './profiles.ts';
+import { DEPLOYS, NET, SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 /** A failover to a replica that lags 1.5 s, a third of the way through. */
@@ -38,16 +38,14 @@ function unmitigated(twin: ScenarioInput, title: string): ScenarioInput {
 }
 
 export const RECOVERY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
-  {
+  leaseScenario({
     name: 'db-crash',
     title: 'Database crash: session loss does not break the durable ownership model',
     sources: ['000 §286', '000 §74'],
     workload: { controllers: 4, scopes: 2, mix: DEPLOYS, horizonMs: 12_000, leaseTtlMs: 1_500 },
-    faults: { profile: { ...NET, nemesisIntervalMs: 1_000, dbCrashProbabilityPct: 20, dbDownMs: 700 } },
+    profile: { nemesisIntervalMs: 1_000, dbCrashProbabilityPct: 20, dbDownMs: 700 },
     invariants: [...SAFETY, 'no-blind-retry'],
-    expect: 'pass',
-    operations: 40,
-  },
+  }),
   DB_FAILOVER,
   unmitigated(DB_FAILOVER, 'Failover without a recovery epoch: fencing regresses'),
   RESTORE,

@@ -1,4 +1,7 @@
-// Fault profile pieces shared by the scenario catalogues.
+// Pieces shared by the scenario catalogues: fault profiles, invariants, workloads, and the
+// shape of a lease scenario.
+
+import type { ScenarioInput } from './schema.ts';
 
 /** Network that is never perfect: every message takes 1–5 ms. */
 export const NET = { networkDelayMsMin: 1, networkDelayMsMax: 5 } as const;
@@ -8,3 +11,33 @@ export const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monoto
 
 /** The three deploy workloads in the proportions of a typical day. */
 export const DEPLOYS = { 'env-deploy': 4, 'infra-apply': 2, 'alias-publish': 1 } as const;
+
+type Faults = NonNullable<ScenarioInput['faults']>;
+
+/**
+ * What makes a lease scenario its own. Shared: every message delayed as NET says unless the
+ * profile says otherwise, the SAFETY invariants unless others are named, and 40 operations that
+ * the correct implementation must pass.
+ */
+export interface LeaseScenario extends Pick<ScenarioInput, 'name' | 'title' | 'sources' | 'workload' | 'liveness'> {
+  /** Random faults, over the NET delays. */
+  readonly profile?: Faults['profile'];
+  readonly swarm?: boolean;
+  readonly scripted?: Faults['scripted'];
+  readonly invariants?: ScenarioInput['invariants'];
+  readonly operations?: number;
+}
+
+export function leaseScenario(s: LeaseScenario): ScenarioInput {
+  return {
+    name: s.name,
+    title: s.title,
+    sources: s.sources,
+    workload: s.workload,
+    faults: { profile: { ...NET, ...s.profile }, ...(s.swarm === undefined ? {} : { swarm: s.swarm }), ...(s.scripted === undefined ? {} : { scripted: s.scripted }) },
+    invariants: s.invariants ?? [...SAFETY],
+    expect: 'pass',
+    operations: s.operations ?? 40,
+    ...(s.liveness === undefined ? {} : { liveness: s.liveness }),
+  };
+}

@@ -6,6 +6,7 @@
 // live in lease-protocol.ts and effect-protocol.ts, the workloads in workloads.ts and group-workload.ts.
 
 import { afterInspection, retryDecision } from '../model/retry-policy.ts';
+import type { WorkloadKind } from '../scenarios/schema.ts';
 import type { Fiber, Journal, Node, Sim, SimHooks } from './engine.ts';
 import { MAX_ATTEMPTS, world } from './controller-world.ts';
 import { apiJob, crossTenantJob, deviceJob, exclusiveJob, multiJob, permitJob } from './workloads.ts';
@@ -60,30 +61,25 @@ async function runJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
   finish(sim, fiber.node);
 }
 
+/** The job each workload runs. */
+const JOBS: Readonly<Record<WorkloadKind, (sim: Sim, fiber: Fiber, j: Journal) => Promise<void>>> = {
+  'env-deploy': exclusiveJob,
+  'infra-apply': exclusiveJob,
+  'alias-publish': exclusiveJob,
+  migration: exclusiveJob,
+  'cancel-deploy': exclusiveJob,
+  'cross-tenant': crossTenantJob,
+  'device-reservation': deviceJob,
+  'signing-slot': permitJob,
+  'workflow-group': groupJob,
+  'api-request': apiJob,
+  'api-conflict': apiJob,
+  'multi-resource': multiJob,
+  'force-release': forceReleaseJob,
+};
+
 async function dispatch(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
-  switch (j.op.workload) {
-    case 'env-deploy':
-    case 'infra-apply':
-    case 'alias-publish':
-    case 'migration':
-    case 'cancel-deploy':
-      return exclusiveJob(sim, fiber, j);
-    case 'cross-tenant':
-      return crossTenantJob(sim, fiber, j);
-    case 'device-reservation':
-      return deviceJob(sim, fiber, j);
-    case 'signing-slot':
-      return permitJob(sim, fiber, j);
-    case 'workflow-group':
-      return groupJob(sim, fiber, j);
-    case 'api-request':
-    case 'api-conflict':
-      return apiJob(sim, fiber, j);
-    case 'multi-resource':
-      return multiJob(sim, fiber, j);
-    case 'force-release':
-      return forceReleaseJob(sim, fiber, j);
-  }
+  return JOBS[j.op.workload](sim, fiber, j);
 }
 
 /**

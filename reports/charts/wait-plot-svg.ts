@@ -6,10 +6,8 @@ import { waitStats, type Wait } from '../wait-times.ts';
 
 const WIDTH = 520;
 const HEIGHT = 220;
-const LEFT = 56;
-const BOTTOM = 30;
-const TOP = 14;
-const RIGHT = 12;
+/** Space between the plot and the edges of the chart, for the axes and their labels. */
+const MARGIN = { left: 56, right: 12, top: 14, bottom: 30 } as const;
 
 export function waitPlotSvg(waits: ReadonlyArray<Wait>, endTime: number): string {
   if (waits.length === 0) {
@@ -17,17 +15,17 @@ export function waitPlotSvg(waits: ReadonlyArray<Wait>, endTime: number): string
   }
   const stats = waitStats(waits);
   const yMax = Math.max(stats.maxMs, 1) * 1.1;
-  const x = (t: number): number => LEFT + (t / Math.max(endTime, 1)) * (WIDTH - LEFT - RIGHT);
-  const y = (ms: number): number => HEIGHT - BOTTOM - (ms / yMax) * (HEIGHT - BOTTOM - TOP);
+  const x = (t: number): number => MARGIN.left + (t / Math.max(endTime, 1)) * (WIDTH - MARGIN.left - MARGIN.right);
+  const y = (ms: number): number => HEIGHT - MARGIN.bottom - (ms / yMax) * (HEIGHT - MARGIN.bottom - MARGIN.top);
   const scopes = [...new Set(waits.map((w) => w.scope))];
   const parts: string[] = [
-    `<line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${HEIGHT - BOTTOM}"/>`,
-    `<line class="axis" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${HEIGHT - BOTTOM}" y2="${HEIGHT - BOTTOM}"/>`,
-    `<text class="tick" x="${LEFT - 6}" y="${y(0) + 4}" text-anchor="end">0</text>`,
-    `<text class="tick" x="${LEFT - 6}" y="${y(stats.maxMs) + 4}" text-anchor="end">${stats.maxMs}</text>`,
-    `<text class="tick" x="${LEFT}" y="${HEIGHT - 10}">0 ms</text>`,
-    `<text class="tick" x="${WIDTH - RIGHT}" y="${HEIGHT - 10}" text-anchor="end">${endTime} ms (acquired at)</text>`,
-    `<text class="tick" x="4" y="${TOP + 2}">wait ms</text>`,
+    `<line class="axis" x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}"/>`,
+    `<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${HEIGHT - MARGIN.bottom}" y2="${HEIGHT - MARGIN.bottom}"/>`,
+    `<text class="tick" x="${MARGIN.left - 6}" y="${y(0) + 4}" text-anchor="end">0</text>`,
+    `<text class="tick" x="${MARGIN.left - 6}" y="${y(stats.maxMs) + 4}" text-anchor="end">${stats.maxMs}</text>`,
+    `<text class="tick" x="${MARGIN.left}" y="${HEIGHT - 10}">0 ms</text>`,
+    `<text class="tick" x="${WIDTH - MARGIN.right}" y="${HEIGHT - 10}" text-anchor="end">${endTime} ms (acquired at)</text>`,
+    `<text class="tick" x="4" y="${MARGIN.top + 2}">wait ms</text>`,
   ];
   // Labels sit above their lines; when the two lines are close, the p50 label drops below its own.
   const close = y(stats.p50Ms) - y(stats.p95Ms) < 14;
@@ -35,8 +33,8 @@ export function waitPlotSvg(waits: ReadonlyArray<Wait>, endTime: number): string
     ? [{ label: `p50 = p95 = ${stats.p50Ms} ms`, value: stats.p50Ms, dy: -3 }]
     : [{ label: `p95 ${stats.p95Ms} ms`, value: stats.p95Ms, dy: -3 }, { label: `p50 ${stats.p50Ms} ms`, value: stats.p50Ms, dy: close ? 11 : -3 }];
   for (const { label, value, dy } of percentiles) {
-    parts.push(`<line class="percentile" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(value)}" y2="${y(value)}"/>`);
-    parts.push(`<text class="tick" x="${WIDTH - RIGHT - 4}" y="${y(value) + dy}" text-anchor="end">${label}</text>`);
+    parts.push(`<line class="percentile" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(value)}" y2="${y(value)}"/>`);
+    parts.push(`<text class="tick" x="${WIDTH - MARGIN.right - 4}" y="${y(value) + dy}" text-anchor="end">${label}</text>`);
   }
   for (const wait of waits) {
     const hue = (210 + scopes.indexOf(wait.scope) * 97) % 360;

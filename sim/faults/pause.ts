@@ -15,10 +15,7 @@ export const pause = defineFault({
   randomWhen: ['pauseProbabilityPct'],
   draw: {
     on: 'nemesis',
-    at(tick, mine, stream) {
-      if (!stream.chance(mine.pauseProbabilityPct)) return null;
-      return { f: 'pause' as const, at: tick.at, node: `c${stream.int(1, tick.controllers)}`, durationMs: stream.int(1, Math.max(1, mine.pauseMsMax)) };
-    },
+    at: (tick, mine, stream) => (stream.chance(mine.pauseProbabilityPct) ? { f: 'pause' as const, at: tick.at, node: `c${stream.int(1, tick.controllers)}`, durationMs: stream.int(1, Math.max(1, mine.pauseMsMax)) } : null),
   },
   async apply(world, fault) {
     const node = world.controller(fault.node);

@@ -20,22 +20,18 @@ export class ApiError extends Error {
   static missingField(field: string): ApiError {
     return new ApiError(`missing required field: ${field}`, 400);
   }
-  static proxyNotFound(): ApiError {
-    return new ApiError('proxy not found', 404);
+  /** 404: no proxy, or no toxic of the proxy, by the name in the path. */
+  static notFound(what: 'proxy' | 'toxic'): ApiError {
+    return new ApiError(`${what} not found`, 404);
   }
-  static proxyAlreadyExists(): ApiError {
-    return new ApiError('proxy already exists', 409);
+  /** 409: a proxy, or a toxic of the proxy, by that name already exists. */
+  static alreadyExists(what: 'proxy' | 'toxic'): ApiError {
+    return new ApiError(`${what} already exists`, 409);
   }
   static invalidStream(): ApiError {
     return new ApiError('stream was invalid, can be either upstream or downstream', 400);
   }
   static invalidToxicType(): ApiError {
     return new ApiError('invalid toxic type', 400);
-  }
-  static toxicAlreadyExists(): ApiError {
-    return new ApiError('toxic already exists', 409);
-  }
-  static toxicNotFound(): ApiError {
-    return new ApiError('toxic not found', 404);
   }
 }

@@ -29,7 +29,7 @@ class ProxyRegistry {
 
   get(name: string): TcpProxy {
     const proxy = this.proxies.get(name);
-    if (proxy === undefined) throw ApiError.proxyNotFound();
+    if (proxy === undefined) throw ApiError.notFound('proxy');
     return proxy;
   }
 
@@ -43,7 +43,7 @@ class ProxyRegistry {
     if (typeof upstream !== 'string' || upstream === '') throw ApiError.missingField('upstream');
     if (typeof listen !== 'string') throw ApiError.badRequest('listen must be a string');
     if (typeof enabled !== 'boolean') throw ApiError.badRequest('enabled must be a boolean');
-    if (this.proxies.has(name)) throw ApiError.proxyAlreadyExists();
+    if (this.proxies.has(name)) throw ApiError.alreadyExists('proxy');
     const proxy = new TcpProxy(name, listen, upstream);
     if (enabled) await proxy.start();
     this.proxies.set(name, proxy);

@@ -110,13 +110,13 @@ export class TcpProxy {
 
   getToxic(name: string): ToxicSpec {
     const spec = this.toxics.find((t) => t.name === name);
-    if (spec === undefined) throw ApiError.toxicNotFound();
+    if (spec === undefined) throw ApiError.notFound('toxic');
     return spec;
   }
 
   addToxic(body: unknown): ToxicSpec {
     const spec = parseToxicCreate(body);
-    if (this.toxics.some((t) => t.name === spec.name)) throw ApiError.toxicAlreadyExists();
+    if (this.toxics.some((t) => t.name === spec.name)) throw ApiError.alreadyExists('toxic');
     this.toxics.push(spec);
     for (const link of this.links) link.addToxic(spec);
     return spec;
@@ -125,7 +125,7 @@ export class TcpProxy {
   updateToxic(name: string, body: unknown): ToxicSpec {
     const index = this.toxics.findIndex((t) => t.name === name);
     const current = this.toxics[index];
-    if (current === undefined) throw ApiError.toxicNotFound();
+    if (current === undefined) throw ApiError.notFound('toxic');
     const spec = parseToxicUpdate(current, body);
     this.toxics[index] = spec;
     for (const link of this.links) link.updateToxic(spec);
