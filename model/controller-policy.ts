@@ -88,6 +88,14 @@ const FLAGS = {
   compactsLog: true,
   /** A Raft snapshot covers only committed, applied entries (Raft paper section 7; seed 001 §283). */
   snapshotsCommittedOnly: true,
+  /** A daemon acts on a peer only once it presents a certificate the cluster issued (seed 001 §56, §217). */
+  authenticatePeers: true,
+  /** A peer's certificate must bind the node it claims to be (seed 001 §57–§58, §207). */
+  certificateBindsNode: true,
+  /** A revoked certificate authenticates no one (seed 001 §214–§215). */
+  checkRevocation: true,
+  /** A daemon takes roles from the coordination epochs only, never from the platform's leader election (seed 001 §202–§204). */
+  rolesFromCoordinationOnly: true,
   /** Job and run rows stay in the store: the Raft log replicates coordination commands only (seed 001 §338, §340 "Raft is not the business database"). */
   jobsStayInStore: true,
   /** A reconnected event stream resumes after the agent's cursor: it backfills what it missed (seed 001 §112, §275). */

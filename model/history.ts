@@ -54,6 +54,9 @@ export type FaultKind =
   | 'voter-state-loss'
   | 'voter-upgrade'
   | 'leader-transfer'
+  | 'impostor'
+  | 'certificate'
+  | 'orchestrator-lease'
   | 'agent-fleet'
   | 'agent-connected'
   | 'agent-disconnected'
@@ -83,6 +86,13 @@ export type FaultKind =
  *   `agent-received` `{ agent, daemon, seqs }` (the event sequence numbers one poll delivered);
  * - `raft-unreadable`: `{ node, process, index, version, reads }`, a node's binary cannot read a
  *   committed entry, and it applies nothing from there on.
+ * - `certificate`: `{ action: 'issued' | 'revoked', node, serial, reason? }`, the cluster issued a
+ *   node its certificate or revoked one (`reason`: 'removed' or 'rotated');
+ * - `impostor`: `{ claims, credential, certificate, term, accepted, refused }`, a process claiming
+ *   the voter `claims` and presenting `certificate` (null: none) asked for votes in `term`; the
+ *   voters that believed it and those that refused it;
+ * - `orchestrator-lease`: `{ node, durationMs }`, the platform's leader election named `node`
+ *   leader for `durationMs`, whatever the coordination layer decided.
  */
 export interface FaultEvent {
   readonly index: number;

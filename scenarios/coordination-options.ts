@@ -53,6 +53,17 @@ export const coordinationFaultsSchema = z
     messageLossPct: pct.default(0),
     /** Chance (percent) that a consensus message between voters is delivered twice (`consensus: 'raft'`). */
     messageDuplicatePct: pct.default(0),
+    /**
+     * Chance (percent) per coordination tick that a process claiming a voter's name asks for votes
+     * with a credential that must not authenticate it (abstract consensus; §56–§59, §214–§217).
+     */
+    impostorPct: pct.default(0),
+    /**
+     * Chance (percent) per coordination tick that the platform's own leader election names a
+     * daemon that does not lead, for up to `orchestratorLeaseMsMax` (abstract consensus; §202–§204).
+     */
+    orchestratorLeasePct: pct.default(0),
+    orchestratorLeaseMsMax: ms.default(0),
   })
   .strict();
 

@@ -4,6 +4,7 @@
 import { CLIENT_PROTOCOL_MUTANTS } from '../../model/policy-mutants/client-protocol.ts';
 import { COORDINATION_MUTANTS } from '../../model/policy-mutants/coordination.ts';
 import { RAFT_MUTANTS } from '../../model/policy-mutants/raft.ts';
+import { TRUST_MUTANTS } from '../../model/policy-mutants/trust.ts';
 import { acquireAllKeepsPartial } from './acquire-all-keeps-partial.ts';
 import { acquireBypassesQueue } from './acquire-bypasses-queue.ts';
 import { advisoryLockOnly } from './advisory-lock-only.ts';
@@ -93,6 +94,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   ...CLIENT_PROTOCOL_MUTANTS,
   ...COORDINATION_MUTANTS,
   ...RAFT_MUTANTS,
+  ...TRUST_MUTANTS,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

@@ -17,6 +17,7 @@ import { fencingMonotonic } from './fencing-monotonic.ts';
 import { idempotencyScope } from './idempotency-scope.ts';
 import { jobsComplete } from './jobs-complete.ts';
 import { learnerBeforeVoter } from './learner-before-voter.ts';
+import { peersAuthenticated } from './peers-authenticated.ts';
 import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
 import { forceReleaseJudged } from './force-release-judged.ts';
@@ -82,6 +83,7 @@ export const INVARIANT_NAMES = [
   'stream-gapless',
   'agents-reconnect',
   'attempts-continue',
+  'peers-authenticated',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -124,6 +126,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'stream-gapless': streamGapless,
   'agents-reconnect': agentsReconnect,
   'attempts-continue': attemptsContinue,
+  'peers-authenticated': peersAuthenticated,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

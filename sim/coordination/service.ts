@@ -4,15 +4,12 @@
 // hands the leader its role guard. It records what checkers need in the history: `leader-change`
 // `{ term, epoch, leader, voters, votes }` on every election, `quorum-loss` / `quorum-restored`
 // when the voters lose or regain a majority, and the coordination faults it applies.
-// Membership: controllers beyond `voters` start outside the cluster. An operator's request
-// (`member-add`, `member-promote`, `member-remove`) is committed by whoever leads, and retried
-// while there is no leader with a majority; every committed change is recorded as the audit event
-// `membership-change` `{ version, change, node, voters, learners, by }` (§227), and a refused one as
-// `membership-rejected`. The bootstrap configuration is recorded first when it is not simply every
-// controller (so runs without membership keep their histories).
+// Membership: controllers beyond `voters` start outside the cluster; an operator's requests are
+// committed through the leader (membership-requests.ts). Peers authenticate each other
+// (peer-trust.ts), which the `impostor` fault tests.
 
 import { strict as assert } from 'node:assert';
-import { learnersOf, votersOf, type MembershipChange } from '../../model/cluster-membership.ts';
+import { votersOf } from '../../model/cluster-membership.ts';
 import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
 import { incarnationId } from '../../model/node-incarnation.ts';
 import type { RoleGuard } from '../../model/role-guard.ts';
@@ -25,6 +22,9 @@ import type { CoordinationFault, MembershipFault } from './faults.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
 import { JobTable } from './jobs.ts';
+import { applyMembership, recordMembership, type MembershipHost } from './membership-requests.ts';
+import { OrchestratorLease } from './orchestrator-lease.ts';
+import { PeerTrust } from './peer-trust.ts';
 import { lead, type RoleAuthority } from './scheduler.ts';
 
 type Timer =
@@ -33,9 +33,6 @@ type Timer =
   | { readonly kind: 'acks'; readonly node: string; readonly gen: number; readonly term: number; readonly acks: number; readonly higherTerm: number | null; readonly sentLocalMs: number }
   | { readonly kind: 'membership'; readonly fault: MembershipFault }
   | FaultTimer;
-
-/** An operator retries a membership request that found no leader with a majority this often. */
-const MEMBERSHIP_RETRY_MS = 100;
 
 interface TimerState {
   electionGen: number;
@@ -47,6 +44,8 @@ interface TimerState {
 export class CoordinationService implements RoleAuthority, SimCoordination {
   readonly cluster: Cluster;
   readonly jobs: JobTable;
+  private readonly trust: PeerTrust;
+  private readonly platform: OrchestratorLease;
   private readonly timers = new Map<string, TimerState>();
   private readonly voterNodes = new Map<string, Node>();
   /** The role guard each node's process held when it last died (null: none). */
@@ -69,6 +68,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     const policy = sim.policy;
     this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, promoteWhenCaughtUp: policy.promoteWhenCaughtUp, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
     this.jobs = new JobTable(sim);
+    this.trust = PeerTrust.forPlan(sim, policy);
+    this.platform = new OrchestratorLease(sim, this.cluster, options.role);
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -86,7 +87,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
 
   /** Arms every node's first election timer (a node that is no voter only re-arms it). */
   start(): void {
-    if (this.cluster.nodes.length > this.cluster.voters.length) this.recordMembership('bootstrap', null, null);
+    if (this.cluster.nodes.length > this.cluster.voters.length) recordMembership(this.sim, this.cluster, 'bootstrap', null, null);
+    for (const voter of this.cluster.voters) this.trust.enroll(voter.name);
     for (const voter of this.cluster.nodes) this.armElection(voter, 0);
   }
 
@@ -111,6 +113,9 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
    */
   guard(node: Node): RoleGuard | null {
     const voter = this.cluster.voter(node.name);
+    // A broken daemon acts on the platform's leader election while it does not lead itself.
+    const platform = voter.role === 'leader' ? null : this.platform.guardOf(node);
+    if (platform !== null) return platform;
     if (voter.guard === null || node.down) return null;
     // A guard that outlived its role (a broken policy) is still handed out, by the process that holds it.
     if (!this.sim.policy.guardEndsWithRole) return voter.guard.holder === incarnationId(voter.incarnation) ? voter.guard : null;
@@ -122,6 +127,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
 
   leads(node: Node, epoch: number): boolean {
     const voter = this.cluster.voter(node.name);
+    if (this.platform.guardOf(node)?.epoch === epoch) return true;
     return !node.down && voter.role === 'leader' && voter.guard !== null && voter.guard.epoch === epoch && incarnationId(voter.incarnation) === node.proc;
   }
 
@@ -179,7 +185,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
       return;
     }
     if (timer.kind === 'membership') {
-      this.applyMembership(timer.fault);
+      applyMembership(this.membershipHost, timer.fault);
       return;
     }
     const node = this.node(timer.node);
@@ -280,8 +286,18 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
 
   /** Leader crash, pause or isolation, a symmetric split of the voters, or a membership request. */
   applyFault(fault: CoordinationFault): void {
-    if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') this.applyMembership(fault);
+    if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') applyMembership(this.membershipHost, fault);
+    else if (fault.f === 'impostor') this.trust.impostor(this.cluster, fault.credential, this.sim.now, (name) => this.isRunning(this.node(name)));
+    else if (fault.f === 'orchestrator-lease') this.believePlatform(fault.durationMs);
     else this.nemesis.apply(fault);
+  }
+
+  /** The platform names a leader; a daemon that believes it starts the role loop under the lease. */
+  private believePlatform(durationMs: number): void {
+    const named = this.platform.name(durationMs, (name) => this.isRunning(this.node(name)));
+    if (named === null) return;
+    const node = this.node(named);
+    this.sim.spawn(node, `${node.proc}:platform-lead${this.platform.believed}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
   }
 
   picture(): CoordinationPicture {
@@ -289,41 +305,20 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     return { roles: [...committed.roles.values()].map((a) => ({ role: a.role, epoch: a.epoch, owner: incarnationId(a.owner) })), voters: votersOf(committed.membership) };
   }
 
-  // ---- membership ----------------------------------------------------------------------------
-
-  /** Commits an operator's membership request through the running leader, or retries it later. */
-  private applyMembership(fault: MembershipFault): void {
-    const retry = (): void => {
-      if (this.sim.now + MEMBERSHIP_RETRY_MS < this.sim.plan.horizonMs) this.sim.queue.push(this.sim.now + MEMBERSHIP_RETRY_MS, EV_COORD, 0, 0, { kind: 'membership', fault } satisfies Timer);
-      else this.sim.fault('membership-rejected', { change: fault.f, node: fault.node, reason: 'no-leader-before-horizon', by: null });
-    };
-    const leader = this.cluster.leader();
-    const node = leader === null ? null : this.node(leader.name);
-    if (leader === null || node === null || !this.isRunning(node) || this.guard(node) === null) return retry();
-    const target = fault.node === 'leader' ? leader.name : fault.node;
-    const kind = fault.f === 'member-add' ? 'add-learner' : fault.f === 'member-promote' ? 'promote' : 'remove';
-    const change: MembershipChange = { kind, node: target };
-    // What the learner knew when its promotion was proposed, for the audit record (§62, §227).
-    const catchUp = kind === 'promote' ? this.cluster.catchUpOf(target) : null;
-    const outcome = this.cluster.changeMembership(leader, change, this.links, this.sim.policy.stepDownOnRemoval);
-    if (outcome.kind === 'NoQuorum') return retry();
-    const by = incarnationId(leader.incarnation);
-    if (outcome.kind === 'MembershipRejected') {
-      // A learner still catching up is promoted later; anything else is refused for good.
-      if (outcome.reason === 'not-caught-up') return retry();
-      this.sim.fault('membership-rejected', { change: kind, node: target, reason: outcome.reason, by });
-      return;
-    }
-    this.recordMembership(kind, target, by, catchUp === null ? {} : { learnerEpoch: catchUp.knownEpoch, committedEpoch: catchUp.committedEpoch });
-    this.updateQuorum();
-  }
-
-  private recordMembership(change: string, node: string | null, by: string | null, extra: Readonly<Record<string, number>> = {}): void {
-    // The broken audit leaves removals out: the change is committed all the same.
-    if (change === 'remove' && !this.sim.policy.auditEveryMembershipChange) return;
-    const membership = this.cluster.committed.membership;
-    this.sim.fault('membership-change', { version: membership.version, change, node, voters: votersOf(membership), learners: learnersOf(membership), by, ...extra });
-  }
+  /** What an operator's membership request needs of the service (membership-requests.ts). */
+  private readonly membershipHost: MembershipHost = {
+    sim: () => this.sim,
+    cluster: () => this.cluster,
+    links: () => this.links,
+    trust: () => this.trust,
+    leaderWithGuard: () => {
+      const leader = this.cluster.leader();
+      const node = leader === null ? null : this.node(leader.name);
+      return leader !== null && node !== null && this.isRunning(node) && this.guard(node) !== null ? leader : null;
+    },
+    retry: (fault, at) => this.sim.queue.push(at, EV_COORD, 0, 0, { kind: 'membership', fault } satisfies Timer),
+    quorumChanged: () => this.updateQuorum(),
+  };
 
   // ---- helpers -------------------------------------------------------------------------------
 

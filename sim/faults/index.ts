@@ -12,6 +12,7 @@ import { crash } from './crash.ts';
 import { dbCrash } from './db-crash.ts';
 import { dbFailover } from './db-failover.ts';
 import { dbRestore } from './db-restore.ts';
+import { impostor } from './impostor.ts';
 import { leaderCrash } from './leader-crash.ts';
 import { leaderIsolate } from './leader-isolate.ts';
 import { leaderPause } from './leader-pause.ts';
@@ -20,6 +21,7 @@ import { memberAdd } from './member-add.ts';
 import { memberPromote } from './member-promote.ts';
 import { memberRemove } from './member-remove.ts';
 import { messageLoss } from './message-loss.ts';
+import { orchestratorLease } from './orchestrator-lease.ts';
 import type { FaultPackage, StepSchema } from './package.ts';
 import { partition } from './partition.ts';
 import { pause } from './pause.ts';
@@ -48,6 +50,8 @@ export const FAULT_PACKAGES = {
   'voter-state-loss': voterStateLoss,
   'voter-upgrade': voterUpgrade,
   'leader-transfer': leaderTransfer,
+  impostor,
+  'orchestrator-lease': orchestratorLease,
 };
 
 type Packages = typeof FAULT_PACKAGES;

@@ -164,9 +164,9 @@ describe('computeGates', () => {
     expect(byId(gates, '000-316-deadlock-prevention').evidence.summary).toBe(
       'Nothing in this run proves it; it would be proven by: deadlock-order, multi-resource-compensation, nested-acquire-order.',
     );
-    const mtls = byId(computeGates(cleanInput()), '001-339-node-mtls-revocation');
-    expect(mtls.status).toBe('untested');
-    expect(mtls.evidence.summary).toMatch(/^Nothing proves this gate\. Transport security is outside this testbed\./);
+    const dogfood = byId(computeGates(cleanInput()), '001-338-own-ha-dogfood');
+    expect(dogfood.status).toBe('untested');
+    expect(dogfood.evidence.summary).toMatch(/^Nothing proves this gate\. A property of the deployed product, outside this testbed\./);
   });
 
   it('does not count a sweep that ran no seed as a proof', () => {

@@ -1,0 +1,29 @@
+// A process on the cluster network claims to be a voter and asks the others for their votes in a
+// newer term (seed 001 §56–§59, §214–§217). What it presents: no certificate, a forged one (never
+// issued), another node's valid certificate, or the claimed node's own certificate that an
+// operator revoked by rotating it after it leaked. A daemon acts only on a peer that
+// authenticates as the member it claims to be, so every voter must refuse each of them. Abstract
+// consensus only. Recorded as `impostor` (sim/coordination/peer-trust.ts), and the certificates
+// the cluster issues and revokes as `certificate`.
+// Knob: `coordination.faults.impostorPct` (at each coordination tick, one of the four credentials).
+
+import { z } from 'zod';
+import { defineFault, ms, simulatedOnly, toCoordination } from './package.ts';
+
+export const IMPOSTOR_CREDENTIALS = ['none', 'forged', 'other-node', 'revoked'] as const;
+
+const notTheDatabase = simulatedOnly('node-to-node authentication belongs to the simulated coordination layer; the database is unaffected');
+
+export const impostor = defineFault({
+  schema: z.object({ f: z.literal('impostor'), at: ms, credential: z.enum(IMPOSTOR_CREDENTIALS) }).strict(),
+  randomWhen: ['impostorPct'],
+  draw: {
+    on: 'coordination',
+    at: (tick, _mine, stream) => (stream.chance(tick.coordination!.impostorPct) ? { f: 'impostor' as const, at: tick.at, credential: stream.pick(IMPOSTOR_CREDENTIALS) } : null),
+  },
+  apply: toCoordination,
+  records: {
+    impostor: { real: notTheDatabase, colour: '#8e44ad' },
+    certificate: { real: notTheDatabase },
+  },
+});
