@@ -6,7 +6,6 @@
 
 import { COORDINATION_SCENARIOS } from './catalog-001.ts';
 import { RAFT_SCENARIOS } from './catalog-raft.ts';
-import { TRUST_SCENARIOS } from './catalog-trust.ts';
 import { CONCURRENCY_SCENARIOS } from './catalog-concurrency.ts';
 import { HOLDER_SCENARIOS } from './catalog-holders.ts';
 import { RECOVERY_SCENARIOS } from './catalog-recovery.ts';
@@ -263,5 +262,4 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   }),
   ...COORDINATION_SCENARIOS,
   ...RAFT_SCENARIOS,
-  ...TRUST_SCENARIOS,
 ];

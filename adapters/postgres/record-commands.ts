@@ -86,23 +86,31 @@ export async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand)
       if (await startRecord(tx, command, now, row !== null)) return { kind: 'New' };
       continue;
     }
-    const existing = decodeText(row.digest);
-    if (existing !== command.digest) return { kind: 'Conflict', existingDigest: existing };
-    switch (row.state) {
-      case 'InProgress':
-        return { kind: 'InProgress' };
-      case 'Unknown':
-        // Never turned into a new operation (§53): only a completion resolves it.
-        return { kind: 'Unknown' };
-      case 'FailedTerminal':
-        if (command.retryAfterTerminal) {
-          await startRecord(tx, command, now, true);
-          return { kind: 'New' };
-        }
-        return { kind: 'Replay', outcome: storedOutcome(row) };
-      case 'Succeeded':
-        return { kind: 'Replay', outcome: storedOutcome(row) };
-    }
+    const answer = answerExisting(row, command);
+    if (answer !== 'start-again') return answer;
+    await startRecord(tx, command, now, true);
+    return { kind: 'New' };
+  }
+}
+
+/**
+ * What IdempotencyBegin answers when the key has a live record: a conflict, the state it is in,
+ * the stored outcome, or 'start-again' (a terminal failure the request may retry: the caller
+ * starts a new operation in the record's place).
+ */
+export function answerExisting(row: IdempotencyRow, command: IdempotencyBeginCommand): IdempotencyBeginResult | 'start-again' {
+  const existing = decodeText(row.digest);
+  if (existing !== command.digest) return { kind: 'Conflict', existingDigest: existing };
+  switch (row.state) {
+    case 'InProgress':
+      return { kind: 'InProgress' };
+    case 'Unknown':
+      // Never turned into a new operation (§53): only a completion resolves it.
+      return { kind: 'Unknown' };
+    case 'FailedTerminal':
+      return command.retryAfterTerminal ? 'start-again' : { kind: 'Replay', outcome: storedOutcome(row) };
+    case 'Succeeded':
+      return { kind: 'Replay', outcome: storedOutcome(row) };
   }
 }
 

@@ -12,11 +12,10 @@
 // one key running at once both find no record and both are told New: the operation runs twice.
 
 import type { IdempotencyBeginCommand } from '../../../model/commands.ts';
-import type { StoredOutcome } from '../../../model/idempotency-outcome.ts';
 import type { IdempotencyBeginResult } from '../../../model/outcomes.ts';
 import { isValidBegin } from '../../../model/idempotency.ts';
-import { decodeText, encodeText } from '../text-codec.ts';
-import { keyParams, type IdempotencyRow } from '../record-commands.ts';
+import { encodeText } from '../text-codec.ts';
+import { answerExisting, keyParams, type IdempotencyRow } from '../record-commands.ts';
 import type { CommandBodies } from '../store.ts';
 import type { Tx } from '../transaction.ts';
 
@@ -43,19 +42,8 @@ async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand): Promi
   };
   // An expired record is absent (§54).
   if (row === undefined || now >= row.expires_at) return start();
-  const existing = decodeText(row.digest);
-  if (existing !== command.digest) return { kind: 'Conflict', existingDigest: existing };
-  switch (row.state) {
-    case 'InProgress':
-      return { kind: 'InProgress' };
-    case 'Unknown':
-      return { kind: 'Unknown' };
-    case 'FailedTerminal':
-      if (command.retryAfterTerminal) return start();
-      return { kind: 'Replay', outcome: JSON.parse(row.outcome_json!) as StoredOutcome };
-    case 'Succeeded':
-      return { kind: 'Replay', outcome: JSON.parse(row.outcome_json!) as StoredOutcome };
-  }
+  const answer = answerExisting(row, command);
+  return answer === 'start-again' ? start() : answer;
 }
 
 /** The command bodies it replaces. */
