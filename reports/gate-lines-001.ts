@@ -50,7 +50,12 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
     invariants: ['cluster-doctor'],
     note: "The doctor's consistency checks (001 §243 DB/epoch consistency, §244 role owner removed) run each time a leader takes its role, against the epochs the store accepted, and as each run ends, on the store's Inspect view and the committed coordination state; connectivity, certificates and snapshot state are not checked.",
   }],
-  ['node-mtls-revocation', 'node mTLS/revocation complete', { note: 'Transport security is outside this testbed.' }],
+  ['node-mtls-revocation', 'node mTLS/revocation complete', {
+    scenarios: ['node-impostor'],
+    mutants: ['revocation-ignored', 'certificate-not-bound-to-node', 'peers-unauthenticated'],
+    invariants: ['peers-authenticated'],
+    note: 'Every node holds a certificate bound to its node id; rotating a leaked certificate or removing a node revokes it. Processes claiming a voter with no certificate, a forged one, another node’s or a revoked one ask the voters for their votes in a newer term, and every voter must refuse them. What is modelled is each daemon’s decision about who talks to it; encryption, certificate files and their expiry are not simulated.',
+  }],
   ['dr-procedure', 'DR procedure exercised', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],
     mutants: ['epoch-reset-after-restore'],
@@ -200,7 +205,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['learner-before-voter'],
     note: 'The audit record is the versioned membership-change event naming the leader that committed it; learner-before-voter fails a change without one. The operator\'s identity and permissions are not modelled.',
   }],
-  ['node-mtls', 'Node-to-node traffic uses mTLS.', { note: 'Transport security is outside this testbed.' }],
+  ['node-mtls', 'Node-to-node traffic uses mTLS.', {
+    scenarios: ['node-impostor'],
+    mutants: ['peers-unauthenticated', 'certificate-not-bound-to-node'],
+    invariants: ['peers-authenticated'],
+    note: 'A daemon acts on a peer only once it authenticates with a certificate the cluster issued to the node it claims to be; an impostor that asks for votes without one is refused by every voter. The authentication decision is modelled, not the TLS handshake or encryption.',
+  }],
   ['no-raw-coordination-api', 'Public API cannot submit raw coordination commands.', { note: 'The public API is outside this testbed.' }],
   ['standalone-same-semantics', 'Standalone uses same coordination semantics without network Raft.', {
     scenarios: ['standalone-coordination'],
@@ -209,7 +219,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     note: 'One voter, no network between voters: each incarnation takes a new term and epoch and the same invariants hold. With a single node a stale leader is a dead process, so stale guards are caught on the cluster scenarios; a restarted leader that keeps its predecessor’s epoch is caught here.',
   }],
   ['wan-raft-not-required', 'WAN/global Raft is not required for initial production.', { note: OUTSIDE }],
-  ['kubernetes-not-authority', 'Kubernetes does not become hidden coordination authority.', { note: OUTSIDE }],
+  ['kubernetes-not-authority', 'Kubernetes does not become hidden coordination authority.', {
+    scenarios: ['platform-leader-election'],
+    mutants: ['orchestrator-lease-as-authority'],
+    invariants: ['fenced-stale-leader', 'one-owner-per-epoch'],
+    note: 'The platform’s own leader election (a Kubernetes Lease) names daemons that do not lead, while leaders crash and pause; roles must follow the coordination epochs alone, and a daemon that acts on the platform’s lease under the epoch it knows is caught using an epoch another incarnation won. Pod scheduling, volumes and the Kubernetes API are not simulated.',
+  }],
   ['typed-role-guard', 'Typed RoleGuard replaces boolean leader checks in high-risk paths.', {
     scenarios: ['scheduler-epoch'],
     mutants: ['boolean-leader-flag'],
