@@ -96,6 +96,10 @@ const FLAGS = {
   checkRevocation: true,
   /** A daemon takes roles from the coordination epochs only, never from the platform's leader election (seed 001 §202–§204). */
   rolesFromCoordinationOnly: true,
+  /** An operator's maintenance change is committed through consensus, so every daemon sees it (seed 001 §129–§131). */
+  maintenanceThroughConsensus: true,
+  /** A role loop starts no new work that the maintenance state stops (seed 001 §129, §306). */
+  honourMaintenance: true,
   /** Job and run rows stay in the store: the Raft log replicates coordination commands only (seed 001 §338, §340 "Raft is not the business database"). */
   jobsStayInStore: true,
   /** A reconnected event stream resumes after the agent's cursor: it backfills what it missed (seed 001 §112, §275). */

@@ -57,6 +57,7 @@ export type FaultKind =
   | 'impostor'
   | 'certificate'
   | 'orchestrator-lease'
+  | 'maintenance-change'
   | 'agent-fleet'
   | 'agent-connected'
   | 'agent-disconnected'
@@ -92,7 +93,9 @@ export type FaultKind =
  *   the voter `claims` and presenting `certificate` (null: none) asked for votes in `term`; the
  *   voters that believed it and those that refused it;
  * - `orchestrator-lease`: `{ node, durationMs }`, the platform's leader election named `node`
- *   leader for `durationMs`, whatever the coordination layer decided.
+ *   leader for `durationMs`, whatever the coordination layer decided;
+ * - `maintenance-change`: `{ epoch, state, by, roleEpoch }`, the maintenance state became `state`
+ *   at maintenance `epoch`, set by the incarnation `by` while the role epoch was `roleEpoch`.
  */
 export interface FaultEvent {
   readonly index: number;

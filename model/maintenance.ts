@@ -3,6 +3,7 @@
 // against; if the epoch moved since, its view is stale and it must look again before acting.
 
 import { assert } from './assert.ts';
+import type { CoordinatedRole } from './coordination-epoch.ts';
 
 export type MaintenanceState = 'Normal' | 'ReadOnly' | 'NoScheduling' | 'NoReleasePromotion' | 'FullMaintenance';
 
@@ -52,4 +53,16 @@ export function gate(current: Maintenance, operation: GatedOperation, observedEp
   if (observedEpoch < current.epoch) return { kind: 'StaleMaintenanceView', currentEpoch: current.epoch };
   if (BLOCKED[current.state].includes(operation)) return { kind: 'Blocked', state: current.state, epoch: current.epoch };
   return { kind: 'Allowed', epoch: current.epoch };
+}
+
+/** What each coordinated role's loop starts, as the maintenance gate names it (§129, §306). */
+export const ROLE_OPERATION: Readonly<Record<CoordinatedRole, GatedOperation>> = {
+  scheduler: 'schedule',
+  'release-coordinator': 'release-promotion',
+  'deployment-coordinator': 'deployment-switch',
+};
+
+/** Whether `maintenance` stops `operation` (a view's own epoch is current by definition). */
+export function stops(maintenance: Maintenance, operation: GatedOperation): boolean {
+  return BLOCKED[maintenance.state].includes(operation);
 }

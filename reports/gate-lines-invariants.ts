@@ -83,7 +83,12 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-dr-no-invented-cluster', 'DR never silently invents a new cluster from stale state', like('dr-procedure')],
   ['inv-wan-optional', 'global/WAN Raft is optional, not baseline', like('wan-raft-not-required')],
   ['inv-k8s-not-authority', 'K8s leader election is not hidden authority', like('kubernetes-not-authority')],
-  ['inv-maintenance-coordinated', 'maintenance state can be globally coordinated', { note: 'Maintenance is a role epoch of the coordination service (restart-incarnation covers it in part); a global maintenance window is not simulated. ' + NOT_MODELLED }],
+  ['inv-maintenance-coordinated', 'maintenance state can be globally coordinated', {
+    scenarios: ['maintenance-window'],
+    mutants: ['maintenance-local-only', 'scheduler-ignores-maintenance'],
+    invariants: ['maintenance-respected'],
+    note: 'An operator sets maintenance states through the leader, committed with a majority and a monotonic maintenance epoch, while leaders crash and pause; no dispatch under the epoch in force starts while the state stops scheduling. A change kept on the daemon that received it, or a role loop that never looks, is caught. The read-only and write gates of business APIs are not modelled.',
+  }],
   ['inv-standalone-same', 'standalone shares role/epoch semantics through local backend', like('standalone-same-semantics')],
   ['inv-reconciliation-follows-failover', 'reconciliation follows leadership/failover', like('leader-reconstructs-from-db')],
   ['inv-dogfood-ha', 'Forgeyard dogfoods its HA system', { note: OUTSIDE }],

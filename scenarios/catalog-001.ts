@@ -231,4 +231,20 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     ],
     coordination: { faults: { intervalMs: 1_000, orchestratorLeasePct: 20, orchestratorLeaseMsMax: 2_000, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
   }),
+  // An operator's maintenance windows (NoScheduling and others that stop the scheduler, and one
+  // that does not), set through the leader while leaders crash and pause: no dispatch under the
+  // epoch in force starts inside a window, and the jobs run once it ends.
+  coordinated({
+    name: 'maintenance-window',
+    title: 'Maintenance windows set through the leader stop every daemon’s scheduling until they end; jobs finish after',
+    sources: ['001 §129–131', '001 §306', '001 §340'],
+    voters: 3,
+    scripted: [
+      { f: 'maintenance', at: 1_500, state: 'NoScheduling', durationMs: 2_000 },
+      { f: 'maintenance', at: 4_500, state: 'NoReleasePromotion', durationMs: 1_000 },
+      { f: 'maintenance', at: 6_500, state: 'FullMaintenance', durationMs: 1_500 },
+    ],
+    invariants: ['maintenance-respected'],
+    coordination: { faults: { intervalMs: 1_000, maintenancePct: 15, maintenanceMsMax: 1_500, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+  }),
 ];

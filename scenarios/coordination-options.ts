@@ -64,6 +64,12 @@ export const coordinationFaultsSchema = z
      */
     orchestratorLeasePct: pct.default(0),
     orchestratorLeaseMsMax: ms.default(0),
+    /**
+     * Chance (percent) per coordination tick that an operator sets a maintenance state that stops
+     * something, for up to `maintenanceMsMax` (abstract consensus; §129–§131).
+     */
+    maintenancePct: pct.default(0),
+    maintenanceMsMax: ms.default(0),
   })
   .strict();
 

@@ -17,6 +17,7 @@ import { fencingMonotonic } from './fencing-monotonic.ts';
 import { idempotencyScope } from './idempotency-scope.ts';
 import { jobsComplete } from './jobs-complete.ts';
 import { learnerBeforeVoter } from './learner-before-voter.ts';
+import { maintenanceRespected } from './maintenance-respected.ts';
 import { peersAuthenticated } from './peers-authenticated.ts';
 import { leaseExclusive } from './lease-exclusive.ts';
 import { forceReleaseAudited } from './force-release-audited.ts';
@@ -84,6 +85,7 @@ export const INVARIANT_NAMES = [
   'agents-reconnect',
   'attempts-continue',
   'peers-authenticated',
+  'maintenance-respected',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -127,6 +129,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'agents-reconnect': agentsReconnect,
   'attempts-continue': attemptsContinue,
   'peers-authenticated': peersAuthenticated,
+  'maintenance-respected': maintenanceRespected,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -1,5 +1,6 @@
-// The policy mutants of node identity and deployment (seed 001 §56–§59, §202–§204, §214–§217):
-// what a daemon believes about who talks to it, and about who leads. One entry a mutant, as in coordination.ts (policy-mutant.ts
+// The policy mutants of node identity, deployment and operations (seed 001 §56–§59, §129–§131,
+// §202–§204, §214–§217): what a daemon believes about who talks to it, about who leads, and about
+// the maintenance state. One entry a mutant, as in coordination.ts (policy-mutant.ts
 // says how to write one).
 
 import { policyMutants } from './policy-mutant.ts';
@@ -50,5 +51,28 @@ export const TRUST_MUTANTS = policyMutants({
     invariants: ['fenced-stale-leader'],
     scenarios: ['platform-leader-election'],
     flips: 'rolesFromCoordinationOnly',
+  },
+  // Seed 001 §129 (maintenance states), §306 ("Maintenance Guard: could similarly gate destructive
+  // cluster ops"). The scheduler never looks at the maintenance state: it goes on dispatching
+  // through a NoScheduling window.
+  'scheduler-ignores-maintenance': {
+    bug: 'the role loop never checks the maintenance state, so it starts work that maintenance stops',
+    source: '001 §129, §306',
+    rule: 'maintenance-respected: no dispatch under the current epoch while the maintenance state stops it',
+    invariants: ['maintenance-respected'],
+    scenarios: ['maintenance-window'],
+    flips: 'honourMaintenance',
+  },
+  // Seed 001 §130 ("Global Maintenance: good Raft candidate because all nodes need same view"),
+  // §131 (monotonic maintenance epoch), §340 "maintenance state can be globally coordinated". The
+  // operator's change is applied by the daemon that received it and never committed: the leader,
+  // elsewhere, goes on scheduling as if nothing was set.
+  'maintenance-local-only': {
+    bug: 'a maintenance change is applied on the daemon that received it instead of being committed for every daemon',
+    source: '001 §130–§131, §340 "maintenance state can be globally coordinated"',
+    rule: 'maintenance-respected: once set, maintenance stops the role on every daemon',
+    invariants: ['maintenance-respected'],
+    scenarios: ['maintenance-window'],
+    flips: 'maintenanceThroughConsensus',
   },
 });

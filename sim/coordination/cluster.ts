@@ -16,6 +16,7 @@
 import { strict as assert } from 'node:assert';
 import { isVoter, votersOf, type Membership, type MembershipChange } from '../../model/cluster-membership.ts';
 import { applyCoordination, initialCoordination, type CoordinatedRole, type CoordinationOutcome, type CoordinationState } from '../../model/coordination-epoch.ts';
+import type { MaintenanceState } from '../../model/maintenance.ts';
 import { firstIncarnation, incarnationId, restarted, type NodeIncarnation } from '../../model/node-incarnation.ts';
 import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
 import { majorityOf } from '../../scenarios/coordination-options.ts';
@@ -278,7 +279,7 @@ export class Cluster {
     stepDownRemoved = true,
   ): CoordinationOutcome | { readonly kind: 'NoQuorum'; readonly reachable: number } {
     assert.ok(leader.role === 'leader', 'only a leader proposes a membership change');
-    const reachable = 1 + this.peersOf(leader).filter((peer) => links.connected(leader.name, peer.name)).length;
+    const reachable = this.reachableFrom(leader, links);
     if (reachable < this.majority) return { kind: 'NoQuorum', reachable };
     const target = this.byName.get(change.node);
     const caughtUp = (target !== undefined && target.knownEpoch === this.committed.epoch) || !this.rules.promoteWhenCaughtUp;
@@ -293,6 +294,21 @@ export class Cluster {
     }
     if (change.kind === 'remove' && target !== undefined && stepDownRemoved) this.stepDown(target);
     return next.outcome;
+  }
+
+  /** Commits a maintenance change proposed by `leader` (§130–§132), with a majority of the voters reachable. */
+  setMaintenance(leader: Voter, state: MaintenanceState, links: Links): CoordinationOutcome | { readonly kind: 'NoQuorum'; readonly reachable: number } {
+    assert.ok(leader.role === 'leader', 'only a leader proposes a maintenance change');
+    const reachable = this.reachableFrom(leader, links);
+    if (reachable < this.majority) return { kind: 'NoQuorum', reachable };
+    const next = applyCoordination(this.committed, { kind: 'SetMaintenance', state, expectedEpoch: this.committed.maintenance.epoch });
+    this.committed = next.state;
+    return next.outcome;
+  }
+
+  /** The voters `leader` reaches now, itself included. */
+  private reachableFrom(leader: Voter, links: Links): number {
+    return 1 + this.peersOf(leader).filter((peer) => links.connected(leader.name, peer.name)).length;
   }
 
   /** How far `name` has caught up: the epoch it knows and the one committed (§62, match state of the audit record). */

@@ -8,32 +8,17 @@
 import { learnersOf, votersOf, type MembershipChange } from '../../model/cluster-membership.ts';
 import { incarnationId } from '../../model/node-incarnation.ts';
 import type { Sim } from '../engine.ts';
-import type { Cluster, Links, Voter } from './cluster.ts';
+import type { Cluster } from './cluster.ts';
 import type { MembershipFault } from './faults.ts';
-import type { PeerTrust } from './peer-trust.ts';
+import { OPERATOR_RETRY_MS, type OperatorHost } from './operator-host.ts';
 
-/** An operator retries a membership request that found no leader with a majority this often. */
-const MEMBERSHIP_RETRY_MS = 100;
-
-/** What a membership request needs of the coordination service. */
-export interface MembershipHost {
-  sim(): Sim;
-  cluster(): Cluster;
-  links(): Links;
-  trust(): PeerTrust;
-  /** The leader whose process runs and holds its role guard now, or null. */
-  leaderWithGuard(): Voter | null;
-  /** Hands the request back to the service at `at`. */
-  retry(fault: MembershipFault, at: number): void;
-  quorumChanged(): void;
-}
 
 /** Commits an operator's membership request through the running leader, or retries it later. */
-export function applyMembership(host: MembershipHost, fault: MembershipFault): void {
+export function applyMembership(host: OperatorHost, fault: MembershipFault): void {
   const sim = host.sim();
   const cluster = host.cluster();
   const retry = (): void => {
-    if (sim.now + MEMBERSHIP_RETRY_MS < sim.plan.horizonMs) host.retry(fault, sim.now + MEMBERSHIP_RETRY_MS);
+    if (sim.now + OPERATOR_RETRY_MS < sim.plan.horizonMs) host.later({ kind: 'membership', fault }, sim.now + OPERATOR_RETRY_MS);
     else sim.fault('membership-rejected', { change: fault.f, node: fault.node, reason: 'no-leader-before-horizon', by: null });
   };
   const leader = host.leaderWithGuard();

@@ -29,6 +29,8 @@ export interface RoleAuthority {
   leads(node: Node, epoch: number): boolean;
   /** A job's lease was created under the role (message-level consensus may act on it). */
   dispatched?(node: Node, scope: string): void;
+  /** The maintenance state stops this role's new work now (§129, §306). */
+  schedulingPaused?(node: Node): boolean;
   /** The store answered Fenced: stop the role now and refresh the cluster view (§96). */
   fenced(node: Node): void;
   /** Send guards with role mutations (the correct protocol), or act on "holds a role" alone. */
@@ -81,6 +83,8 @@ export async function lead(sim: Sim, authority: RoleAuthority, jobs: JobTable, f
       }
       const guard = await standing();
       if (guard === null) return;
+      // Looked at just before the dispatch is sent: the maintenance state stops new work (§306).
+      if (authority.schedulingPaused?.(node) === true) break;
       const outcome = await dispatch(sim, authority, jobs, fiber, row, op, guard);
       if (outcome === 'blocked') await reopen(sim, fiber, row.scope, jobs.takenOn(row.scope));
       if (outcome === 'stop') return;

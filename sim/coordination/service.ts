@@ -22,7 +22,9 @@ import type { CoordinationFault, MembershipFault } from './faults.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
 import { JobTable } from './jobs.ts';
-import { applyMembership, recordMembership, type MembershipHost } from './membership-requests.ts';
+import { MaintenanceDesk } from './maintenance-desk.ts';
+import { applyMembership, recordMembership } from './membership-requests.ts';
+import type { OperatorHost, OperatorTimer } from './operator-host.ts';
 import { OrchestratorLease } from './orchestrator-lease.ts';
 import { PeerTrust } from './peer-trust.ts';
 import { lead, type RoleAuthority } from './scheduler.ts';
@@ -31,7 +33,7 @@ type Timer =
   | { readonly kind: 'election'; readonly node: string; readonly gen: number; readonly timeoutMs: number }
   | { readonly kind: 'heartbeat'; readonly node: string; readonly gen: number }
   | { readonly kind: 'acks'; readonly node: string; readonly gen: number; readonly term: number; readonly acks: number; readonly higherTerm: number | null; readonly sentLocalMs: number }
-  | { readonly kind: 'membership'; readonly fault: MembershipFault }
+  | OperatorTimer
   | FaultTimer;
 
 interface TimerState {
@@ -46,6 +48,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   readonly jobs: JobTable;
   private readonly trust: PeerTrust;
   private readonly platform: OrchestratorLease;
+  private readonly maintenance: MaintenanceDesk;
   private readonly timers = new Map<string, TimerState>();
   private readonly voterNodes = new Map<string, Node>();
   /** The role guard each node's process held when it last died (null: none). */
@@ -70,6 +73,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     this.jobs = new JobTable(sim);
     this.trust = PeerTrust.forPlan(sim, policy);
     this.platform = new OrchestratorLease(sim, this.cluster, options.role);
+    this.maintenance = new MaintenanceDesk(this.operator, options.role);
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -123,6 +127,10 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     assert.equal(incarnationId(voter.incarnation), node.proc, 'the voter and its node agree on the incarnation');
     if (this.sim.policy.checkQuorum && this.sim.local(node) - this.timer(node.name).lastMajorityLocalMs >= this.options.stepDownMs) return null;
     return voter.guard;
+  }
+
+  schedulingPaused(node: Node): boolean {
+    return this.maintenance.paused(node);
   }
 
   leads(node: Node, epoch: number): boolean {
@@ -184,10 +192,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
       this.nemesis.end(timer);
       return;
     }
-    if (timer.kind === 'membership') {
-      applyMembership(this.membershipHost, timer.fault);
-      return;
-    }
+    if (timer.kind === 'membership') return applyMembership(this.operator, timer.fault);
+    if (timer.kind === 'maintenance') return this.maintenance.request(timer.state, timer.durationMs);
     const node = this.node(timer.node);
     if (node.down) return;
     if (node.pausedUntil > this.sim.now) {
@@ -286,9 +292,10 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
 
   /** Leader crash, pause or isolation, a symmetric split of the voters, or a membership request. */
   applyFault(fault: CoordinationFault): void {
-    if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') applyMembership(this.membershipHost, fault);
+    if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') applyMembership(this.operator, fault);
     else if (fault.f === 'impostor') this.trust.impostor(this.cluster, fault.credential, this.sim.now, (name) => this.isRunning(this.node(name)));
     else if (fault.f === 'orchestrator-lease') this.believePlatform(fault.durationMs);
+    else if (fault.f === 'maintenance') this.maintenance.request(fault.state, fault.durationMs);
     else this.nemesis.apply(fault);
   }
 
@@ -305,8 +312,8 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     return { roles: [...committed.roles.values()].map((a) => ({ role: a.role, epoch: a.epoch, owner: incarnationId(a.owner) })), voters: votersOf(committed.membership) };
   }
 
-  /** What an operator's membership request needs of the service (membership-requests.ts). */
-  private readonly membershipHost: MembershipHost = {
+  /** What an operator's request needs of the service (operator-host.ts). */
+  private readonly operator: OperatorHost = {
     sim: () => this.sim,
     cluster: () => this.cluster,
     links: () => this.links,
@@ -316,7 +323,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
       const node = leader === null ? null : this.node(leader.name);
       return leader !== null && node !== null && this.isRunning(node) && this.guard(node) !== null ? leader : null;
     },
-    retry: (fault, at) => this.sim.queue.push(at, EV_COORD, 0, 0, { kind: 'membership', fault } satisfies Timer),
+    later: (timer, at) => this.sim.queue.push(at, EV_COORD, 0, 0, timer satisfies Timer),
     quorumChanged: () => this.updateQuorum(),
   };
 

@@ -17,6 +17,7 @@ import { leaderCrash } from './leader-crash.ts';
 import { leaderIsolate } from './leader-isolate.ts';
 import { leaderPause } from './leader-pause.ts';
 import { leaderTransfer } from './leader-transfer.ts';
+import { maintenance } from './maintenance.ts';
 import { memberAdd } from './member-add.ts';
 import { memberPromote } from './member-promote.ts';
 import { memberRemove } from './member-remove.ts';
@@ -52,6 +53,7 @@ export const FAULT_PACKAGES = {
   'leader-transfer': leaderTransfer,
   impostor,
   'orchestrator-lease': orchestratorLease,
+  maintenance,
 };
 
 type Packages = typeof FAULT_PACKAGES;

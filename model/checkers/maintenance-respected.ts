@@ -1,0 +1,49 @@
+// maintenance-respected (seed 001 §129–§131 global maintenance with a monotonic epoch, §306
+// maintenance guard; §340 "maintenance state can be globally coordinated"): once a maintenance
+// state that stops a role's work is set, no daemon of that role starts such work under the epoch
+// in force when it was set or a later one, until a later change allows it again. A dispatch under
+// an older epoch belongs to a leader deposed before the change and is not judged here (the role
+// guard fences it). The rule is read from the history alone: `maintenance-change` records and the
+// guard each DispatchJob carries.
+
+import type { CoordinatedRole } from '../coordination-epoch.ts';
+import type { FaultEvent, History } from '../history.ts';
+import { ROLE_OPERATION, stops, type MaintenanceState } from '../maintenance.ts';
+import type { Verdict, Violation } from '../verdict.ts';
+import { faultsOf, pairOperations, storeOps } from './operations.ts';
+import { verdictOf, violation } from './violations.ts';
+
+const INVARIANT = 'maintenance-respected';
+
+/** The maintenance change in force just before history index `index`, or null. */
+function inForce(changes: ReadonlyArray<FaultEvent>, index: number): FaultEvent | null {
+  let found: FaultEvent | null = null;
+  for (const change of changes) {
+    if (change.index >= index) break;
+    found = change;
+  }
+  return found;
+}
+
+export function maintenanceRespected(history: History): Verdict {
+  const changes = faultsOf(history, ['maintenance-change']);
+  if (changes.length === 0) return verdictOf([]);
+  const violations: Violation[] = [];
+  for (const { op, command } of storeOps(pairOperations(history), 'DispatchJob')) {
+    const guard = command.guard;
+    if (guard === undefined) continue;
+    const change = inForce(changes, op.invoke.index);
+    if (change === null) continue;
+    const state = change.value.state as MaintenanceState;
+    const roleEpoch = change.value.roleEpoch as number;
+    if (!stops({ state, epoch: change.value.epoch as number }, ROLE_OPERATION[guard.role as CoordinatedRole]) || guard.epoch < roleEpoch) continue;
+    violations.push(
+      violation(
+        INVARIANT,
+        `${op.process} dispatched job ${command.jobId} (#${op.invoke.index}) under ${guard.role} epoch ${guard.epoch} while maintenance ${state} (maintenance epoch ${String(change.value.epoch)}, set at #${change.index} by ${String(change.value.by)} under epoch ${roleEpoch}) stops it`,
+        [change.index, op.invoke.index],
+      ),
+    );
+  }
+  return verdictOf(violations);
+}
