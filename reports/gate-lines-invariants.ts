@@ -5,7 +5,7 @@
 import type { Entry, Line } from './gate-catalogue.ts';
 import { SEED_000_ACCEPTANCE, SEED_000_GATES } from './gate-lines-000.ts';
 import { SEED_001_ACCEPTANCE, SEED_001_GATES } from './gate-lines-001.ts';
-import { NOT_MODELLED, OUTSIDE } from './gate-notes.ts';
+import { OUTSIDE } from './gate-notes.ts';
 
 const ROWS: ReadonlyArray<Line> = [...SEED_000_GATES, ...SEED_000_ACCEPTANCE, ...SEED_001_GATES, ...SEED_001_ACCEPTANCE];
 
