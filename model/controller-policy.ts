@@ -100,6 +100,8 @@ const FLAGS = {
   maintenanceThroughConsensus: true,
   /** A role loop starts no new work that the maintenance state stops (seed 001 §129, §306). */
   honourMaintenance: true,
+  /** The public API refuses raw coordination commands: only the typed cluster service proposes (seed 001 §220–§223). */
+  refuseRawCommands: true,
   /** Job and run rows stay in the store: the Raft log replicates coordination commands only (seed 001 §338, §340 "Raft is not the business database"). */
   jobsStayInStore: true,
   /** A reconnected event stream resumes after the agent's cursor: it backfills what it missed (seed 001 §112, §275). */

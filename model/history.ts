@@ -58,6 +58,7 @@ export type FaultKind =
   | 'certificate'
   | 'orchestrator-lease'
   | 'maintenance-change'
+  | 'api-request'
   | 'agent-fleet'
   | 'agent-connected'
   | 'agent-disconnected'
@@ -95,7 +96,9 @@ export type FaultKind =
  * - `orchestrator-lease`: `{ node, durationMs }`, the platform's leader election named `node`
  *   leader for `durationMs`, whatever the coordination layer decided;
  * - `maintenance-change`: `{ epoch, state, by, roleEpoch }`, the maintenance state became `state`
- *   at maintenance `epoch`, set by the incarnation `by` while the role epoch was `roleEpoch`.
+ *   at maintenance `epoch`, set by the incarnation `by` while the role epoch was `roleEpoch`;
+ * - `api-request`: `{ command, term, leader, accepted }`, a public client asked the API to propose
+ *   a raw coordination command, and whether it was proposed.
  */
 export interface FaultEvent {
   readonly index: number;

@@ -211,7 +211,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['peers-authenticated'],
     note: 'A daemon acts on a peer only once it authenticates with a certificate the cluster issued to the node it claims to be; an impostor that asks for votes without one is refused by every voter. The authentication decision is modelled, not the TLS handshake or encryption.',
   }],
-  ['no-raw-coordination-api', 'Public API cannot submit raw coordination commands.', { note: 'The public API is outside this testbed.' }],
+  ['no-raw-coordination-api', 'Public API cannot submit raw coordination commands.', {
+    scenarios: ['raw-api-proposal'],
+    mutants: ['api-proposes-raw-commands'],
+    invariants: ['one-leader-per-term'],
+    note: 'Public clients ask a daemon’s API to propose a raw ElectLeader while leaders crash and pause; the API refuses each one, operators reach the cluster only through typed requests (maintenance, membership) that the leader validates, and an API that passes a raw command on is caught by a leadership no majority elected. HTTP, authentication of public clients and permissions are not modelled.',
+  }],
   ['standalone-same-semantics', 'Standalone uses same coordination semantics without network Raft.', {
     scenarios: ['standalone-coordination'],
     mutants: ['role-epoch-not-bumped'],

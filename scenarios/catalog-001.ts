@@ -247,4 +247,14 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: ['maintenance-respected'],
     coordination: { faults: { intervalMs: 1_000, maintenancePct: 15, maintenanceMsMax: 1_500, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
   }),
+  // Public clients ask the API to propose a raw ElectLeader, now and then, while leaders crash and
+  // pause: the API refuses every one, and leadership changes only by elections.
+  coordinated({
+    name: 'raw-api-proposal',
+    title: 'Public clients send raw coordination commands to the API; every one is refused and leaders are only elected',
+    sources: ['001 §220–223', '001 §338', '001 §340'],
+    voters: 3,
+    scripted: [{ f: 'raw-proposal', at: 2_000 }, { f: 'raw-proposal', at: 5_000 }, { f: 'raw-proposal', at: 7_500 }],
+    coordination: { faults: { intervalMs: 1_000, rawProposalPct: 20, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+  }),
 ];

@@ -70,6 +70,8 @@ export const coordinationFaultsSchema = z
      */
     maintenancePct: pct.default(0),
     maintenanceMsMax: ms.default(0),
+    /** Chance (percent) per coordination tick that a public client asks the API to propose a raw ElectLeader (abstract consensus; §220–§223). */
+    rawProposalPct: pct.default(0),
   })
   .strict();
 

@@ -211,8 +211,8 @@ export const scenarioSchema = z
   .refine((s) => s.coordination?.consensus !== 'raft' || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
     message: "membership faults (member-add, member-promote, member-remove) need coordination.consensus 'abstract': raft consensus runs a fixed configuration",
   })
-  .refine((s) => (s.coordination !== undefined && s.coordination.consensus !== 'raft') || (s.faults.scripted.every((f) => f.f !== 'impostor' && f.f !== 'orchestrator-lease' && f.f !== 'maintenance') && ['impostorPct', 'orchestratorLeasePct', 'maintenancePct'].every((knob) => (s.coordination?.faults?.[knob as 'impostorPct'] ?? 0) === 0)), {
-    message: "impostor, orchestrator-lease and maintenance faults act on the abstract consensus's daemons: they need coordination with consensus 'abstract'",
+  .refine((s) => (s.coordination !== undefined && s.coordination.consensus !== 'raft') || (s.faults.scripted.every((f) => f.f !== 'impostor' && f.f !== 'orchestrator-lease' && f.f !== 'maintenance' && f.f !== 'raw-proposal') && ['impostorPct', 'orchestratorLeasePct', 'maintenancePct', 'rawProposalPct'].every((knob) => (s.coordination?.faults?.[knob as 'impostorPct'] ?? 0) === 0)), {
+    message: "impostor, orchestrator-lease, maintenance and raw-proposal faults act on the abstract consensus's daemons: they need coordination with consensus 'abstract'",
   })
   .refine((s) => s.coordination !== undefined || !s.invariants.includes('cluster-doctor'), {
     message: 'cluster-doctor judges the coordination state against the store: it needs coordination',

@@ -1,6 +1,6 @@
 // The policy mutants of node identity, deployment and operations (seed 001 §56–§59, §129–§131,
-// §202–§204, §214–§217): what a daemon believes about who talks to it, about who leads, and about
-// the maintenance state. One entry a mutant, as in coordination.ts (policy-mutant.ts
+// §202–§204, §214–§217, §220–§223): what a daemon believes about who talks to it, about who leads and about
+// the maintenance state, and what its public API lets a client propose. One entry a mutant, as in coordination.ts (policy-mutant.ts
 // says how to write one).
 
 import { policyMutants } from './policy-mutant.ts';
@@ -74,5 +74,17 @@ export const TRUST_MUTANTS = policyMutants({
     invariants: ['maintenance-respected'],
     scenarios: ['maintenance-window'],
     flips: 'maintenanceThroughConsensus',
+  },
+  // Seed 001 §220 ("Only internal trusted node/services can propose coordination commands"), §221
+  // ("Public API Cannot Directly Propose Raw Raft Commands: Critical"), §223. The API hands a
+  // client's raw ElectLeader to the leader, which commits it: a node leads a term no voter elected
+  // it in.
+  'api-proposes-raw-commands': {
+    bug: 'the public API passes a client’s raw coordination command to the leader, which commits it',
+    source: '001 §220–§223, §338 "Public API cannot submit raw coordination commands"',
+    rule: 'one-leader-per-term: every committed leadership was elected by a majority of the voters',
+    invariants: ['one-leader-per-term'],
+    scenarios: ['raw-api-proposal'],
+    flips: 'refuseRawCommands',
   },
 });

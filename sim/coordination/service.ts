@@ -27,6 +27,7 @@ import { applyMembership, recordMembership } from './membership-requests.ts';
 import type { OperatorHost, OperatorTimer } from './operator-host.ts';
 import { OrchestratorLease } from './orchestrator-lease.ts';
 import { PeerTrust } from './peer-trust.ts';
+import { rawProposal } from './public-api.ts';
 import { lead, type RoleAuthority } from './scheduler.ts';
 
 type Timer =
@@ -296,6 +297,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     else if (fault.f === 'impostor') this.trust.impostor(this.cluster, fault.credential, this.sim.now, (name) => this.isRunning(this.node(name)));
     else if (fault.f === 'orchestrator-lease') this.believePlatform(fault.durationMs);
     else if (fault.f === 'maintenance') this.maintenance.request(fault.state, fault.durationMs);
+    else if (fault.f === 'raw-proposal') rawProposal(this.operator, this.role);
     else this.nemesis.apply(fault);
   }
 

@@ -28,6 +28,7 @@ import { partition } from './partition.ts';
 import { pause } from './pause.ts';
 import { providerTimeout } from './provider-timeout.ts';
 import { quorumSplit } from './quorum-split.ts';
+import { rawProposal } from './raw-proposal.ts';
 import { voterStateLoss } from './voter-state-loss.ts';
 import { voterUpgrade } from './voter-upgrade.ts';
 
@@ -54,6 +55,7 @@ export const FAULT_PACKAGES = {
   impostor,
   'orchestrator-lease': orchestratorLease,
   maintenance,
+  'raw-proposal': rawProposal,
 };
 
 type Packages = typeof FAULT_PACKAGES;

@@ -49,6 +49,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'orchestrator-lease-as-authority', scenario: 'platform-leader-election', seed: 1, invariant: 'fenced-stale-leader' },
   { mutant: 'scheduler-ignores-maintenance', scenario: 'maintenance-window', seed: 1, invariant: 'maintenance-respected' },
   { mutant: 'maintenance-local-only', scenario: 'maintenance-window', seed: 1, invariant: 'maintenance-respected' },
+  { mutant: 'api-proposes-raw-commands', scenario: 'raw-api-proposal', seed: 1, invariant: 'one-leader-per-term' },
   { mutant: 'handoff-keeps-token', scenario: 'lease-handoff', seed: 1, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-lowers-token', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-no-burn', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'force-release-audited' },
