@@ -4,9 +4,9 @@
 // hands the leader its role guard. It records what checkers need in the history: `leader-change`
 // `{ term, epoch, leader, voters, votes }` on every election, `quorum-loss` / `quorum-restored`
 // when the voters lose or regain a majority, and the coordination faults it applies.
-// Membership: controllers beyond `voters` start outside the cluster; an operator's requests are
-// committed through the leader (membership-requests.ts). Peers authenticate each other
-// (peer-trust.ts), which the `impostor` fault tests.
+// Membership: controllers beyond `voters` start outside the cluster. What comes from outside the
+// protocol (operators' membership and maintenance requests, public clients' raw proposals,
+// impostors, the platform's leader election) is handled by cluster-operations.ts.
 
 import { strict as assert } from 'node:assert';
 import { votersOf } from '../../model/cluster-membership.ts';
@@ -18,16 +18,13 @@ import type { OpSpec } from '../plan.ts';
 import type { Stream } from '../prng.ts';
 import { Cluster, type Links, type Voter } from './cluster.ts';
 import { CoordinationNemesis, type FaultTimer } from './coordination-nemesis.ts';
-import type { CoordinationFault, MembershipFault } from './faults.ts';
+import type { CoordinationFault } from './faults.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
 import { JobTable } from './jobs.ts';
-import { MaintenanceDesk } from './maintenance-desk.ts';
-import { applyMembership, recordMembership } from './membership-requests.ts';
+import { ClusterOperations } from './cluster-operations.ts';
+import { recordMembership } from './membership-requests.ts';
 import type { OperatorHost, OperatorTimer } from './operator-host.ts';
-import { OrchestratorLease } from './orchestrator-lease.ts';
-import { PeerTrust } from './peer-trust.ts';
-import { rawProposal } from './public-api.ts';
 import { lead, type RoleAuthority } from './scheduler.ts';
 
 type Timer =
@@ -47,9 +44,7 @@ interface TimerState {
 export class CoordinationService implements RoleAuthority, SimCoordination {
   readonly cluster: Cluster;
   readonly jobs: JobTable;
-  private readonly trust: PeerTrust;
-  private readonly platform: OrchestratorLease;
-  private readonly maintenance: MaintenanceDesk;
+  private readonly operations: ClusterOperations;
   private readonly timers = new Map<string, TimerState>();
   private readonly voterNodes = new Map<string, Node>();
   /** The role guard each node's process held when it last died (null: none). */
@@ -72,9 +67,10 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     const policy = sim.policy;
     this.cluster = new Cluster(names, [options.role], options.voters, { majorityElections: policy.majorityElections, guardEndsWithRole: policy.guardEndsWithRole, learnerFirst: policy.learnerFirst, promoteWhenCaughtUp: policy.promoteWhenCaughtUp, newRoleEpochPerLeader: policy.newRoleEpochPerLeader });
     this.jobs = new JobTable(sim);
-    this.trust = PeerTrust.forPlan(sim, policy);
-    this.platform = new OrchestratorLease(sim, this.cluster, options.role);
-    this.maintenance = new MaintenanceDesk(this.operator, options.role);
+    this.operations = new ClusterOperations(this.operator, options.role, (name, loop) => {
+      const node = this.node(name);
+      this.sim.spawn(node, `${node.proc}:${loop}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
+    });
     this.stream = sim.streams.get('coordination');
     this.role = options.role;
     this.tickMs = options.schedulerTickMs;
@@ -93,7 +89,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   /** Arms every node's first election timer (a node that is no voter only re-arms it). */
   start(): void {
     if (this.cluster.nodes.length > this.cluster.voters.length) recordMembership(this.sim, this.cluster, 'bootstrap', null, null);
-    for (const voter of this.cluster.voters) this.trust.enroll(voter.name);
+    for (const voter of this.cluster.voters) this.operations.trust.enroll(voter.name);
     for (const voter of this.cluster.nodes) this.armElection(voter, 0);
   }
 
@@ -119,7 +115,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   guard(node: Node): RoleGuard | null {
     const voter = this.cluster.voter(node.name);
     // A broken daemon acts on the platform's leader election while it does not lead itself.
-    const platform = voter.role === 'leader' ? null : this.platform.guardOf(node);
+    const platform = voter.role === 'leader' ? null : this.operations.platformGuard(node);
     if (platform !== null) return platform;
     if (voter.guard === null || node.down) return null;
     // A guard that outlived its role (a broken policy) is still handed out, by the process that holds it.
@@ -131,12 +127,12 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
   }
 
   schedulingPaused(node: Node): boolean {
-    return this.maintenance.paused(node);
+    return this.operations.paused(node);
   }
 
   leads(node: Node, epoch: number): boolean {
     const voter = this.cluster.voter(node.name);
-    if (this.platform.guardOf(node)?.epoch === epoch) return true;
+    if (this.operations.platformGuard(node)?.epoch === epoch) return true;
     return !node.down && voter.role === 'leader' && voter.guard !== null && voter.guard.epoch === epoch && incarnationId(voter.incarnation) === node.proc;
   }
 
@@ -193,8 +189,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
       this.nemesis.end(timer);
       return;
     }
-    if (timer.kind === 'membership') return applyMembership(this.operator, timer.fault);
-    if (timer.kind === 'maintenance') return this.maintenance.request(timer.state, timer.durationMs);
+    if (timer.kind === 'membership' || timer.kind === 'maintenance') return this.operations.handle(timer);
     const node = this.node(timer.node);
     if (node.down) return;
     if (node.pausedUntil > this.sim.now) {
@@ -291,22 +286,9 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     }
   }
 
-  /** Leader crash, pause or isolation, a symmetric split of the voters, or a membership request. */
+  /** A fault from outside the protocol (cluster-operations.ts), or the nemesis's: leader crash, pause or isolation, a split of the voters. */
   applyFault(fault: CoordinationFault): void {
-    if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') applyMembership(this.operator, fault);
-    else if (fault.f === 'impostor') this.trust.impostor(this.cluster, fault.credential, this.sim.now, (name) => this.isRunning(this.node(name)));
-    else if (fault.f === 'orchestrator-lease') this.believePlatform(fault.durationMs);
-    else if (fault.f === 'maintenance') this.maintenance.request(fault.state, fault.durationMs);
-    else if (fault.f === 'raw-proposal') rawProposal(this.operator, this.role);
-    else this.nemesis.apply(fault);
-  }
-
-  /** The platform names a leader; a daemon that believes it starts the role loop under the lease. */
-  private believePlatform(durationMs: number): void {
-    const named = this.platform.name(durationMs, (name) => this.isRunning(this.node(name)));
-    if (named === null) return;
-    const node = this.node(named);
-    this.sim.spawn(node, `${node.proc}:platform-lead${this.platform.believed}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
+    if (!this.operations.apply(fault)) this.nemesis.apply(fault);
   }
 
   picture(): CoordinationPicture {
@@ -319,7 +301,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     sim: () => this.sim,
     cluster: () => this.cluster,
     links: () => this.links,
-    trust: () => this.trust,
+    trust: () => this.operations.trust,
     leaderWithGuard: () => {
       const leader = this.cluster.leader();
       const node = leader === null ? null : this.node(leader.name);
