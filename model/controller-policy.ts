@@ -102,6 +102,10 @@ const FLAGS = {
   honourMaintenance: true,
   /** The public API refuses raw coordination commands: only the typed cluster service proposes (seed 001 §220–§223). */
   refuseRawCommands: true,
+  /** An attempt makes its job's effect only with the artifact it fetched from the artifact store (seed 001 §5, §278). */
+  effectsNeedArtifact: true,
+  /** Artifact bytes stay in the artifact store: the consensus log never carries them (seed 001 §80, §338). */
+  artifactsStayInCas: true,
   /** Job and run rows stay in the store: the Raft log replicates coordination commands only (seed 001 §338, §340 "Raft is not the business database"). */
   jobsStayInStore: true,
   /** A reconnected event stream resumes after the agent's cursor: it backfills what it missed (seed 001 §112, §275). */

@@ -59,6 +59,7 @@ export type FaultKind =
   | 'orchestrator-lease'
   | 'maintenance-change'
   | 'api-request'
+  | 'cas-outage'
   | 'agent-fleet'
   | 'agent-connected'
   | 'agent-disconnected'
@@ -98,7 +99,8 @@ export type FaultKind =
  * - `maintenance-change`: `{ epoch, state, by, roleEpoch }`, the maintenance state became `state`
  *   at maintenance `epoch`, set by the incarnation `by` while the role epoch was `roleEpoch`;
  * - `api-request`: `{ command, term, leader, accepted }`, a public client asked the API to propose
- *   a raw coordination command, and whether it was proposed.
+ *   a raw coordination command, and whether it was proposed;
+ * - `cas-outage`: `{ durationMs }`, the artifact store stops answering for that long.
  */
 export interface FaultEvent {
   readonly index: number;

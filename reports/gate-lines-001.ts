@@ -75,7 +75,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['jobs-complete'],
     note: 'The jobs table is written and read through the store port (memory and PostgreSQL): a leader schedules from the rows it lists, not from its memory, and a dispatch writes the job with its lease in one transaction. Reopening a scope after a restore asks the provider about every job taken on it. Run rows and other business metadata are not modelled beyond the jobs.',
   }],
-  ['cas-not-in-raft', 'CAS bytes never enter Raft.', { note: 'There are no artifact bytes in the testbed to keep out of the consensus log. That the log replicates coordination commands only is judged by raft-log-narrow (see run-job-not-in-raft).' }],
+  ['cas-not-in-raft', 'CAS bytes never enter Raft.', {
+    scenarios: ['raft-failover', 'raft-compaction'],
+    mutants: ['artifacts-in-raft'],
+    invariants: ['raft-log-narrow'],
+    note: 'Every entry the consensus log replicates is a coordination command; a Raft leader that appends each dispatched job’s artifact bytes to the log is caught. Artifacts live in a content-addressed store beside the coordination layer (see the CAS-authority row).',
+  }],
   ['run-job-not-in-raft', 'Run/Job rows never enter Raft.', {
     scenarios: ['raft-failover', 'raft-compaction'],
     mutants: ['job-rows-in-raft'],

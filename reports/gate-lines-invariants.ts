@@ -54,7 +54,12 @@ export const SEED_000_INVARIANTS: ReadonlyArray<Line> = [
 export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-raft-not-business-db', 'Raft is not the business database', like('run-job-not-in-raft')],
   ['inv-postgres-authority', 'PostgreSQL/Neon remains metadata authority', like('postgres-metadata-authority')],
-  ['inv-cas-authority', 'CAS remains artifact/data authority', like('cas-not-in-raft')],
+  ['inv-cas-authority', 'CAS remains artifact/data authority', {
+    scenarios: ['cas-outage', 'raft-failover'],
+    mutants: ['effect-without-artifact', 'artifacts-in-raft'],
+    invariants: ['artifact-from-cas', 'raft-log-narrow'],
+    note: 'Jobs have artifacts in a content-addressed store beside the coordination layer; each attempt fetches its job’s artifact by digest before the effect. While the store is out, attempts give their jobs back and the cluster goes on; every job finishes once it is back. An attempt that acts without its artifact, or a log that carries artifact bytes, is caught. Artifact bytes and their encoding are not simulated, only digests and sizes.',
+  }],
   ['inv-coordination-bounded', 'coordination state is small and bounded', like('raft-state-bounded')],
   ['inv-one-leader-per-term', 'one valid consensus leader per term', like('one-leader-elected')],
   ['inv-epochs-fence', 'epochs fence stale leaders', like('old-leader-fenced')],

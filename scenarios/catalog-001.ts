@@ -257,4 +257,19 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     scripted: [{ f: 'raw-proposal', at: 2_000 }, { f: 'raw-proposal', at: 5_000 }, { f: 'raw-proposal', at: 7_500 }],
     coordination: { faults: { intervalMs: 1_000, rawProposalPct: 20, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
   }),
+  // Jobs with artifacts while the artifact store goes out, now and then, and leaders crash and
+  // pause: coordination goes on, no effect is made without its artifact, and every job finishes
+  // once the store is back.
+  coordinated({
+    name: 'cas-outage',
+    title: 'The artifact store goes out under jobs that need artifacts: attempts give their jobs back, and every job finishes later',
+    sources: ['001 §5', '001 §100', '001 §278', '001 §340'],
+    voters: 3,
+    scripted: [
+      { f: 'cas-outage', at: 2_000, durationMs: 1_500 },
+      { f: 'cas-outage', at: 5_500, durationMs: 1_000 },
+    ],
+    invariants: ['artifact-from-cas'],
+    coordination: { artifacts: true, faults: { intervalMs: 1_000, casOutagePct: 20, casOutageMsMax: 1_200, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+  }),
 ];

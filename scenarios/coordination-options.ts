@@ -72,6 +72,9 @@ export const coordinationFaultsSchema = z
     maintenanceMsMax: ms.default(0),
     /** Chance (percent) per coordination tick that a public client asks the API to propose a raw ElectLeader (abstract consensus; §220–§223). */
     rawProposalPct: pct.default(0),
+    /** Chance (percent) per coordination tick that the artifact store stops answering, for up to `casOutageMsMax` (with `artifacts`; §100, §278). */
+    casOutagePct: pct.default(0),
+    casOutageMsMax: ms.default(0),
   })
   .strict();
 
@@ -106,6 +109,11 @@ export const coordinationSchema = z
      * 'raft'`; 0: never; 001 §338). A restart loads the snapshot; later entries apply again as the commit index reaches them.
      */
     snapshotEntries: z.number().int().min(0).max(1_000).default(0),
+    /**
+     * Jobs have artifacts in a content-addressed store beside the coordination layer, which each
+     * attempt fetches before its effect (001 §5, §100, §278; sim/coordination/artifact-store.ts).
+     */
+    artifacts: z.boolean().default(false),
     /** Agents that stream the job events from a daemon of their choice and fail over to another (001 §112–§118; 0: none). */
     agents: z.number().int().min(0).max(8).default(0),
     /** How often an agent polls its stream, in ms. */

@@ -214,6 +214,12 @@ export const scenarioSchema = z
   .refine((s) => (s.coordination !== undefined && s.coordination.consensus !== 'raft') || (s.faults.scripted.every((f) => f.f !== 'impostor' && f.f !== 'orchestrator-lease' && f.f !== 'maintenance' && f.f !== 'raw-proposal') && ['impostorPct', 'orchestratorLeasePct', 'maintenancePct', 'rawProposalPct'].every((knob) => (s.coordination?.faults?.[knob as 'impostorPct'] ?? 0) === 0)), {
     message: "impostor, orchestrator-lease, maintenance and raw-proposal faults act on the abstract consensus's daemons: they need coordination with consensus 'abstract'",
   })
+  .refine((s) => (s.coordination?.artifacts ?? false) || (s.faults.scripted.every((f) => f.f !== 'cas-outage') && (s.coordination?.faults?.casOutagePct ?? 0) === 0), {
+    message: 'cas-outage faults act on the artifact store: set coordination.artifacts to true',
+  })
+  .refine((s) => !(s.coordination?.artifacts ?? false) || s.coordination?.consensus !== 'raft', {
+    message: "coordination.artifacts runs with consensus 'abstract'",
+  })
   .refine((s) => s.coordination !== undefined || !s.invariants.includes('cluster-doctor'), {
     message: 'cluster-doctor judges the coordination state against the store: it needs coordination',
   })

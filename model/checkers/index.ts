@@ -4,6 +4,7 @@
 
 import type { History } from '../history.ts';
 import type { Checker, Verdict, Violation } from '../verdict.ts';
+import { artifactFromCas } from './artifact-from-cas.ts';
 import { agentsReconnect } from './agents-reconnect.ts';
 import { attemptsContinue } from './attempts-continue.ts';
 import { capacity } from './capacity.ts';
@@ -86,6 +87,7 @@ export const INVARIANT_NAMES = [
   'attempts-continue',
   'peers-authenticated',
   'maintenance-respected',
+  'artifact-from-cas',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -130,6 +132,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'attempts-continue': attemptsContinue,
   'peers-authenticated': peersAuthenticated,
   'maintenance-respected': maintenanceRespected,
+  'artifact-from-cas': artifactFromCas,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -1,6 +1,7 @@
-// The policy mutants of node identity, deployment and operations (seed 001 §56–§59, §129–§131,
-// §202–§204, §214–§217, §220–§223): what a daemon believes about who talks to it, about who leads and about
-// the maintenance state, and what its public API lets a client propose. One entry a mutant, as in coordination.ts (policy-mutant.ts
+// The policy mutants of what surrounds the coordination layer (seed 001 §5, §56–§59, §80,
+// §129–§131, §202–§204, §214–§217, §220–§223, §278): what a daemon believes about who talks to it,
+// about who leads and about the maintenance state, what its public API lets a client propose, and
+// where artifacts come from and go. One entry a mutant, as in coordination.ts (policy-mutant.ts
 // says how to write one).
 
 import { policyMutants } from './policy-mutant.ts';
@@ -86,5 +87,27 @@ export const TRUST_MUTANTS = policyMutants({
     invariants: ['one-leader-per-term'],
     scenarios: ['raw-api-proposal'],
     flips: 'refuseRawCommands',
+  },
+  // Seed 001 §5 ("CAS remains artifact authority"), §278 ("CAS Lost Test: jobs depending CAS
+  // fail/degrade correctly"), §340. An attempt that cannot fetch its job's artifact while the
+  // artifact store is out makes the job's effect anyway.
+  'effect-without-artifact': {
+    bug: 'an attempt that could not fetch its job’s artifact from the artifact store makes the effect anyway',
+    source: '001 §5, §100, §278, §340 "CAS remains artifact/data authority"',
+    rule: 'artifact-from-cas: every effect follows a fetch of the job’s artifact that the store answered',
+    invariants: ['artifact-from-cas'],
+    scenarios: ['cas-outage'],
+    flips: 'effectsNeedArtifact',
+  },
+  // Seed 001 §47 ("Raft command sizes strictly bounded"), §80 ("avoid putting CAS data in Raft"),
+  // §338 "CAS bytes never enter Raft". A Raft leader appends each dispatched job's artifact bytes
+  // to the consensus log.
+  'artifacts-in-raft': {
+    bug: 'a Raft leader appends each dispatched job’s artifact bytes to the consensus log',
+    source: '001 §47, §80, §338 "CAS bytes never enter Raft"',
+    rule: 'raft-log-narrow: every applied entry is a coordination command',
+    invariants: ['raft-log-narrow'],
+    scenarios: ['raft-failover', 'raft-compaction'],
+    flips: 'artifactsStayInCas',
   },
 });

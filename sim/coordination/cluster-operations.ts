@@ -1,10 +1,12 @@
 // What reaches the coordination service from outside its own protocol, in one place: operators'
 // requests through the typed cluster service (membership-requests.ts, maintenance-desk.ts), public
-// clients' raw proposals (public-api.ts), processes that claim a voter's name (peer-trust.ts), and
-// the platform's own leader election (orchestrator-lease.ts). The service hands each such fault
+// clients' raw proposals (public-api.ts), processes that claim a voter's name (peer-trust.ts), the
+// platform's own leader election (orchestrator-lease.ts), and the artifact store's outages
+// (artifact-store.ts). The service hands each such fault
 // and agenda entry here, and asks here whether maintenance stops a role loop and whether a broken
 // daemon believes the platform.
 
+import { ArtifactStore } from './artifact-store.ts';
 import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
 import type { RoleGuard } from '../../model/role-guard.ts';
 import type { Node } from '../engine.ts';
@@ -18,6 +20,8 @@ import { rawProposal } from './public-api.ts';
 
 export class ClusterOperations {
   readonly trust: PeerTrust;
+  /** The artifact store, in runs whose jobs have artifacts (`coordination.artifacts`). */
+  readonly artifacts: ArtifactStore | null;
   private readonly platform: OrchestratorLease;
   private readonly maintenance: MaintenanceDesk;
 
@@ -31,6 +35,7 @@ export class ClusterOperations {
     this.trust = PeerTrust.forPlan(sim, sim.policy);
     this.platform = new OrchestratorLease(sim, host.cluster(), role);
     this.maintenance = new MaintenanceDesk(host, role);
+    this.artifacts = sim.plan.coordination?.artifacts === true ? new ArtifactStore(sim) : null;
   }
 
   /** Applies a fault that comes from outside the protocol; false for the nemesis's own kinds. */
@@ -55,6 +60,9 @@ export class ClusterOperations {
         return true;
       case 'raw-proposal':
         rawProposal(this.host, this.role);
+        return true;
+      case 'cas-outage':
+        this.artifacts?.outage(fault.durationMs);
         return true;
       default:
         return false;

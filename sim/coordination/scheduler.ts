@@ -12,6 +12,7 @@
 // provider before its effect, so an effect the restored rows forgot is not made twice.
 
 import type { MutateCommand } from '../../model/commands.ts';
+import type { ArtifactStore } from './artifact-store.ts';
 import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
 import type { JobRow, Lease, ListedJob } from '../../model/outcomes.ts';
 import { wireGuard, type RoleGuard } from '../../model/role-guard.ts';
@@ -28,7 +29,9 @@ export interface RoleAuthority {
   /** The node's current process still leads under `epoch`, though its guard may be withheld for now (check-quorum). */
   leads(node: Node, epoch: number): boolean;
   /** A job's lease was created under the role (message-level consensus may act on it). */
-  dispatched?(node: Node, scope: string): void;
+  dispatched?(node: Node, scope: string, jobId: string): void;
+  /** Where the jobs' artifacts are fetched from, when they have any (001 §5, §278). */
+  readonly artifacts?: ArtifactStore | null;
   /** The maintenance state stops this role's new work now (§129, §306). */
   schedulingPaused?(node: Node): boolean;
   /** The store answered Fenced: stop the role now and refresh the cluster view (§96). */
@@ -112,7 +115,7 @@ async function dispatch(sim: Sim, authority: RoleAuthority, jobs: JobTable, fibe
   const reply = await sim.call(fiber, authority.sendGuards ? { ...base, guard: wireGuard(guard) } : base);
   if (reply?.kind === 'JobDispatched') {
     const { lease, job } = reply;
-    authority.dispatched?.(node, op.scope);
+    authority.dispatched?.(node, op.scope, job.jobId);
     sim.spawn(node, `${node.proc}:a${authority.nextAttempt()}`, (attemptFiber) => runAttempt(sim, authority, jobs, attemptFiber, job, op, lease));
     return 'leased';
   }
@@ -162,6 +165,12 @@ async function runAttempt(sim: Sim, authority: RoleAuthority, jobs: JobTable, fi
   // in its work, or a restore may have taken its FinishJob back): the provider is inspected before
   // any effect (000 §64, §275; seed 001 §88).
   const applied = await sim.inspect(fiber, intentId);
+  // The job's artifact comes from the artifact store, by digest, before its effect (001 §5, §278):
+  // while the store is out, the job goes back for a later attempt.
+  if (!applied && authority.artifacts && !(await authority.artifacts.fetch(fiber, job.jobId, intentId)) && sim.policy.effectsNeedArtifact) {
+    await giveBack();
+    return;
+  }
   // The lease is confirmed right before the effect (000 §157–§160): the attempt's node may have
   // paused, or the write's reply sat in the network, past the lease's expiry. A lost lease means
   // no effect; the job goes back to the table for a later attempt under a new lease.

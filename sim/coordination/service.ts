@@ -22,6 +22,7 @@ import type { CoordinationFault } from './faults.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
 import { JobTable } from './jobs.ts';
+import type { ArtifactStore } from './artifact-store.ts';
 import { ClusterOperations } from './cluster-operations.ts';
 import { recordMembership } from './membership-requests.ts';
 import type { OperatorHost, OperatorTimer } from './operator-host.ts';
@@ -124,6 +125,10 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
     assert.equal(incarnationId(voter.incarnation), node.proc, 'the voter and its node agree on the incarnation');
     if (this.sim.policy.checkQuorum && this.sim.local(node) - this.timer(node.name).lastMajorityLocalMs >= this.options.stepDownMs) return null;
     return voter.guard;
+  }
+
+  get artifacts(): ArtifactStore | null {
+    return this.operations.artifacts;
   }
 
   schedulingPaused(node: Node): boolean {

@@ -7,6 +7,7 @@
 // the trace hashes pin those draws. A new kind goes at the end.
 
 import { z } from 'zod';
+import { casOutage } from './cas-outage.ts';
 import { clockSkew } from './clock-skew.ts';
 import { crash } from './crash.ts';
 import { dbCrash } from './db-crash.ts';
@@ -56,6 +57,7 @@ export const FAULT_PACKAGES = {
   'orchestrator-lease': orchestratorLease,
   maintenance,
   'raw-proposal': rawProposal,
+  'cas-outage': casOutage,
 };
 
 type Packages = typeof FAULT_PACKAGES;

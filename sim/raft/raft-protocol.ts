@@ -10,11 +10,13 @@ import type { NodeIncarnation } from '../../model/node-incarnation.ts';
  * A command of the log, with the version of its encoding: a binary reads the versions up to its own
  * (001 §151). The log replicates coordination commands only; `RecordJob`, a dispatched job's row,
  * is what a leader that keeps business rows in the consensus log writes (the job-rows-in-raft
- * mutant; 001 §338 "Run/Job rows never enter Raft").
+ * mutant; 001 §338 "Run/Job rows never enter Raft"), and `StoreArtifact`, a job's artifact bytes,
+ * what one that keeps CAS content there writes (artifacts-in-raft; "CAS bytes never enter Raft").
  */
 export type RaftCommand = (
   | Extract<CoordinationCommand, { readonly kind: 'ElectLeader' }>
   | { readonly kind: 'RecordJob'; readonly term: number; readonly leader: NodeIncarnation; readonly scope: string }
+  | { readonly kind: 'StoreArtifact'; readonly term: number; readonly leader: NodeIncarnation; readonly digest: string; readonly bytes: number }
 ) & { readonly version: number };
 export type RaftEntry = LogEntry<RaftCommand>;
 

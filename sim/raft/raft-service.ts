@@ -18,6 +18,7 @@
 // cannot read a committed entry (it applies nothing more). Membership changes are not run here.
 
 import { strict as assert } from 'node:assert';
+import { ARTIFACT_BYTES, artifactDigest } from '../coordination/artifact-store.ts';
 import { incarnationId, restarted, firstIncarnation, type NodeIncarnation } from '../../model/node-incarnation.ts';
 import { issueRoleGuard, isRoleGuard, type RoleGuard } from '../../model/role-guard.ts';
 import type { CoordinatedRole, CoordinationState } from '../../model/coordination-epoch.ts';
@@ -116,11 +117,13 @@ export class RaftService implements RoleAuthority, SimCoordination {
     return seat !== undefined && !node.down && seat.raft.role === 'leader' && seat.guard !== null && seat.guard.epoch === epoch && seat.guard.holder === node.proc;
   }
 
-  /** A job's lease was created; a leader that keeps business rows in the log (the broken rule) appends the job's row there. */
-  dispatched(node: Node, scope: string): void {
+  /** A job's lease was created; a leader that keeps business rows or artifact bytes in the log (a broken rule) appends them there. */
+  dispatched(node: Node, scope: string, jobId: string): void {
     const seat = this.seats.get(node.name);
-    if (this.sim.policy.jobsStayInStore || seat === undefined || seat.raft.role !== 'leader') return;
-    seat.raft.propose({ kind: 'RecordJob', term: seat.raft.term, leader: seat.incarnation, scope, version: seat.raft.commandVersion() });
+    if (seat === undefined || seat.raft.role !== 'leader') return;
+    const entry = { term: seat.raft.term, leader: seat.incarnation, version: seat.raft.commandVersion() };
+    if (!this.sim.policy.jobsStayInStore) seat.raft.propose({ kind: 'RecordJob', scope, ...entry });
+    if (!this.sim.policy.artifactsStayInCas) seat.raft.propose({ kind: 'StoreArtifact', digest: artifactDigest(jobId), bytes: ARTIFACT_BYTES, ...entry });
   }
 
   fenced(node: Node): void {

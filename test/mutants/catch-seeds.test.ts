@@ -50,6 +50,8 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'scheduler-ignores-maintenance', scenario: 'maintenance-window', seed: 1, invariant: 'maintenance-respected' },
   { mutant: 'maintenance-local-only', scenario: 'maintenance-window', seed: 1, invariant: 'maintenance-respected' },
   { mutant: 'api-proposes-raw-commands', scenario: 'raw-api-proposal', seed: 1, invariant: 'one-leader-per-term' },
+  { mutant: 'effect-without-artifact', scenario: 'cas-outage', seed: 1, invariant: 'artifact-from-cas' },
+  { mutant: 'artifacts-in-raft', scenario: 'raft-failover', seed: 1, invariant: 'raft-log-narrow' },
   { mutant: 'handoff-keeps-token', scenario: 'lease-handoff', seed: 1, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-lowers-token', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-no-burn', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'force-release-audited' },
