@@ -106,6 +106,8 @@ const FLAGS = {
   effectsNeedArtifact: true,
   /** Artifact bytes stay in the artifact store: the consensus log never carries them (seed 001 §80, §338). */
   artifactsStayInCas: true,
+  /** The bootstrap voters all run in one region: the quorum never spans a wide-area link (seed 001 §187–§189). */
+  votersInOneRegion: true,
   /** Job and run rows stay in the store: the Raft log replicates coordination commands only (seed 001 §338, §340 "Raft is not the business database"). */
   jobsStayInStore: true,
   /** A reconnected event stream resumes after the agent's cursor: it backfills what it missed (seed 001 §112, §275). */

@@ -60,6 +60,8 @@ export type FaultKind =
   | 'maintenance-change'
   | 'api-request'
   | 'cas-outage'
+  | 'wan-partition'
+  | 'wan-heal'
   | 'agent-fleet'
   | 'agent-connected'
   | 'agent-disconnected'
@@ -100,7 +102,9 @@ export type FaultKind =
  *   at maintenance `epoch`, set by the incarnation `by` while the role epoch was `roleEpoch`;
  * - `api-request`: `{ command, term, leader, accepted }`, a public client asked the API to propose
  *   a raw coordination command, and whether it was proposed;
- * - `cas-outage`: `{ durationMs }`, the artifact store stops answering for that long.
+ * - `cas-outage`: `{ durationMs }`, the artifact store stops answering for that long;
+ * - `wan-partition`: `{ regions, durationMs }`, the links between the daemons of different regions
+ *   (the names of each region, in order) are cut, until the next `wan-heal`.
  */
 export interface FaultEvent {
   readonly index: number;

@@ -272,4 +272,19 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: ['artifact-from-cas'],
     coordination: { artifacts: true, faults: { intervalMs: 1_000, casOutagePct: 20, casOutageMsMax: 1_200, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
   }),
+  // Three regions: the voters in one, regional daemons that take jobs in the others, and the
+  // wide-area links between them cut now and then. The quorum and the leader never notice.
+  coordinated({
+    name: 'regions-wan-cut',
+    title: 'Daemons in three regions with the voters in one; cuts of the wide-area links cost no quorum and no leader',
+    sources: ['001 §187–189', '001 §338', '001 §340'],
+    voters: 3,
+    workload: { controllers: 5 },
+    scripted: [
+      { f: 'wan-partition', at: 1_500, durationMs: 2_000 },
+      { f: 'wan-partition', at: 5_000, durationMs: 1_500 },
+    ],
+    invariants: ['quorum-in-one-region'],
+    coordination: { regions: 3, faults: { intervalMs: 1_000, wanPartitionPct: 25, wanPartitionMsMax: 1_500 } },
+  }),
 ];

@@ -75,6 +75,9 @@ export const coordinationFaultsSchema = z
     /** Chance (percent) per coordination tick that the artifact store stops answering, for up to `casOutageMsMax` (with `artifacts`; §100, §278). */
     casOutagePct: pct.default(0),
     casOutageMsMax: ms.default(0),
+    /** Chance (percent) per coordination tick that the links between regions are cut, for up to `wanPartitionMsMax` (with `regions` above 1; §187–§189). */
+    wanPartitionPct: pct.default(0),
+    wanPartitionMsMax: ms.default(0),
   })
   .strict();
 
@@ -114,6 +117,11 @@ export const coordinationSchema = z
      * attempt fetches before its effect (001 §5, §100, §278; sim/coordination/artifact-store.ts).
      */
     artifacts: z.boolean().default(false),
+    /**
+     * Regions the daemons run in (001 §187–§189): the bootstrap voters in region 1, the other
+     * controllers spread over the rest; the `wan-partition` fault cuts the links between regions.
+     */
+    regions: z.number().int().min(1).max(4).default(1),
     /** Agents that stream the job events from a daemon of their choice and fail over to another (001 §112–§118; 0: none). */
     agents: z.number().int().min(0).max(8).default(0),
     /** How often an agent polls its stream, in ms. */

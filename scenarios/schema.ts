@@ -217,6 +217,12 @@ export const scenarioSchema = z
   .refine((s) => (s.coordination?.artifacts ?? false) || (s.faults.scripted.every((f) => f.f !== 'cas-outage') && (s.coordination?.faults?.casOutagePct ?? 0) === 0), {
     message: 'cas-outage faults act on the artifact store: set coordination.artifacts to true',
   })
+  .refine((s) => (s.coordination?.regions ?? 1) > 1 || (s.faults.scripted.every((f) => f.f !== 'wan-partition') && (s.coordination?.faults?.wanPartitionPct ?? 0) === 0), {
+    message: 'wan-partition faults cut the links between regions: set coordination.regions above 1',
+  })
+  .refine((s) => (s.coordination?.regions ?? 1) === 1 || s.coordination?.consensus !== 'raft', {
+    message: "coordination.regions above 1 runs with consensus 'abstract'",
+  })
   .refine((s) => !(s.coordination?.artifacts ?? false) || s.coordination?.consensus !== 'raft', {
     message: "coordination.artifacts runs with consensus 'abstract'",
   })

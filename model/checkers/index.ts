@@ -31,6 +31,7 @@ import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { streamGapless } from './stream-gapless.ts';
 import { oneOwnerPerEpoch } from './one-owner-per-epoch.ts';
+import { quorumInOneRegion } from './quorum-in-one-region.ts';
 import { quorumLossDegraded } from './quorum-loss-degraded.ts';
 import { raftElectionSafety } from './raft-election-safety.ts';
 import { raftLeaderCompleteness } from './raft-leader-completeness.ts';
@@ -88,6 +89,7 @@ export const INVARIANT_NAMES = [
   'peers-authenticated',
   'maintenance-respected',
   'artifact-from-cas',
+  'quorum-in-one-region',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -133,6 +135,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'peers-authenticated': peersAuthenticated,
   'maintenance-respected': maintenanceRespected,
   'artifact-from-cas': artifactFromCas,
+  'quorum-in-one-region': quorumInOneRegion,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -1,7 +1,7 @@
 // The policy mutants of what surrounds the coordination layer (seed 001 §5, §56–§59, §80,
-// §129–§131, §202–§204, §214–§217, §220–§223, §278): what a daemon believes about who talks to it,
-// about who leads and about the maintenance state, what its public API lets a client propose, and
-// where artifacts come from and go. One entry a mutant, as in coordination.ts (policy-mutant.ts
+// §129–§131, §187–§189, §202–§204, §214–§217, §220–§223, §278): what a daemon believes about who talks to it,
+// about who leads and about the maintenance state, what its public API lets a client propose,
+// where artifacts come from and go, and where the voters run. One entry a mutant, as in coordination.ts (policy-mutant.ts
 // says how to write one).
 
 import { policyMutants } from './policy-mutant.ts';
@@ -109,5 +109,16 @@ export const TRUST_MUTANTS = policyMutants({
     invariants: ['raft-log-narrow'],
     scenarios: ['raft-failover', 'raft-compaction'],
     flips: 'artifactsStayInCas',
+  },
+  // Seed 001 §187 ("WAN Raft: avoid spanning high-latency global regions initially"), §188
+  // ("3 voters within one low-latency region/AZ set"), §189. The voters are spread over the
+  // regions, so a cut of the wide-area links costs the cluster its quorum.
+  'voters-span-regions': {
+    bug: 'the voters are placed in different regions, so the quorum depends on the wide-area links',
+    source: '001 §187–§189, §338 "WAN/global Raft is not required for initial production"',
+    rule: 'quorum-in-one-region: a cut between regions alone never costs the quorum or the leader',
+    invariants: ['quorum-in-one-region'],
+    scenarios: ['regions-wan-cut'],
+    flips: 'votersInOneRegion',
   },
 });

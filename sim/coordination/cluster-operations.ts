@@ -1,8 +1,8 @@
 // What reaches the coordination service from outside its own protocol, in one place: operators'
 // requests through the typed cluster service (membership-requests.ts, maintenance-desk.ts), public
 // clients' raw proposals (public-api.ts), processes that claim a voter's name (peer-trust.ts), the
-// platform's own leader election (orchestrator-lease.ts), and the artifact store's outages
-// (artifact-store.ts). The service hands each such fault
+// platform's own leader election (orchestrator-lease.ts), the artifact store's outages
+// (artifact-store.ts), and cuts of the links between regions (regions.ts). The service hands each such fault
 // and agenda entry here, and asks here whether maintenance stops a role loop and whether a broken
 // daemon believes the platform.
 
@@ -17,6 +17,7 @@ import type { OperatorHost, OperatorTimer } from './operator-host.ts';
 import { OrchestratorLease } from './orchestrator-lease.ts';
 import { PeerTrust } from './peer-trust.ts';
 import { rawProposal } from './public-api.ts';
+import { cutRegions, healRegions, regionsOf } from './regions.ts';
 
 export class ClusterOperations {
   readonly trust: PeerTrust;
@@ -64,6 +65,14 @@ export class ClusterOperations {
       case 'cas-outage':
         this.artifacts?.outage(fault.durationMs);
         return true;
+      case 'wan-partition': {
+        const sim = this.host.sim();
+        const options = sim.plan.coordination!;
+        const pairs = cutRegions(sim, regionsOf(sim, options.voters, options.regions), fault.durationMs);
+        if (pairs.length > 0) this.host.later({ kind: 'wan-heal', pairs }, sim.now + Math.max(1, fault.durationMs));
+        this.host.quorumChanged();
+        return true;
+      }
       default:
         return false;
     }
@@ -72,7 +81,11 @@ export class ClusterOperations {
   /** An operator's request put back on the agenda (a retry, or the end of a window). */
   handle(timer: OperatorTimer): void {
     if (timer.kind === 'membership') applyMembership(this.host, timer.fault);
-    else this.maintenance.request(timer.state, timer.durationMs);
+    else if (timer.kind === 'maintenance') this.maintenance.request(timer.state, timer.durationMs);
+    else {
+      healRegions(this.host.sim(), timer.pairs);
+      this.host.quorumChanged();
+    }
   }
 
   /** Whether the maintenance state stops the role loop on `node` now. */

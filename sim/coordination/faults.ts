@@ -5,7 +5,7 @@
 
 import type { ScriptedFault } from '../faults/index.ts';
 
-export type CoordinationFault = Extract<ScriptedFault, { readonly f: 'leader-crash' | 'leader-pause' | 'leader-isolate' | 'quorum-split' | 'voter-state-loss' | 'voter-upgrade' | 'leader-transfer' | 'impostor' | 'orchestrator-lease' | 'maintenance' | 'raw-proposal' | 'cas-outage' }> | MembershipFault;
+export type CoordinationFault = Extract<ScriptedFault, { readonly f: 'leader-crash' | 'leader-pause' | 'leader-isolate' | 'quorum-split' | 'voter-state-loss' | 'voter-upgrade' | 'leader-transfer' | 'impostor' | 'orchestrator-lease' | 'maintenance' | 'raw-proposal' | 'cas-outage' | 'wan-partition' }> | MembershipFault;
 
 /** An operator's membership request (§59–§66, §230–§233); `leader` names whoever leads when it fires. */
 export type MembershipFault = Extract<ScriptedFault, { readonly f: 'member-add' | 'member-promote' | 'member-remove' }>;

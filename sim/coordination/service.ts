@@ -194,7 +194,7 @@ export class CoordinationService implements RoleAuthority, SimCoordination {
       this.nemesis.end(timer);
       return;
     }
-    if (timer.kind === 'membership' || timer.kind === 'maintenance') return this.operations.handle(timer);
+    if (timer.kind === 'membership' || timer.kind === 'maintenance' || timer.kind === 'wan-heal') return this.operations.handle(timer);
     const node = this.node(timer.node);
     if (node.down) return;
     if (node.pausedUntil > this.sim.now) {

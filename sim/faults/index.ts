@@ -32,6 +32,7 @@ import { quorumSplit } from './quorum-split.ts';
 import { rawProposal } from './raw-proposal.ts';
 import { voterStateLoss } from './voter-state-loss.ts';
 import { voterUpgrade } from './voter-upgrade.ts';
+import { wanPartition } from './wan-partition.ts';
 
 export const FAULT_PACKAGES = {
   partition,
@@ -58,6 +59,7 @@ export const FAULT_PACKAGES = {
   maintenance,
   'raw-proposal': rawProposal,
   'cas-outage': casOutage,
+  'wan-partition': wanPartition,
 };
 
 type Packages = typeof FAULT_PACKAGES;

@@ -52,6 +52,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'api-proposes-raw-commands', scenario: 'raw-api-proposal', seed: 1, invariant: 'one-leader-per-term' },
   { mutant: 'effect-without-artifact', scenario: 'cas-outage', seed: 1, invariant: 'artifact-from-cas' },
   { mutant: 'artifacts-in-raft', scenario: 'raft-failover', seed: 1, invariant: 'raft-log-narrow' },
+  { mutant: 'voters-span-regions', scenario: 'regions-wan-cut', seed: 1, invariant: 'quorum-in-one-region' },
   { mutant: 'handoff-keeps-token', scenario: 'lease-handoff', seed: 1, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-lowers-token', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-no-burn', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'force-release-audited' },
