@@ -1,7 +1,7 @@
 // The gates (001 §339) and acceptance tests (001 §338) of seed 001, with what proves each.
 
 import type { Line } from './gate-catalogue.ts';
-import { OUTSIDE } from './gate-notes.ts';
+import { DOGFOOD } from './gate-notes.ts';
 
 export const SEED_001_GATES: ReadonlyArray<Line> = [
   ['three-node-failover', '3-node failover proven', {
@@ -250,5 +250,5 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['boolean-leader-flag', 'minority-election'],
     invariants: ['fenced-stale-leader', 'one-leader-per-term', 'no-split-promotion', 'one-owner-per-epoch'],
   }],
-  ['own-ha-dogfood', 'Forgeyard’s own HA deployment uses this coordination architecture.', { note: OUTSIDE }],
+  ['own-ha-dogfood', 'Forgeyard’s own HA deployment uses this coordination architecture.', { note: DOGFOOD }],
 ];

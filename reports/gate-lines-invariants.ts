@@ -5,7 +5,7 @@
 import type { Entry, Line } from './gate-catalogue.ts';
 import { SEED_000_ACCEPTANCE, SEED_000_GATES } from './gate-lines-000.ts';
 import { SEED_001_ACCEPTANCE, SEED_001_GATES } from './gate-lines-001.ts';
-import { OUTSIDE } from './gate-notes.ts';
+import { DOGFOOD, OUTSIDE } from './gate-notes.ts';
 
 const ROWS: ReadonlyArray<Line> = [...SEED_000_GATES, ...SEED_000_ACCEPTANCE, ...SEED_001_GATES, ...SEED_001_ACCEPTANCE];
 
@@ -96,5 +96,5 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   }],
   ['inv-standalone-same', 'standalone shares role/epoch semantics through local backend', like('standalone-same-semantics')],
   ['inv-reconciliation-follows-failover', 'reconciliation follows leadership/failover', like('leader-reconstructs-from-db')],
-  ['inv-dogfood-ha', 'Forgeyard dogfoods its HA system', { note: OUTSIDE }],
+  ['inv-dogfood-ha', 'Forgeyard dogfoods its HA system', { note: DOGFOOD }],
 ];
