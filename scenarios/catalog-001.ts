@@ -16,6 +16,9 @@ const COORD_WORKLOAD = { scopes: 4, mix: { 'env-deploy': 1 }, horizonMs: 10_000,
 /** Now and then the leader is cut off from the other voters for up to 2 s, or paused for up to 0.9 s. */
 const LEADER_ISOLATED_OR_PAUSED = { intervalMs: 1_000, leaderIsolatePct: 15, leaderIsolateMsMax: 2_000, leaderPausePct: 15, leaderPauseMsMax: 900 } as const;
 
+/** Each coordination tick, the leader may crash (down for 0.5 s) or pause (up to 0.9 s): the chaos the scenarios of outside actors run under. */
+const LEADER_CHAOS = { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } as const;
+
 type Faults = NonNullable<ScenarioInput['faults']>;
 
 /**
@@ -216,7 +219,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       { f: 'impostor', at: 6_000, credential: 'forged' },
     ],
     invariants: ['peers-authenticated'],
-    coordination: { faults: { intervalMs: 1_000, impostorPct: 20, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+    coordination: { faults: { ...LEADER_CHAOS, impostorPct: 20 } },
   }),
   // The platform's leader election names a daemon that does not lead, now and then, while leaders
   // crash and pause: the daemons must take their roles from the coordination epochs alone.
@@ -229,7 +232,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       { f: 'orchestrator-lease', at: 2_000, durationMs: 3_000 },
       { f: 'orchestrator-lease', at: 6_000, durationMs: 2_000 },
     ],
-    coordination: { faults: { intervalMs: 1_000, orchestratorLeasePct: 20, orchestratorLeaseMsMax: 2_000, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+    coordination: { faults: { ...LEADER_CHAOS, orchestratorLeasePct: 20, orchestratorLeaseMsMax: 2_000 } },
   }),
   // An operator's maintenance windows (NoScheduling and others that stop the scheduler, and one
   // that does not), set through the leader while leaders crash and pause: no dispatch under the
@@ -245,7 +248,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       { f: 'maintenance', at: 6_500, state: 'FullMaintenance', durationMs: 1_500 },
     ],
     invariants: ['maintenance-respected'],
-    coordination: { faults: { intervalMs: 1_000, maintenancePct: 15, maintenanceMsMax: 1_500, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+    coordination: { faults: { ...LEADER_CHAOS, maintenancePct: 15, maintenanceMsMax: 1_500 } },
   }),
   // Public clients ask the API to propose a raw ElectLeader, now and then, while leaders crash and
   // pause: the API refuses every one, and leadership changes only by elections.
@@ -255,7 +258,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     sources: ['001 §220–223', '001 §338', '001 §340'],
     voters: 3,
     scripted: [{ f: 'raw-proposal', at: 2_000 }, { f: 'raw-proposal', at: 5_000 }, { f: 'raw-proposal', at: 7_500 }],
-    coordination: { faults: { intervalMs: 1_000, rawProposalPct: 20, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+    coordination: { faults: { ...LEADER_CHAOS, rawProposalPct: 20 } },
   }),
   // Jobs with artifacts while the artifact store goes out, now and then, and leaders crash and
   // pause: coordination goes on, no effect is made without its artifact, and every job finishes
@@ -270,7 +273,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       { f: 'cas-outage', at: 5_500, durationMs: 1_000 },
     ],
     invariants: ['artifact-from-cas'],
-    coordination: { artifacts: true, faults: { intervalMs: 1_000, casOutagePct: 20, casOutageMsMax: 1_200, leaderCrashPct: 10, leaderDownMs: 500, leaderPausePct: 10, leaderPauseMsMax: 900 } },
+    coordination: { artifacts: true, faults: { ...LEADER_CHAOS, casOutagePct: 20, casOutageMsMax: 1_200 } },
   }),
   // Three regions: the voters in one, regional daemons that take jobs in the others, and the
   // wide-area links between them cut now and then. The quorum and the leader never notice.

@@ -4,16 +4,8 @@
 // (`coordination.consensus: 'raft'`). Recorded as `leader-transfer` `{ process, node, to }`.
 // Knob: `coordination.faults.leaderTransferPct` (at each coordination tick).
 
-import { z } from 'zod';
-import { defineFault, ms, simulatedOnly, toCoordination } from './package.ts';
+import { instantCoordinationFault, simulatedOnly } from './package.ts';
 
-export const leaderTransfer = defineFault({
-  schema: z.object({ f: z.literal('leader-transfer'), at: ms }).strict(),
-  randomWhen: ['leaderTransferPct'],
-  draw: {
-    on: 'coordination',
-    at: (tick, _mine, stream) => (stream.chance(tick.coordination!.leaderTransferPct) ? { f: 'leader-transfer' as const, at: tick.at } : null),
-  },
-  apply: toCoordination,
-  records: { 'leader-transfer': { real: simulatedOnly('the coordination layer is simulated; the database is unaffected'), colour: '#2980b9' } },
+export const leaderTransfer = instantCoordinationFault('leader-transfer', 'leaderTransferPct', {
+  'leader-transfer': { real: simulatedOnly('the coordination layer is simulated; the database is unaffected'), colour: '#2980b9' },
 });

@@ -189,6 +189,21 @@ export function timedCoordinationFault<N extends string>(f: N, chance: keyof Coo
   });
 }
 
+/**
+ * A coordination fault of one instant, with nothing to choose (it acts on whoever leads, or on the
+ * cluster as a whole): drawn at a coordination tick with the chance `chance` of
+ * `coordination.faults`; `records` are the history records the coordination layer writes for it.
+ */
+export function instantCoordinationFault<N extends string, R extends FaultKind>(f: N, chance: keyof CoordinationFaultOptions, records: Readonly<Record<R, FaultRecord>>) {
+  return defineFault({
+    schema: z.object({ f: z.literal(f), at: ms }).strict(),
+    randomWhen: [chance],
+    draw: { on: 'coordination', at: (tick, _mine, stream) => (stream.chance(tick.coordination![chance]) ? { f, at: tick.at } : null) },
+    apply: toCoordination,
+    records,
+  });
+}
+
 /** An operator's membership request naming `node`: scripted only, committed through the leader. */
 export function membershipFault<N extends string>(f: N, target: z.ZodType<string>) {
   return defineFault({ schema: z.object({ f: z.literal(f), at: ms, node: target }).strict(), apply: toCoordination, records: {} });

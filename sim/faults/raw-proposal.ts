@@ -5,16 +5,8 @@
 // only. Recorded as `api-request` (sim/coordination/public-api.ts).
 // Knob: `coordination.faults.rawProposalPct` (at each coordination tick).
 
-import { z } from 'zod';
-import { defineFault, ms, simulatedOnly, toCoordination } from './package.ts';
+import { instantCoordinationFault, simulatedOnly } from './package.ts';
 
-export const rawProposal = defineFault({
-  schema: z.object({ f: z.literal('raw-proposal'), at: ms }).strict(),
-  randomWhen: ['rawProposalPct'],
-  draw: {
-    on: 'coordination',
-    at: (tick, _mine, stream) => (stream.chance(tick.coordination!.rawProposalPct) ? { f: 'raw-proposal' as const, at: tick.at } : null),
-  },
-  apply: toCoordination,
-  records: { 'api-request': { real: simulatedOnly('the public API and the coordination layer are simulated; the database is unaffected'), colour: '#7f8c8d' } },
+export const rawProposal = instantCoordinationFault('raw-proposal', 'rawProposalPct', {
+  'api-request': { real: simulatedOnly('the public API and the coordination layer are simulated; the database is unaffected'), colour: '#7f8c8d' },
 });
