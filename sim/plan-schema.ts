@@ -55,7 +55,7 @@ const faultKnobs = z
 const counts = (shape: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.keys(shape).map((key) => [key, count]));
 
 const coordination = z
-  .object({ ...counts(coordinationSchema.shape), consensus: coordinationSchema.shape.consensus.unwrap(), role: z.enum(COORDINATED_ROLES), faults: z.object(counts(coordinationFaultsSchema.shape)).loose() })
+  .object({ ...counts(coordinationSchema.shape), consensus: coordinationSchema.shape.consensus.unwrap(), role: z.enum(COORDINATED_ROLES), artifacts: z.boolean(), faults: z.object(counts(coordinationFaultsSchema.shape)).loose() })
   .loose();
 
 /** A plan's coordination settings without the fields a newer testbed may have added (read as the plan's other settings are). */

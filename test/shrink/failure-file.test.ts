@@ -43,14 +43,18 @@ describe('failure.json', () => {
     await expect(writeFailureFile(join(dir, 'damaged.json'), damaged)).rejects.toThrow(/history\.0\.type/);
   });
 
-  // A plan with coordination settings (a Raft cluster: the consensus kind is a name, not a count) is written and replayed.
-  it('a coordinated plan is written, read and replayed to the identical trace hash', async () => {
-    const plan = generatePlan(loadScenario('raft-failover'), 3);
+  // Plans with coordination settings that are not counts (the consensus kind is a name; whether
+  // jobs have artifacts is a flag) are written and replayed.
+  it.each([
+    ['raft-failover', { consensus: 'raft' }],
+    ['cas-outage', { artifacts: true }],
+  ])('a coordinated plan (%s) is written, read and replayed to the identical trace hash', async (scenario, settings) => {
+    const plan = generatePlan(loadScenario(scenario), 3);
     const failure = failureOf(plan, await correctExecutor()(plan));
-    const path = join(dir, 'coordinated.json');
+    const path = join(dir, `coordinated-${scenario}.json`);
     await writeFailureFile(path, failure);
     const read = await readFailureFile(path);
-    expect(read.plan.coordination?.consensus).toBe('raft');
+    expect(read.plan.coordination).toMatchObject(settings);
     expect((await replayFailure(read)).traceHash).toBe(failure.traceHash);
   });
 
