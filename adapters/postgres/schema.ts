@@ -9,9 +9,10 @@ import type pg from 'pg';
 import { TABLES } from './migrations/001-tables.ts';
 import { ONE_STATEMENT_COMMANDS } from './migrations/002-one-statement-commands.ts';
 import { JOBS } from './migrations/003-jobs.ts';
+import { FUNCTIONS_IN_TRANSACTIONS } from './migrations/004-functions-in-transactions.ts';
 import type { Migration } from './migrations/migration.ts';
 
-const MIGRATIONS: ReadonlyArray<Migration> = [TABLES, ONE_STATEMENT_COMMANDS, JOBS];
+const MIGRATIONS: ReadonlyArray<Migration> = [TABLES, ONE_STATEMENT_COMMANDS, JOBS, FUNCTIONS_IN_TRANSACTIONS];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

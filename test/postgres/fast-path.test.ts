@@ -4,7 +4,9 @@
 // waiters and queue heads with aging, blocked scopes, recovery epochs, expiry, stale tokens.
 
 import fc from 'fast-check';
+import pg from 'pg';
 import { expect, test } from 'vitest';
+import { ACQUIRE } from '../../adapters/postgres/migrations/002/acquire.ts';
 import type { Command } from '../../model/commands.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
@@ -183,5 +185,48 @@ test.each(Object.keys(SCENARIOS))('%s: both paths match the model step by step',
     for (const store of stores) expect(await store.execute({ kind: 'Inspect' })).toEqual(view);
   } finally {
     await Promise.all(stores.map((s) => s.close()));
+  }
+});
+
+// Migration 4: a schema whose functions predate their use inside transactions (they logged every
+// writing outcome, with or without a connection id) gets the current ones: an Acquire called with
+// no connection id fails on the old function (the log's key is missing) and works on the new one.
+test('migration 4 replaces the command functions of a schema migrated before it', async () => {
+  const schema = pgServer.freshSchema();
+  const time = { now: () => 10_000 };
+  const open = async (): Promise<void> => {
+    const store = await pgServer.store({ time, schema });
+    try {
+      await store.execute({ kind: 'Inspect' });
+    } finally {
+      await store.close();
+    }
+  };
+  await open();
+  const client = new pg.Client(pgServer.server().connectionString);
+  await client.connect();
+  const acquireInTransaction = async (scope: string): Promise<string> => {
+    await client.query('BEGIN');
+    try {
+      const result = await client.query<{ o: { kind: string } }>(`SELECT testbed_acquire(NULL, NULL, $1, 'h', 1000, NULL, NULL, NULL, NULL, 10000) AS o`, [scope]);
+      await client.query('COMMIT');
+      return result.rows[0]!.o.kind;
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  };
+  try {
+    await client.query(`SET search_path TO ${schema}`);
+    const logsAlways = ACQUIRE.replace('SELECT p_conn, p_request, v_out, clock_timestamp() WHERE p_conn IS NOT NULL', 'VALUES (p_conn, p_request, v_out, clock_timestamp())');
+    expect(logsAlways).not.toBe(ACQUIRE);
+    await client.query(logsAlways.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'));
+    await client.query('DELETE FROM schema_version WHERE version = 4');
+    await expect(acquireInTransaction('s1')).rejects.toThrow(/null value/);
+    // A store opened now migrates the schema to version 4 before its first command.
+    await open();
+    expect(await acquireInTransaction('s2')).toBe('Acquired');
+  } finally {
+    await client.end();
   }
 });

@@ -24,8 +24,9 @@ CREATE TABLE request_log (
   logged_at  timestamptz NOT NULL
 );
 
--- Each function below is one command in one autocommit statement: the statement is the
--- transaction, so the command costs one network round trip. Isolation and lock order are those
+-- Each function below is one command in one statement: normally an autocommit statement, which
+-- is its own transaction, so the command costs one network round trip; or one statement of a
+-- larger transaction (with no connection id, and then nothing is logged). Isolation and lock order are those
 -- of transaction.ts: READ COMMITTED, and inside a VOLATILE function every statement takes a
 -- fresh snapshot, so a read that follows a lock sees every commit made before the lock was
 -- granted. Locks are taken in the order recovery gate (shared advisory lock, as in BEGIN of the
