@@ -102,9 +102,9 @@ const FLAGS = {
   honourMaintenance: true,
   /** The public API refuses raw coordination commands: only the typed cluster service proposes (seed 001 §220–§223). */
   refuseRawCommands: true,
-  /** An attempt makes its job's effect only with the artifact it fetched from the artifact store (seed 001 §5, §278). */
+  /** An attempt makes its job's effect only with the artifact it fetched from the artifact store (seed 001 §4, §278). */
   effectsNeedArtifact: true,
-  /** Artifact bytes stay in the artifact store: the consensus log never carries them (seed 001 §80, §338). */
+  /** Artifact bytes stay in the artifact store: the consensus log never carries them (seed 001 §3, §338). */
   artifactsStayInCas: true,
   /** The bootstrap voters all run in one region: the quorum never spans a wide-area link (seed 001 §187–§189). */
   votersInOneRegion: true,

@@ -103,8 +103,9 @@ export type FaultKind =
  * - `api-request`: `{ command, term, leader, accepted }`, a public client asked the API to propose
  *   a raw coordination command, and whether it was proposed;
  * - `cas-outage`: `{ durationMs }`, the artifact store stops answering for that long;
- * - `wan-partition`: `{ regions, durationMs }`, the links between the daemons of different regions
- *   (the names of each region, in order) are cut, until the next `wan-heal`.
+ * - `wan-partition`: `{ regions, voters, durationMs }`, the links between the daemons of different
+ *   regions (the names of each region, in order) are cut, until the next `wan-heal`; `voters`: the
+ *   voters of the configuration in force.
  */
 export interface FaultEvent {
   readonly index: number;

@@ -54,7 +54,7 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
     scenarios: ['node-impostor'],
     mutants: ['revocation-ignored', 'certificate-not-bound-to-node', 'peers-unauthenticated'],
     invariants: ['peers-authenticated'],
-    note: 'Every node holds a certificate bound to its node id; rotating a leaked certificate or removing a node revokes it. Processes claiming a voter with no certificate, a forged one, another node’s or a revoked one ask the voters for their votes in a newer term, and every voter must refuse them. What is modelled is each daemon’s decision about who talks to it; encryption, certificate files and their expiry are not simulated.',
+    note: 'Every node holds a certificate bound to its node id; rotating a leaked certificate revokes it. Processes claiming a voter with no certificate, a forged one, another node’s or one revoked by rotation ask the voters for their votes in a newer term, and every voter must refuse them. Removing a node revokes its certificate too, but membership alone already refuses a removed node, so that revocation is not what any check rests on. Only impostors’ messages are judged, and only RequestVote; what is modelled is each daemon’s decision about who talks to it, not encryption, certificate files or expiry.',
   }],
   ['dr-procedure', 'DR procedure exercised', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],
@@ -220,7 +220,7 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     scenarios: ['raw-api-proposal'],
     mutants: ['api-proposes-raw-commands'],
     invariants: ['one-leader-per-term'],
-    note: 'Public clients ask a daemon’s API to propose a raw ElectLeader while leaders crash and pause; the API refuses each one, operators reach the cluster only through typed requests (maintenance, membership) that the leader validates, and an API that passes a raw command on is caught by a leadership no majority elected. HTTP, authentication of public clients and permissions are not modelled.',
+    note: 'Public clients ask a daemon’s API to propose a raw ElectLeader while leaders crash and pause; the API refuses each one, and operators reach the cluster only through typed requests (maintenance, membership) that the leader validates. An API that passes a raw command on is caught because the committed leadership it makes is recorded with the votes behind it, none, and one-leader-per-term fails a leader no majority elected; the named node does not take the role, so nothing else differs. HTTP, authentication of public clients and permissions are not modelled.',
   }],
   ['standalone-same-semantics', 'Standalone uses same coordination semantics without network Raft.', {
     scenarios: ['standalone-coordination'],
@@ -232,12 +232,12 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     scenarios: ['regions-wan-cut'],
     mutants: ['voters-span-regions'],
     invariants: ['quorum-in-one-region', 'jobs-complete'],
-    note: 'Daemons run in three regions with the three voters in one; the others take jobs through the database. Cuts of the wide-area links between regions cost no quorum and no leader, and every job finishes; voters spread over the regions are caught losing their quorum on a cut. Latency of the wide-area links is not simulated (the abstract consensus exchanges messages in an instant); cross-region DR by a standby cluster is not modelled.',
+    note: 'Daemons run in three regions with the three voters in one; the others take jobs through the database. The wide-area links between regions are cut now and then, every cut leaves a majority of the voters in one region, and every job finishes; voters spread over the regions are caught at the first cut. Latency of the wide-area links is not simulated (the abstract consensus exchanges messages in an instant); cross-region DR by a standby cluster is not modelled.',
   }],
   ['kubernetes-not-authority', 'Kubernetes does not become hidden coordination authority.', {
     scenarios: ['platform-leader-election'],
     mutants: ['orchestrator-lease-as-authority'],
-    invariants: ['fenced-stale-leader', 'one-owner-per-epoch'],
+    invariants: ['fenced-stale-leader'],
     note: 'The platform’s own leader election (a Kubernetes Lease) names daemons that do not lead, while leaders crash and pause; roles must follow the coordination epochs alone, and a daemon that acts on the platform’s lease under the epoch it knows is caught using an epoch another incarnation won. Pod scheduling, volumes and the Kubernetes API are not simulated.',
   }],
   ['typed-role-guard', 'Typed RoleGuard replaces boolean leader checks in high-risk paths.', {

@@ -266,7 +266,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
   coordinated({
     name: 'cas-outage',
     title: 'The artifact store goes out under jobs that need artifacts: attempts give their jobs back, and every job finishes later',
-    sources: ['001 §5', '001 §100', '001 §278', '001 §340'],
+    sources: ['001 §4', '001 §100', '001 §278', '001 §340'],
     voters: 3,
     scripted: [
       { f: 'cas-outage', at: 2_000, durationMs: 1_500 },
@@ -276,10 +276,10 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     coordination: { artifacts: true, faults: { ...LEADER_CHAOS, casOutagePct: 20, casOutageMsMax: 1_200 } },
   }),
   // Three regions: the voters in one, regional daemons that take jobs in the others, and the
-  // wide-area links between them cut now and then. The quorum and the leader never notice.
+  // wide-area links between them cut now and then. Every cut leaves the quorum in one region.
   coordinated({
     name: 'regions-wan-cut',
-    title: 'Daemons in three regions with the voters in one; cuts of the wide-area links cost no quorum and no leader',
+    title: 'Daemons in three regions with the voters in one; the wide-area links between them are cut now and then',
     sources: ['001 §187–189', '001 §338', '001 §340'],
     voters: 3,
     workload: { controllers: 5 },

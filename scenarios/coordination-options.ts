@@ -114,7 +114,7 @@ export const coordinationSchema = z
     snapshotEntries: z.number().int().min(0).max(1_000).default(0),
     /**
      * Jobs have artifacts in a content-addressed store beside the coordination layer, which each
-     * attempt fetches before its effect (001 §5, §100, §278; sim/coordination/artifact-store.ts).
+     * attempt fetches before its effect (001 §4, §100, §278; sim/coordination/artifact-store.ts).
      */
     artifacts: z.boolean().default(false),
     /**

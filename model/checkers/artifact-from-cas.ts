@@ -1,8 +1,8 @@
-// artifact-from-cas (seed 001 §5 and §340 "CAS remains artifact/data authority", §100, §278 "CAS
+// artifact-from-cas (seed 001 §4 and §340 "CAS remains artifact/data authority", §100, §278 "CAS
 // Lost Test: jobs depending on CAS fail/degrade correctly"): in a run whose jobs have artifacts,
 // every effect an attempt makes comes after that attempt fetched the job's artifact from the
 // artifact store, by digest, and the store answered. An attempt that could not fetch it must give
-// the job back, not act without it (or on anything but the store's copy).
+// the job back, not act without it.
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';

@@ -4,7 +4,8 @@
 // in force when it was set or a later one, until a later change allows it again. A dispatch under
 // an older epoch belongs to a leader deposed before the change and is not judged here (the role
 // guard fences it). The rule is read from the history alone: `maintenance-change` records and the
-// guard each DispatchJob carries.
+// guard each DispatchJob carries. Every change also raises the maintenance epoch above every
+// earlier one: a state set per daemon, not for the cluster, shows as an epoch that repeats.
 
 import type { CoordinatedRole } from '../coordination-epoch.ts';
 import type { FaultEvent, History } from '../history.ts';
@@ -29,6 +30,12 @@ export function maintenanceRespected(history: History): Verdict {
   const changes = faultsOf(history, ['maintenance-change']);
   if (changes.length === 0) return verdictOf([]);
   const violations: Violation[] = [];
+  // One maintenance state for the whole cluster (§130), under an epoch that only rises (§131).
+  changes.forEach((change, i) => {
+    const before = changes[i - 1];
+    if (before === undefined || (change.value.epoch as number) > (before.value.epoch as number)) return;
+    violations.push(violation(INVARIANT, `maintenance ${String(change.value.state)} was set at #${change.index} under maintenance epoch ${String(change.value.epoch)}, not above epoch ${String(before.value.epoch)} set at #${before.index}: the maintenance state is not one for the cluster`, [before.index, change.index]));
+  });
   for (const { op, command } of storeOps(pairOperations(history), 'DispatchJob')) {
     const guard = command.guard;
     if (guard === undefined) continue;

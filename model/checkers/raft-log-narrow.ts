@@ -19,7 +19,7 @@ export function raftLogNarrow(history: History): Verdict {
     const index = requireNumber(event.value, 'index', event.index);
     if (COORDINATION_COMMANDS.has(command) || reported.has(index)) continue;
     reported.add(index);
-    violations.push(violation(INVARIANT, `${requireString(event.value, 'node', event.index)} applied entry ${index}, a ${String(command)} command (#${event.index}): the consensus log holds business rows, not only coordination commands`, [event.index]));
+    violations.push(violation(INVARIANT, `${requireString(event.value, 'node', event.index)} applied entry ${index}, a ${String(command)} command (#${event.index}): the consensus log holds ${command === 'StoreArtifact' ? 'artifact bytes' : 'business rows'}, not only coordination commands`, [event.index]));
   }
   return verdictOf(violations);
 }

@@ -1,4 +1,4 @@
-// The policy mutants of what surrounds the coordination layer (seed 001 §5, §56–§59, §80,
+// The policy mutants of what surrounds the coordination layer (seed 001 §3–§4, §56–§59,
 // §129–§131, §187–§189, §202–§204, §214–§217, §220–§223, §278): what a daemon believes about who talks to it,
 // about who leads and about the maintenance state, what its public API lets a client propose,
 // where artifacts come from and go, and where the voters run. One entry a mutant, as in coordination.ts (policy-mutant.ts
@@ -88,23 +88,23 @@ export const TRUST_MUTANTS = policyMutants({
     scenarios: ['raw-api-proposal'],
     flips: 'refuseRawCommands',
   },
-  // Seed 001 §5 ("CAS remains artifact authority"), §278 ("CAS Lost Test: jobs depending CAS
+  // Seed 001 §4 ("Raft does not store ... artifacts ... Those remain in normal stores/CAS"), §278 ("CAS Lost Test: jobs depending CAS
   // fail/degrade correctly"), §340. An attempt that cannot fetch its job's artifact while the
   // artifact store is out makes the job's effect anyway.
   'effect-without-artifact': {
     bug: 'an attempt that could not fetch its job’s artifact from the artifact store makes the effect anyway',
-    source: '001 §5, §100, §278, §340 "CAS remains artifact/data authority"',
+    source: '001 §4, §100, §278, §340 "CAS remains artifact/data authority"',
     rule: 'artifact-from-cas: every effect follows a fetch of the job’s artifact that the store answered',
     invariants: ['artifact-from-cas'],
     scenarios: ['cas-outage'],
     flips: 'effectsNeedArtifact',
   },
-  // Seed 001 §47 ("Raft command sizes strictly bounded"), §80 ("avoid putting CAS data in Raft"),
+  // Seed 001 §47 ("Raft command sizes strictly bounded"), §3 ("avoid putting CAS data in Raft"),
   // §338 "CAS bytes never enter Raft". A Raft leader appends each dispatched job's artifact bytes
   // to the consensus log.
   'artifacts-in-raft': {
     bug: 'a Raft leader appends each dispatched job’s artifact bytes to the consensus log',
-    source: '001 §47, §80, §338 "CAS bytes never enter Raft"',
+    source: '001 §3, §47, §338 "CAS bytes never enter Raft"',
     rule: 'raft-log-narrow: every applied entry is a coordination command',
     invariants: ['raft-log-narrow'],
     scenarios: ['raft-failover', 'raft-compaction'],
@@ -116,7 +116,7 @@ export const TRUST_MUTANTS = policyMutants({
   'voters-span-regions': {
     bug: 'the voters are placed in different regions, so the quorum depends on the wide-area links',
     source: '001 §187–§189, §338 "WAN/global Raft is not required for initial production"',
-    rule: 'quorum-in-one-region: a cut between regions alone never costs the quorum or the leader',
+    rule: 'quorum-in-one-region: every cut between regions leaves a majority of the voters in one region',
     invariants: ['quorum-in-one-region'],
     scenarios: ['regions-wan-cut'],
     flips: 'votersInOneRegion',

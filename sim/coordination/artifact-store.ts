@@ -1,6 +1,7 @@
-// The content-addressed artifact store beside the coordination layer (seed 001 §5 "CAS remains
-// artifact authority", §80, §100 "Partial Connectivity to CAS: independent subsystem health", §278
-// "CAS Lost Test: coordination unaffected; jobs depending on CAS fail or degrade correctly"). With
+// The content-addressed artifact store beside the coordination layer (seed 001 §3–§4: artifacts
+// remain in normal stores and the CAS, never in Raft; §100 "Partial Connectivity to CAS:
+// independent subsystem health"; §278 "CAS Lost Test: coordination unaffected; jobs depending on
+// CAS fail or degrade correctly"). With
 // `coordination.artifacts`, each job has an artifact, named by its digest, that its attempt fetches
 // from the store before it makes the job's effect. A fetch is an operation of the attempt's
 // process, `cas-fetch` `{ job, intentId, digest }`, answered `ok` with the digest it verified or

@@ -68,7 +68,8 @@ export class ClusterOperations {
       case 'wan-partition': {
         const sim = this.host.sim();
         const options = sim.plan.coordination!;
-        const pairs = cutRegions(sim, regionsOf(sim, options.voters, options.regions), fault.durationMs);
+        const voters = this.host.cluster().voters.map((voter) => voter.name);
+        const pairs = cutRegions(sim, regionsOf(sim, options.voters, options.regions), voters, fault.durationMs);
         if (pairs.length > 0) this.host.later({ kind: 'wan-heal', pairs }, sim.now + Math.max(1, fault.durationMs));
         this.host.quorumChanged();
         return true;
@@ -81,7 +82,7 @@ export class ClusterOperations {
   /** An operator's request put back on the agenda (a retry, or the end of a window). */
   handle(timer: OperatorTimer): void {
     if (timer.kind === 'membership') applyMembership(this.host, timer.fault);
-    else if (timer.kind === 'maintenance') this.maintenance.request(timer.state, timer.durationMs);
+    else if (timer.kind === 'maintenance') this.maintenance.request(timer.state, timer.durationMs, timer.ends);
     else {
       healRegions(this.host.sim(), timer.pairs);
       this.host.quorumChanged();

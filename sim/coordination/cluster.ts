@@ -296,7 +296,7 @@ export class Cluster {
     return next.outcome;
   }
 
-  /** Commits a maintenance change proposed by `leader` (§130–§132), with a majority of the voters reachable. */
+  /** Commits a maintenance change proposed by `leader` (§130–§131), with a majority of the voters reachable. */
   setMaintenance(leader: Voter, state: MaintenanceState, links: Links): CoordinationOutcome | { readonly kind: 'NoQuorum'; readonly reachable: number } {
     assert.ok(leader.role === 'leader', 'only a leader proposes a maintenance change');
     const reachable = this.reachableFrom(leader, links);

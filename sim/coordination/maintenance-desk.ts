@@ -35,16 +35,26 @@ export class MaintenanceDesk {
     return stops(view, ROLE_OPERATION[this.role]);
   }
 
-  /** An operator's request: `state` for `durationMs` (then Normal), or, with null, the end of a window. */
-  request(state: MaintenanceState, durationMs: number | null): void {
+  /**
+   * An operator's request: `state` for `durationMs` (then Normal), or, with null, the end of the
+   * window that set maintenance epoch `ends`; an end finds a later change in force and leaves it.
+   */
+  request(state: MaintenanceState, durationMs: number | null, ends?: number): void {
     const sim = this.host.sim();
     const retry = (): void => {
-      if (durationMs === null || sim.now + OPERATOR_RETRY_MS < sim.plan.horizonMs) this.host.later({ kind: 'maintenance', state, durationMs }, sim.now + OPERATOR_RETRY_MS);
+      if (durationMs === null || sim.now + OPERATOR_RETRY_MS < sim.plan.horizonMs) this.host.later({ kind: 'maintenance', state, durationMs, ...(ends === undefined ? {} : { ends }) }, sim.now + OPERATOR_RETRY_MS);
     };
+    if (ends !== undefined && this.epochInForce() !== ends) return;
     const set = sim.policy.maintenanceThroughConsensus ? this.commit(state) : this.setLocally(state);
     if (set === null) return retry();
     sim.fault('maintenance-change', set);
-    if (durationMs !== null) this.host.later({ kind: 'maintenance', state: 'Normal', durationMs: null }, sim.now + Math.max(1, durationMs));
+    if (durationMs !== null) this.host.later({ kind: 'maintenance', state: 'Normal', durationMs: null, ends: set.epoch as number }, sim.now + Math.max(1, durationMs));
+  }
+
+  /** The maintenance epoch the operator sees: the committed one (in the broken desk, the latest any daemon set). */
+  private epochInForce(): number {
+    if (this.host.sim().policy.maintenanceThroughConsensus) return this.host.cluster().committed.maintenance.epoch;
+    return Math.max(0, ...[...this.local.values()].map((view) => view.epoch));
   }
 
   private commit(state: MaintenanceState): Readonly<Record<string, unknown>> | null {

@@ -25,5 +25,5 @@ export interface OperatorHost {
 /** The agenda entries of operators' requests. */
 export type OperatorTimer =
   | { readonly kind: 'membership'; readonly fault: MembershipFault }
-  | { readonly kind: 'maintenance'; readonly state: MaintenanceState; readonly durationMs: number | null }
+  | { readonly kind: 'maintenance'; readonly state: MaintenanceState; readonly durationMs: number | null; readonly ends?: number }
   | { readonly kind: 'wan-heal'; readonly pairs: ReadonlyArray<readonly [string, string]> };

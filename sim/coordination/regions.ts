@@ -19,8 +19,11 @@ export function regionsOf(sim: Sim, voters: number, regions: number): ReadonlyMa
   return placed;
 }
 
-/** Cuts the links between regions for `durationMs`: returns the pairs it cut (both ways), for the heal. */
-export function cutRegions(sim: Sim, placed: ReadonlyMap<string, number>, durationMs: number): ReadonlyArray<readonly [string, string]> {
+/**
+ * Cuts the links between regions for `durationMs`: returns the pairs it cut (both ways), for the
+ * heal. The record names each region's daemons and the voters of the configuration in force.
+ */
+export function cutRegions(sim: Sim, placed: ReadonlyMap<string, number>, voters: ReadonlyArray<string>, durationMs: number): ReadonlyArray<readonly [string, string]> {
   const names = [...placed.keys()];
   const pairs: Array<readonly [string, string]> = [];
   for (const a of names) for (const b of names) if (a < b && placed.get(a) !== placed.get(b)) pairs.push([a, b]);
@@ -30,7 +33,7 @@ export function cutRegions(sim: Sim, placed: ReadonlyMap<string, number>, durati
     sim.network.block(b, a);
   }
   const regions = [...new Set(placed.values())].sort().map((region) => names.filter((name) => placed.get(name) === region));
-  sim.fault('wan-partition', { regions, durationMs });
+  sim.fault('wan-partition', { regions, voters: [...voters].sort(), durationMs });
   return pairs;
 }
 

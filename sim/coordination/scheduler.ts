@@ -30,7 +30,7 @@ export interface RoleAuthority {
   leads(node: Node, epoch: number): boolean;
   /** A job's lease was created under the role (message-level consensus may act on it). */
   dispatched?(node: Node, scope: string, jobId: string): void;
-  /** Where the jobs' artifacts are fetched from, when they have any (001 §5, §278). */
+  /** Where the jobs' artifacts are fetched from, when they have any (001 §4, §278). */
   readonly artifacts?: ArtifactStore | null;
   /** The maintenance state stops this role's new work now (§129, §306). */
   schedulingPaused?(node: Node): boolean;
@@ -165,7 +165,7 @@ async function runAttempt(sim: Sim, authority: RoleAuthority, jobs: JobTable, fi
   // in its work, or a restore may have taken its FinishJob back): the provider is inspected before
   // any effect (000 §64, §275; seed 001 §88).
   const applied = await sim.inspect(fiber, intentId);
-  // The job's artifact comes from the artifact store, by digest, before its effect (001 §5, §278):
+  // The job's artifact comes from the artifact store, by digest, before its effect (001 §4, §278):
   // while the store is out, the job goes back for a later attempt.
   if (!applied && authority.artifacts && !(await authority.artifacts.fetch(fiber, job.jobId, intentId)) && sim.policy.effectsNeedArtifact) {
     await giveBack();

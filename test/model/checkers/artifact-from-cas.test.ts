@@ -1,4 +1,4 @@
-// artifact-from-cas (001 §5, §278, §340): an effect without a fetch of the job's artifact that the
+// artifact-from-cas (001 §4, §278, §340): an effect without a fetch of the job's artifact that the
 // artifact store answered, in that attempt, is caught; one after such a fetch passes, and a run
 // without artifacts is not judged.
 
