@@ -16,9 +16,9 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
     invariants: ['fenced-stale-leader'],
   }],
   ['membership-lifecycle', 'membership lifecycle tested', {
-    scenarios: ['membership-change'],
-    mutants: ['removed-leader-keeps-role'],
-    note: 'Membership is a committed configuration of the abstract consensus (one change at a time); Raft joint consensus itself is not simulated.',
+    scenarios: ['membership-change', 'raft-membership-change'],
+    mutants: ['removed-leader-keeps-role', 'learner-promoted-before-caught-up'],
+    note: 'Membership is a committed configuration, one change at a time, on both consensus kinds: on the abstract one a change is one commit; on message-level Raft it is a ChangeMembership entry that nodes use as soon as they hold it, proposed only once the previous one is committed (single-server changes), with a learner promoted once its log matches the leader’s commit index. Joint consensus is not simulated.',
     invariants: ['removed-node-no-authority', 'learner-before-voter'],
   }],
   ['quorum-loss-degraded', 'quorum-loss degraded behavior tested', {
@@ -125,8 +125,8 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['fenced-stale-leader'],
     note: 'A restarted process is named by its node and a new incarnation number; a leader that comes back and takes itself for the process before it, resuming that role guard, is caught using a guard its previous incarnation won. Identity is not tied to a pod or host name because nodes here have none.',
   }],
-  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change'], mutants: ['voter-without-learner-stage', 'learner-promoted-before-caught-up'], invariants: ['learner-before-voter'] }],
-  ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { scenarios: ['membership-change'], mutants: ['removed-leader-keeps-role'], invariants: ['removed-node-no-authority'] }],
+  ['learner-before-voter', 'New member joins as learner before voter.', { scenarios: ['membership-change', 'raft-membership-change'], mutants: ['voter-without-learner-stage', 'learner-promoted-before-caught-up'], invariants: ['learner-before-voter'] }],
+  ['removed-node-no-authority', 'Removed node cannot keep coordination authority.', { scenarios: ['membership-change', 'raft-membership-change'], mutants: ['removed-leader-keeps-role'], invariants: ['removed-node-no-authority'] }],
   ['quorum-loss-blocks', 'Quorum loss blocks coordination-sensitive operations.', {
     scenarios: ['quorum-loss', 'db-healthy-coordination-lost'],
     mutants: ['no-check-quorum', 'role-guard-survives-step-down'],

@@ -21,6 +21,8 @@ type Faults = NonNullable<ScenarioInput['faults']>;
 /** What makes a Raft scenario its own; the workload, links, lease and Raft invariants and 40 operations are shared. */
 interface RaftScenario extends Pick<ScenarioInput, 'name' | 'title' | 'sources'> {
   readonly voters: 3 | 5;
+  /** Controllers beyond the voters start outside the cluster; an operator may add them (default: the voters alone). */
+  readonly controllers?: number;
   readonly horizonMs?: number;
   readonly profile?: Faults['profile'];
   readonly scripted?: Faults['scripted'];
@@ -35,7 +37,7 @@ function raft(s: RaftScenario): ScenarioInput {
     name: s.name,
     title: s.title,
     sources: s.sources,
-    workload: { ...WORKLOAD, controllers: s.voters, ...(s.horizonMs === undefined ? {} : { horizonMs: s.horizonMs }) },
+    workload: { ...WORKLOAD, controllers: s.controllers ?? s.voters, ...(s.horizonMs === undefined ? {} : { horizonMs: s.horizonMs }) },
     faults: { profile: { ...LINKS, ...s.profile }, ...(s.scripted === undefined ? {} : { scripted: s.scripted }) },
     invariants: [...COORD, ...RAFT, ...s.invariants],
     expect: 'pass',
@@ -164,5 +166,32 @@ export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: ['stream-gapless', 'agents-reconnect'],
     livenessMs: 10_000,
     coordination: { agents: 3, agentPollMs: 100, agentReconnectMs: 200, faults: { intervalMs: 700, leaderCrashPct: 20, leaderDownMs: 1_000, messageLossPct: 5 } },
+  }),
+  // Membership changes as entries of the log (single-server changes, 001 §157): two nodes join
+  // as learners and are promoted once caught up (one of them only after a pause and a new
+  // leader's epoch), and a voter (the leader, when it fires) is removed, over lossy links while
+  // leaders crash. A change waits for the previous one to commit.
+  raft({
+    name: 'raft-membership-change',
+    title: 'Raft membership changes one at a time: two learners join and are promoted once caught up, the leader is removed, under crashes and message loss',
+    sources: ['001 §157', '001 §59–66', '001 §267', '001 §283'],
+    voters: 3,
+    controllers: 5,
+    scripted: [
+      { f: 'member-add', at: 1_000, node: 'c4' },
+      { f: 'member-promote', at: 1_500, node: 'c4' },
+      // c5 joins, then stops for a while; a new leader is elected meanwhile, and c5's promotion
+      // is asked for before it has caught up with that leader's epoch: it must wait.
+      { f: 'member-add', at: 3_000, node: 'c5' },
+      { f: 'pause', at: 3_600, node: 'c5', durationMs: 2_500 },
+      { f: 'leader-crash', at: 4_000, downMs: 300 },
+      { f: 'member-promote', at: 5_000, node: 'c5' },
+      { f: 'member-remove', at: 7_000, node: 'leader' },
+    ],
+    invariants: ['learner-before-voter', 'removed-node-no-authority', 'cluster-doctor'],
+    livenessMs: 5_000,
+    coordination: {
+      faults: { intervalMs: 700, leaderCrashPct: 10, leaderDownMs: 300, leaderPausePct: 10, leaderPauseMsMax: 600, messageLossPct: 5, messageDuplicatePct: 10 },
+    },
   }),
 ];

@@ -208,9 +208,6 @@ export const scenarioSchema = z
   .refine((s) => s.faults.scripted.every((f) => (f.f !== 'voter-state-loss' && f.f !== 'voter-upgrade') || Number(f.node.slice(1)) <= (s.coordination?.voters ?? 0)), {
     message: 'voter-state-loss and voter-upgrade name a voter: c<n> with n at most coordination.voters',
   })
-  .refine((s) => s.coordination?.consensus !== 'raft' || s.faults.scripted.every((f) => !f.f.startsWith('member-')), {
-    message: "membership faults (member-add, member-promote, member-remove) need coordination.consensus 'abstract': raft consensus runs a fixed configuration",
-  })
   .refine((s) => (s.coordination !== undefined && s.coordination.consensus !== 'raft') || (s.faults.scripted.every((f) => f.f !== 'impostor' && f.f !== 'orchestrator-lease' && f.f !== 'maintenance' && f.f !== 'raw-proposal') && ['impostorPct', 'orchestratorLeasePct', 'maintenancePct', 'rawProposalPct'].every((knob) => (s.coordination?.faults?.[knob as 'impostorPct'] ?? 0) === 0)), {
     message: "impostor, orchestrator-lease, maintenance and raw-proposal faults act on the abstract consensus's daemons: they need coordination with consensus 'abstract'",
   })

@@ -49,7 +49,7 @@ export const COORDINATION_MUTANTS = policyMutants({
     source: '001 §62, §338',
     rule: 'learner-before-voter: a learner is promoted only once it knows the committed epoch',
     invariants: ['learner-before-voter'],
-    scenarios: ['membership-change'],
+    scenarios: ['membership-change', 'raft-membership-change'],
     flips: 'promoteWhenCaughtUp',
   },
   // Seed 001 §67–§71 (a leader is elected by a majority of the voters), §89, §283, §340 (election

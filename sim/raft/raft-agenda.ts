@@ -7,6 +7,7 @@ import { EV_COORD, type Node, type Sim } from '../engine.ts';
 import type { Stream } from '../prng.ts';
 import type { CoordinationOptions } from '../../scenarios/coordination-options.ts';
 import type { FaultTimer } from '../coordination/coordination-nemesis.ts';
+import type { MembershipFault } from '../coordination/faults.ts';
 import type { RaftMessage } from './raft-protocol.ts';
 
 export type RaftTimer =
@@ -14,6 +15,7 @@ export type RaftTimer =
   | { readonly kind: 'raft-election'; readonly node: string; readonly gen: number; readonly timeoutMs: number }
   | { readonly kind: 'raft-heartbeat'; readonly node: string; readonly gen: number }
   | { readonly kind: 'raft-crash'; readonly node: string; readonly term: number }
+  | { readonly kind: 'raft-membership'; readonly fault: MembershipFault }
   | FaultTimer;
 
 /** A voter's timers: only the latest generation of each fires. */

@@ -13,6 +13,8 @@
 
 import { append, appendEntries, candidateUpToDate, committable, compactTo, emptyLog, entriesFrom, entryAt, installSnapshot, lastIndex, lastTerm, termAt, type Log } from '../../model/raft-log.ts';
 import { initialCoordination, type CoordinationState } from '../../model/coordination-epoch.ts';
+import { votersOf, type Membership } from '../../model/cluster-membership.ts';
+import { changePending, configurationAt, configurationOf } from './raft-config.ts';
 import { applyRaftCommand, type Applied, type RaftCommand, type RaftEntry, type RaftMessage, type RaftRole, type RaftRules, type Step } from './raft-protocol.ts';
 
 export class RaftNode {
@@ -46,13 +48,50 @@ export class RaftNode {
 
   constructor(
     readonly name: string,
-    private readonly voters: ReadonlyArray<string>,
+    /** The first configuration's voters (001 §60): what a log with no membership change holds. */
+    private readonly bootstrap: ReadonlyArray<string>,
     private readonly rules: RaftRules,
     /** Compact every this many applied entries (0: never). */
     private readonly snapshotEntries = 0,
   ) {
-    this.applied = initialCoordination(voters);
+    this.applied = initialCoordination(bootstrap);
     this.snapshot = this.applied;
+  }
+
+  /**
+   * The configuration in force on this node: the latest membership change in its log, committed
+   * or not, else its snapshot's (single-server changes, 001 §157: a node uses a configuration as
+   * soon as it holds it).
+   */
+  get membership(): Membership {
+    return configurationOf(this.log, this.snapshot);
+  }
+
+  /** The configuration of the committed part of its log. */
+  get committedMembership(): Membership {
+    return configurationAt(this.log, this.snapshot, this.commitIndex);
+  }
+
+  /** The voters of the configuration in force, in order. */
+  get voters(): ReadonlyArray<string> {
+    return votersOf(this.membership);
+  }
+
+  /** Whom a leader replicates to: every member but itself, and any node a change not yet committed removed (it learns of its removal). */
+  private get followers(): ReadonlyArray<string> {
+    const members = new Set([...this.membership.roles.keys(), ...configurationAt(this.log, this.snapshot, this.commitIndex).roles.keys()]);
+    members.delete(this.name);
+    return [...members].sort();
+  }
+
+  /** No membership change is in the log beyond the commit index: the leader may propose one (one at a time, 001 §157). */
+  get settled(): boolean {
+    return !changePending(this.log, this.commitIndex);
+  }
+
+  /** How far a follower's log matches the leader's, as the leader knows it. */
+  matchOf(node: string): number {
+    return node === this.name ? lastIndex(this.log) : (this.matchIndex.get(node) ?? 0);
   }
 
   get majority(): number {
@@ -85,11 +124,6 @@ export class RaftNode {
     return best;
   }
 
-  /** The coordination state its whole log would give, committed or not (what a leader that acts before the commit believes). */
-  stateOfLog(): CoordinationState {
-    return this.log.entries.reduce((state, entry) => applyRaftCommand(state, entry.command), this.snapshot);
-  }
-
   /** The command version a leader may use: what every voter reads, or its own binary's when the rule is off. */
   commandVersion(): number {
     if (!this.rules.featuresWaitForAllVoters) return this.version;
@@ -101,7 +135,7 @@ export class RaftNode {
     this.term = 0;
     this.votedFor = null;
     this.log = emptyLog();
-    this.snapshot = initialCoordination(this.voters);
+    this.snapshot = initialCoordination(this.bootstrap);
     this.snapshotVersion = 1;
     this.restart();
     if (this.rules.lostStateFailsSafe) this.abstains = true;
@@ -109,6 +143,8 @@ export class RaftNode {
 
   /** The election timer fired: a new term, a vote for itself, and a request to every peer. */
   startElection(): Step {
+    // A learner, or a node outside the configuration it holds, does not stand.
+    if (!this.voters.includes(this.name)) return { send: [] };
     this.term += 1;
     this.votedFor = this.name;
     this.role = 'candidate';
@@ -124,7 +160,7 @@ export class RaftNode {
   heartbeat(): Step {
     if (this.role === 'candidate') return { send: this.peers.filter((peer) => !this.votes.has(peer)).map((to) => this.voteRequest(to)) };
     if (this.role !== 'leader') return { send: [] };
-    return { send: this.peers.map((to) => this.appendTo(to)) };
+    return { send: this.followers.map((to) => this.appendTo(to)) };
   }
 
   private voteRequest(to: string): RaftMessage {
@@ -183,7 +219,7 @@ export class RaftNode {
   private becomeLeader(): Step {
     if (this.role === 'leader') return { send: [] };
     this.role = 'leader';
-    for (const peer of this.peers) {
+    for (const peer of this.followers) {
       this.nextIndex.set(peer, lastIndex(this.log) + 1);
       this.matchIndex.set(peer, 0);
     }
@@ -246,7 +282,8 @@ export class RaftNode {
 
   /** What a follower lacks, from what the leader believes: entries after its previous one, or the snapshot once the log no longer holds them. */
   private appendTo(peer: string): RaftMessage {
-    const next = this.nextIndex.get(peer) ?? lastIndex(this.log) + 1;
+    // A follower that joined since this node's election is sent the log from its start (or the snapshot).
+    const next = this.nextIndex.get(peer) ?? this.log.base + 1;
     if (next <= this.log.base) return { type: 'snapshot', from: this.name, to: peer, term: this.term, index: this.log.base, lastTerm: this.log.baseTerm, state: this.snapshot, version: this.snapshotVersion };
     const prevIndex = next - 1;
     return { type: 'append', from: this.name, to: peer, term: this.term, prevIndex, prevTerm: termAt(this.log, prevIndex) ?? 0, entries: entriesFrom(this.log, next), leaderCommit: this.commitIndex };

@@ -8,13 +8,15 @@ import type { NodeIncarnation } from '../../model/node-incarnation.ts';
 
 /**
  * A command of the log, with the version of its encoding: a binary reads the versions up to its own
- * (001 §151). The log replicates coordination commands only; `RecordJob`, a dispatched job's row,
+ * (001 §151). The log replicates coordination commands only (a leader's election, and membership
+ * changes, one at a time: 001 §157); `RecordJob`, a dispatched job's row,
  * is what a leader that keeps business rows in the consensus log writes (the job-rows-in-raft
  * mutant; 001 §338 "Run/Job rows never enter Raft"), and `StoreArtifact`, a job's artifact bytes,
  * what one that keeps CAS content there writes (artifacts-in-raft; "CAS bytes never enter Raft").
  */
 export type RaftCommand = (
   | Extract<CoordinationCommand, { readonly kind: 'ElectLeader' }>
+  | (Extract<CoordinationCommand, { readonly kind: 'ChangeMembership' }> & { readonly leader: NodeIncarnation })
   | { readonly kind: 'RecordJob'; readonly term: number; readonly leader: NodeIncarnation; readonly scope: string }
   | { readonly kind: 'StoreArtifact'; readonly term: number; readonly leader: NodeIncarnation; readonly digest: string; readonly bytes: number }
 ) & { readonly version: number };
@@ -78,5 +80,5 @@ export const CORRECT_RAFT: RaftRules = { commitCurrentTermOnly: true, majorityEl
 
 /** The coordination state after `command`: a row that is not a coordination command leaves it as it was. */
 export function applyRaftCommand(state: CoordinationState, command: RaftCommand): CoordinationState {
-  return command.kind === 'ElectLeader' ? applyCoordination(state, command).state : state;
+  return command.kind === 'ElectLeader' || command.kind === 'ChangeMembership' ? applyCoordination(state, command).state : state;
 }

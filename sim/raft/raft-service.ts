@@ -1,21 +1,17 @@
 // Message-level consensus in the simulator (`coordination.consensus: 'raft'`; seed 001 §55,
-// §66–§74, §83, §283): the voters run Raft (raft-node.ts) over the simulated network. Each
-// RequestVote and AppendEntries, and each answer, is a one-way message with its own delay, lost
-// on a cut link, to the network's loss or at `coordination.faults.messageLossPct`, held back and so
-// reordered, and duplicated at `coordination.faults.messageDuplicatePct`. A leader's first entry is its ElectLeader command;
-// the coordination epoch and the role guard it carries exist once that entry is committed and the
-// leader has applied it (§83), and end with the leadership or the check-quorum window (§74).
-//
-// Above the consensus, the business layer is the one the abstract service drives
-// (coordination/scheduler.ts): a leader's scheduler loop dispatches the jobs under its guard.
-// The history gets, besides the coordination records (`leader-change` when a leader's epoch is
-// committed), the consensus ground truth the Raft checkers read: `raft-elected` `{ term, node,
-// process, votes, log }` when a candidate wins its votes (`log`: the terms of its entries, in
-// order, null where a snapshot replaced them), `raft-applied` `{ node, process, index, term,
-// leader, version, command? }` for every entry a node applies, `raft-snapshot` when a node compacts
-// its log or installs its leader's snapshot, `raft-cluster` `{ voters, version, snapshotEntries? }`
-// first, and `raft-unreadable` `{ node, process, index, version, reads }` when a node's binary
-// cannot read a committed entry (it applies nothing more). Membership changes are not run here.
+// §66–§74, §83, §283): every controller runs a Raft node (raft-node.ts) over the simulated
+// network, the bootstrap voters first and the others as operators add them (raft-membership.ts).
+// Each RequestVote and AppendEntries, and each answer, is a one-way message with its own delay,
+// lost on a cut link or at `coordination.faults.messageLossPct`, held back and so reordered, and
+// duplicated at `messageDuplicatePct`. A leader's first entry is its ElectLeader command; the
+// coordination epoch and the role guard exist once that entry is committed and the leader applied
+// it (§83), and end with the leadership or the check-quorum window (§74). Above the consensus runs
+// the business layer of the abstract service (coordination/scheduler.ts).
+// The history gets `leader-change` when a leader's epoch is committed, and the ground truth the
+// Raft checkers read: `raft-elected` `{ term, node, process, votes, log }` (`log`: the terms of the
+// winner's entries, null where a snapshot replaced them), `raft-applied` `{ node, process, index,
+// term, leader, version, command? }`, `raft-snapshot`, `raft-cluster` `{ voters, version,
+// snapshotEntries? }` first, and `raft-unreadable` when a binary cannot read a committed entry.
 
 import { strict as assert } from 'node:assert';
 import { ARTIFACT_BYTES, artifactDigest } from '../coordination/artifact-store.ts';
@@ -33,6 +29,9 @@ import { JobTable } from '../coordination/jobs.ts';
 import { lead, type RoleAuthority } from '../coordination/scheduler.ts';
 import { RaftFaults } from './raft-faults.ts';
 import type { CoordinationPicture } from '../../model/cluster-doctor.ts';
+import { votersOf } from '../../model/cluster-membership.ts';
+import { stateAt } from './raft-config.ts';
+import { RaftMembership } from './raft-membership.ts';
 import { RaftNode } from './raft-node.ts';
 import { CORRECT_RAFT, type RaftMessage, type RaftRules, type Step } from './raft-protocol.ts';
 import { knownTerms, lastIndex } from '../../model/raft-log.ts';
@@ -64,6 +63,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
   private attempts = 0;
   private readonly faults: RaftFaults;
   private readonly agenda: RaftAgenda;
+  private readonly membership: RaftMembership;
 
   constructor(
     private readonly sim: Sim,
@@ -71,7 +71,8 @@ export class RaftService implements RoleAuthority, SimCoordination {
   ) {
     const voters = sim.controllers.slice(0, options.voters).map((node) => node.name);
     const rules = Object.fromEntries(Object.keys(CORRECT_RAFT).map((rule) => [rule, sim.policy[rule as keyof RaftRules]])) as unknown as RaftRules;
-    for (const node of sim.controllers.slice(0, options.voters)) {
+    // Every controller runs a Raft node; those beyond the bootstrap voters join only as an operator adds them.
+    for (const node of sim.controllers) {
       this.seats.set(node.name, { raft: new RaftNode(node.name, voters, rules, options.snapshotEntries), node, incarnation: firstIncarnation(node.name), electionGen: 0, heartbeatGen: 0, lastHeardMs: 0, answered: new Map(), guard: null, proposed: false });
     }
     this.jobs = new JobTable(sim);
@@ -82,12 +83,15 @@ export class RaftService implements RoleAuthority, SimCoordination {
     this.sendGuards = sim.policy.roleGuard;
     const cluster = { leader: () => this.leaderSeat(), voters: [...this.seats.values()].map((seat) => ({ name: seat.raft.name })) };
     this.nemesis = new CoordinationNemesis(sim, cluster, (name) => this.seat(name).node, () => undefined);
+    this.membership = new RaftMembership(sim, () => this.leaderWithRole(), (fault, at) => this.agenda.at(at, { kind: 'raft-membership', fault }));
     this.faults = new RaftFaults(sim, options, this.stream, this.nemesis, this.seats, { stopRole: (seat) => this.stepDown(seat as Seat), send: (message) => this.agenda.send(message) });
   }
 
   start(): void {
     const compaction = this.options.snapshotEntries > 0 ? { snapshotEntries: this.options.snapshotEntries } : {};
-    this.sim.fault('raft-cluster', { voters: [...this.seats.keys()], version: 1, ...compaction });
+    const voters = this.sim.controllers.slice(0, this.options.voters).map((node) => node.name);
+    this.sim.fault('raft-cluster', { voters, version: 1, ...compaction });
+    if (this.seats.size > voters.length) this.sim.fault('membership-change', { version: 0, change: 'bootstrap', node: null, voters, learners: [], by: null });
     for (const seat of this.seats.values()) this.agenda.armElection(seat, 0);
   }
 
@@ -159,14 +163,14 @@ export class RaftService implements RoleAuthority, SimCoordination {
   picture(): CoordinationPicture {
     const leading = [...this.seats.values()].find((seat) => this.guard(seat.node) !== null);
     const applied = leading?.raft.applied ?? this.furthest?.state ?? [...this.seats.values()][0]!.raft.applied;
-    return { roles: [...applied.roles.values()].map((a) => ({ role: a.role, epoch: a.epoch, owner: incarnationId(a.owner) })), voters: [...this.seats.keys()] };
+    return { roles: [...applied.roles.values()].map((a) => ({ role: a.role, epoch: a.epoch, owner: incarnationId(a.owner) })), voters: votersOf(applied.membership) };
   }
 
   private furthest: { readonly index: number; readonly state: CoordinationState } | null = null;
 
   applyFault(fault: CoordinationFault): void {
-    assert.ok(fault.f !== 'member-add' && fault.f !== 'member-promote' && fault.f !== 'member-remove', 'membership changes are not run with raft consensus');
-    if (fault.f === 'voter-state-loss') this.faults.loseState(fault.node, fault.downMs);
+    if (fault.f === 'member-add' || fault.f === 'member-promote' || fault.f === 'member-remove') this.membership.request(fault);
+    else if (fault.f === 'voter-state-loss') this.faults.loseState(fault.node, fault.downMs);
     else if (fault.f === 'voter-upgrade') this.faults.upgrade(fault.node, fault.downMs);
     else if (fault.f === 'leader-transfer') this.faults.transfer();
     else this.nemesis.apply(fault);
@@ -177,6 +181,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
   async handle(data: unknown): Promise<void> {
     const timer = data as RaftTimer;
     if (timer.kind === 'heal' || timer.kind === 'resume') return this.nemesis.end(timer);
+    if (timer.kind === 'raft-membership') return this.membership.request(timer.fault);
     const seat = this.seat(timer.kind === 'raft-message' ? timer.message.to : timer.node);
     if (seat.node.down) return;
     if (seat.node.pausedUntil > this.sim.now) {
@@ -247,7 +252,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
       seat.raft.propose({ kind: 'ElectLeader', term: seat.raft.term, leader: seat.incarnation, roles: [this.role], version: seat.raft.commandVersion() });
       this.faults.maybeIsolate(seat);
       // A leader that acts before its entry is committed takes its role from its own log now.
-      if (!this.sim.policy.guardAfterCommit) this.takeRole(seat, seat.raft.stateOfLog());
+      if (!this.sim.policy.guardAfterCommit) this.takeRole(seat, stateAt(seat.raft.log, seat.raft.snapshot));
       // A single voter is its own majority: its entry is committed at once.
       if (seat.raft.majority === 1) this.act(seat, seat.raft.receive({ type: 'append-reply', from: seat.raft.name, to: seat.raft.name, term: seat.raft.term, success: true, matchIndex: lastIndex(seat.raft.log), version: seat.raft.version }));
     }
@@ -268,6 +273,11 @@ export class RaftService implements RoleAuthority, SimCoordination {
       this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader), version: entry.command.version, ...row });
       if (compacted === true) this.sim.fault('raft-snapshot', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, installed: false });
       if (seat.raft.role === 'leader' && entry.command.kind === 'ElectLeader' && entry.command.term === seat.raft.term && entry.command.leader.node === seat.raft.name) this.committedLeadership(seat);
+      // A leader the committed configuration no longer counts among the voters stops leading (§64).
+      if (this.membership.applied(seat, index, entry) && seat.raft.role === 'leader') {
+        this.stepDown(seat);
+        seat.raft.stepDown();
+      }
     }
   }
 
@@ -295,7 +305,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
     const guard = issueRoleGuard(applied, this.role, seat.incarnation);
     if (!isRoleGuard(guard)) return;
     seat.guard = guard;
-    this.sim.fault('leader-change', { term: applied.term, epoch: applied.epoch, leader: seat.node.proc, voters: this.seats.size, votes: [...seat.raft.votes].sort() });
+    this.sim.fault('leader-change', { term: applied.term, epoch: applied.epoch, leader: seat.node.proc, voters: seat.raft.voters.length, votes: [...seat.raft.votes].sort() });
     this.sim.spawn(seat.node, `${seat.node.proc}:lead${applied.term}`, (fiber) => lead(this.sim, this, this.jobs, fiber));
   }
 
@@ -311,6 +321,12 @@ export class RaftService implements RoleAuthority, SimCoordination {
     const since = this.sim.now - this.options.stepDownMs;
     const heard = [...seat.answered.entries()].filter(([name, at]) => name === seat.raft.name || at > since).length;
     return heard >= seat.raft.majority;
+  }
+
+  /** The leader that runs and holds its role now, or null. */
+  private leaderWithRole(): Seat | null {
+    const found = [...this.seats.values()].find((seat) => seat.raft.role === 'leader' && seat.node.pausedUntil <= this.sim.now && this.guard(seat.node) !== null);
+    return found ?? null;
   }
 
   /** The seat that believes it leads with the highest term (a deposed one may still believe it). */

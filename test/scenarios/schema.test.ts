@@ -71,7 +71,12 @@ describe('scenario validation', () => {
     expect(rejection({ ...coordinated, coordination: { voters: 1, faults: { messageLossPct: 5 } } })).toMatch(/act on message-level consensus/);
     expect(rejection({ ...coordinated, faults: { scripted: [{ f: 'voter-state-loss', at: 0, node: 'c1', downMs: 10 }] } })).toMatch(/voter-state-loss, voter-upgrade and leader-transfer act on message-level consensus/);
     const raft = { ...valid, coordination: { voters: 1, consensus: 'raft' } };
-    expect(rejection({ ...raft, faults: { scripted: [{ f: 'member-add', at: 0, node: 'c2' }] } })).toMatch(/raft consensus runs a fixed configuration/);
+    // Membership changes run on both consensus kinds.
+    expect(parseScenario({ ...raft, workload: { ...valid.workload, controllers: 2 }, faults: { scripted: [{ f: 'member-add', at: 0, node: 'c2' }] } }, 'input').faults.scripted).toHaveLength(1);
+    // What only the abstract service's daemons do, and faults that need their subsystem.
+    expect(rejection({ ...raft, faults: { scripted: [{ f: 'impostor', at: 0, credential: 'none' }] } })).toMatch(/need coordination with consensus 'abstract'/);
+    expect(rejection({ ...coordinated, faults: { scripted: [{ f: 'cas-outage', at: 0, durationMs: 10 }] } })).toMatch(/set coordination.artifacts to true/);
+    expect(rejection({ ...coordinated, faults: { scripted: [{ f: 'wan-partition', at: 0, durationMs: 10 }] } })).toMatch(/set coordination.regions above 1/);
     expect(rejection({ ...raft, invariants: ['quorum-loss-degraded'] })).toMatch(/quorum-loss-degraded judges the abstract service's quorum records/);
     expect(rejection({ ...coordinated, invariants: ['drained-leader-stops'] })).toMatch(/judge message-level consensus/);
     expect(rejection({ ...raft, faults: { scripted: [{ f: 'voter-upgrade', at: 0, node: 'c2', downMs: 10 }] } })).toMatch(/name a voter: c<n> with n at most coordination.voters/);
