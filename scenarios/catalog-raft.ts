@@ -169,7 +169,7 @@ export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
   }),
   // Membership changes as entries of the log (single-server changes, 001 §157): two nodes join
   // as learners and are promoted once caught up (one of them only after a pause and a new
-  // leader's epoch), and a voter (the leader, when it fires) is removed, over lossy links while
+  // leader's epoch), and a voter (the one leading when the request is first made) is removed, over lossy links while
   // leaders crash. A change waits for the previous one to commit.
   raft({
     name: 'raft-membership-change',

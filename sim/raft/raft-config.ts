@@ -4,7 +4,7 @@
 // change only once the previous one is committed: any two configurations in force at once differ
 // by one node, and their majorities overlap.
 
-import { changeMembership, type Membership } from '../../model/cluster-membership.ts';
+import type { Membership } from '../../model/cluster-membership.ts';
 import type { CoordinationState } from '../../model/coordination-epoch.ts';
 import type { Log } from '../../model/raft-log.ts';
 import { applyRaftCommand, type RaftCommand } from './raft-protocol.ts';
@@ -17,12 +17,8 @@ export function configurationAt(log: Log<RaftCommand>, snapshot: CoordinationSta
   const known = memo.get(log) ?? [];
   const hit = known.find((m) => m.snapshot === snapshot && m.upTo === last);
   if (hit !== undefined) return hit.membership;
-  let membership = snapshot.membership;
-  for (const entry of log.entries.slice(0, Math.max(0, last - log.base))) {
-    if (entry.command.kind !== 'ChangeMembership') continue;
-    const changed = changeMembership(membership, entry.command.change, entry.command.caughtUp);
-    if (changed.kind === 'MembershipChanged') membership = changed.membership;
-  }
+  // The coordination state machine's own reading of the entries: a change it refuses changes nothing here either.
+  const membership = stateAt(log, snapshot, last).membership;
   memo.set(log, [...known.slice(-3), { snapshot, upTo: last, membership }]);
   return membership;
 }

@@ -19,6 +19,7 @@ import type { MembershipFault } from '../coordination/faults.ts';
 import { stateAt } from './raft-config.ts';
 import type { RaftNode } from './raft-node.ts';
 import type { RaftEntry } from './raft-protocol.ts';
+import type { CoordinationState } from '../../model/coordination-epoch.ts';
 
 /** An operator retries a request that found no leader, or a change still in flight, this often. */
 const RETRY_MS = 100;
@@ -31,7 +32,7 @@ export interface MembershipSeat {
 
 export class RaftMembership {
   /** What a proposal knew of its learner's catch-up, by log index, for the audit record. */
-  private readonly catchUps = new Map<number, { readonly learnerEpoch: number; readonly committedEpoch: number }>();
+  private readonly catchUps = new Map<string, { readonly learnerEpoch: number; readonly committedEpoch: number }>();
   private readonly recorded = new Set<number>();
   /** The node a request naming "the leader" chose when it first found one. */
   private readonly named = new Map<MembershipFault, string>();
@@ -46,12 +47,12 @@ export class RaftMembership {
 
   request(fault: MembershipFault): void {
     const sim = this.sim;
-    const retry = (): void => {
+    const retry = (reason: string): void => {
       if (sim.now + RETRY_MS < sim.plan.horizonMs) this.later(fault, sim.now + RETRY_MS);
-      else sim.fault('membership-rejected', { change: fault.f, node: fault.node, reason: 'no-leader-before-horizon', by: null });
+      else sim.fault('membership-rejected', { change: fault.f, node: fault.node, reason, by: null });
     };
     const seat = this.leader();
-    if (seat === null) return retry();
+    if (seat === null) return retry('no-leader-before-horizon');
     const raft = seat.raft;
     const target = fault.node === 'leader' ? (this.named.get(fault) ?? raft.name) : fault.node;
     this.named.set(fault, target);
@@ -60,33 +61,34 @@ export class RaftMembership {
     const committed = raft.committedMembership;
     const role = committed.roles.get(target);
     if ((kind === 'add-learner' && role !== undefined) || (kind === 'promote' && role === 'voter') || (kind === 'remove' && committed.removed.has(target))) return;
-    if (!raft.settled) return retry();
+    if (!raft.settled) return retry('change-in-flight-at-horizon');
     const change: MembershipChange = { kind, node: target };
     const caughtUp = kind !== 'promote' || !sim.policy.promoteWhenCaughtUp || raft.matchOf(target) >= raft.commitIndex;
     const checked = changeMembership(raft.membership, change, caughtUp);
     if (checked.kind === 'MembershipRejected') {
-      if (checked.reason === 'not-caught-up') return retry();
+      if (checked.reason === 'not-caught-up') return retry('not-caught-up-by-horizon');
       sim.fault('membership-rejected', { change: kind, node: target, reason: checked.reason, by: incarnationId(seat.incarnation) });
       return;
     }
     raft.propose({ kind: 'ChangeMembership', term: raft.term, change, caughtUp, leader: seat.incarnation, version: raft.commandVersion() });
-    if (kind === 'promote') this.catchUps.set(lastIndex(raft.log), { learnerEpoch: raft.matchOf(target) < raft.log.base ? 0 : stateAt(raft.log, raft.snapshot, raft.matchOf(target)).epoch, committedEpoch: raft.applied.epoch });
+    if (kind === 'promote') this.catchUps.set(`${lastIndex(raft.log)}/${raft.term}`, { learnerEpoch: raft.matchOf(target) < raft.log.base ? 0 : stateAt(raft.log, raft.snapshot, raft.matchOf(target)).epoch, committedEpoch: raft.applied.epoch });
     // It looks again later: an entry lost with its leader before it was committed is proposed again.
-    retry();
+    retry('not-committed-by-horizon');
   }
 
   /**
    * `seat` applied the committed change at `index`: the first to apply it writes the audit record.
    * True when the change took `seat` out of the voters: a leader steps down (§64).
    */
-  applied(seat: MembershipSeat, index: number, entry: RaftEntry): boolean {
+  applied(seat: MembershipSeat, index: number, entry: RaftEntry, state: CoordinationState): boolean {
     const command = entry.command;
     if (command.kind !== 'ChangeMembership') return false;
-    const membership = seat.raft.applied.membership;
+    // The configuration right after this entry (a batch may commit more than one).
+    const membership = state.membership;
     if (!this.recorded.has(index)) {
       this.recorded.add(index);
       const by = incarnationId(command.leader);
-      this.sim.fault('membership-change', { version: membership.version, change: command.change.kind, node: command.change.node, voters: votersOf(membership), learners: learnersOf(membership), by, ...(this.catchUps.get(index) ?? {}) });
+      this.sim.fault('membership-change', { version: membership.version, change: command.change.kind, node: command.change.node, voters: votersOf(membership), learners: learnersOf(membership), by, ...(this.catchUps.get(`${index}/${entry.term}`) ?? {}) });
     }
     return !isVoter(membership, seat.raft.name);
   }

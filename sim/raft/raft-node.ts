@@ -1,4 +1,4 @@
-// One Raft voter (seed 001 §55, §66–§72): its durable state (term, vote, log), what it keeps only
+// One Raft node, a voter, a learner or (not yet, or no longer) neither (seed 001 §55, §66–§72): its durable state (term, vote, log), what it keeps only
 // while its process runs (commit index, what it applied, its role, a leader's view of its
 // followers), and the messages of the protocol (raft-protocol.ts). It sends nothing itself: every handler
 // answers the messages to send, and the service (raft-service.ts) puts them on the network.
@@ -141,7 +141,7 @@ export class RaftNode {
     if (this.rules.lostStateFailsSafe) this.abstains = true;
   }
 
-  /** The election timer fired: a new term, a vote for itself, and a request to every peer. */
+  /** The election timer fired: a new term, a vote for itself, and a request to every other voter. */
   startElection(): Step {
     // A learner, or a node outside the configuration it holds, does not stand.
     if (!this.voters.includes(this.name)) return { send: [] };
@@ -154,7 +154,7 @@ export class RaftNode {
   }
 
   /**
-   * A leader's heartbeat: AppendEntries to every peer, from what it believes the peer lacks. A
+   * A leader's heartbeat: AppendEntries to every follower (learners included), from what it believes it lacks. A
    * candidate asks again the peers that have not voted for it (a request or its answer may be lost).
    */
   heartbeat(): Step {
@@ -174,6 +174,9 @@ export class RaftNode {
   }
 
   receive(message: RaftMessage): Step {
+    // A RequestVote from a node outside the voters of the configuration it holds is ignored, its
+    // term included: a removed node that missed its removal cannot depose the cluster's leaders.
+    if (message.type === 'vote' && !this.voters.includes(message.from)) return { send: [] };
     if (message.term > this.term) this.learnTerm(message.term);
     switch (message.type) {
       case 'vote':
@@ -219,6 +222,9 @@ export class RaftNode {
   private becomeLeader(): Step {
     if (this.role === 'leader') return { send: [] };
     this.role = 'leader';
+    // What an earlier leadership of this node knew of its followers is no longer true.
+    this.nextIndex = new Map();
+    this.matchIndex = new Map();
     for (const peer of this.followers) {
       this.nextIndex.set(peer, lastIndex(this.log) + 1);
       this.matchIndex.set(peer, 0);
@@ -311,7 +317,7 @@ export class RaftNode {
   private apply(applied: Applied[], entry: RaftEntry): void {
     this.lastApplied += 1;
     this.applied = applyRaftCommand(this.applied, entry.command);
-    applied.push({ index: this.lastApplied, entry });
+    applied.push({ index: this.lastApplied, entry, state: this.applied });
   }
 
   /**

@@ -35,6 +35,8 @@ export type RaftMessage =
 export interface Applied {
   readonly index: number;
   readonly entry: RaftEntry;
+  /** The coordination state right after this entry. */
+  readonly state: CoordinationState;
   readonly compacted?: true;
 }
 

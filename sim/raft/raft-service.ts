@@ -268,13 +268,13 @@ export class RaftService implements RoleAuthority, SimCoordination {
     if (step.unsupported !== undefined) this.sim.fault('raft-unreadable', { node: seat.raft.name, process: seat.node.proc, reads: seat.raft.version, ...step.unsupported });
     if (step.installed !== undefined) this.sim.fault('raft-snapshot', { node: seat.raft.name, process: seat.node.proc, ...step.installed, installed: true });
     if (seat.raft.lastApplied > (this.furthest?.index ?? 0)) this.furthest = { index: seat.raft.lastApplied, state: seat.raft.applied };
-    for (const { index, entry, compacted } of step.applied ?? []) {
+    for (const { index, entry, state, compacted } of step.applied ?? []) {
       const row = entry.command.kind === 'ElectLeader' ? {} : { command: entry.command.kind };
       this.sim.fault('raft-applied', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, leader: incarnationId(entry.command.leader), version: entry.command.version, ...row });
       if (compacted === true) this.sim.fault('raft-snapshot', { node: seat.raft.name, process: seat.node.proc, index, term: entry.term, installed: false });
       if (seat.raft.role === 'leader' && entry.command.kind === 'ElectLeader' && entry.command.term === seat.raft.term && entry.command.leader.node === seat.raft.name) this.committedLeadership(seat);
       // A leader the committed configuration no longer counts among the voters stops leading (§64).
-      if (this.membership.applied(seat, index, entry) && seat.raft.role === 'leader') {
+      if (this.membership.applied(seat, index, entry, state) && seat.raft.role === 'leader') {
         this.stepDown(seat);
         seat.raft.stepDown();
       }
@@ -316,12 +316,14 @@ export class RaftService implements RoleAuthority, SimCoordination {
     seat.lastHeardMs = this.sim.now;
   }
 
+  /** Check-quorum (§74): a majority of the voters in force answered within the window (the leader counts only while it is one). */
   private majorityRecently(seat: Seat): boolean {
     if (!this.sim.policy.checkQuorum) return true;
     const since = this.sim.now - this.options.stepDownMs;
-    const heard = [...seat.answered.entries()].filter(([name, at]) => name === seat.raft.name || at > since).length;
+    const heard = seat.raft.voters.filter((name) => name === seat.raft.name || (seat.answered.get(name) ?? -Infinity) > since).length;
     return heard >= seat.raft.majority;
   }
+
 
   /** The leader that runs and holds its role now, or null. */
   private leaderWithRole(): Seat | null {
@@ -338,7 +340,7 @@ export class RaftService implements RoleAuthority, SimCoordination {
 
   private seat(name: string): Seat {
     const seat = this.seats.get(name);
-    assert.ok(seat !== undefined, `voter ${name} is a simulated node`);
+    assert.ok(seat !== undefined, `node ${name} is a simulated node`);
     return seat;
   }
 }
