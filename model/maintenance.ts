@@ -61,8 +61,3 @@ export const ROLE_OPERATION: Readonly<Record<CoordinatedRole, GatedOperation>> =
   'release-coordinator': 'release-promotion',
   'deployment-coordinator': 'deployment-switch',
 };
-
-/** Whether `maintenance` stops `operation` (a view's own epoch is current by definition). */
-export function stops(maintenance: Maintenance, operation: GatedOperation): boolean {
-  return BLOCKED[maintenance.state].includes(operation);
-}

@@ -9,7 +9,7 @@
 
 import type { CoordinatedRole } from '../coordination-epoch.ts';
 import type { FaultEvent, History } from '../history.ts';
-import { ROLE_OPERATION, stops, type MaintenanceState } from '../maintenance.ts';
+import { gate, ROLE_OPERATION, type Maintenance, type MaintenanceState } from '../maintenance.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { faultsOf, pairOperations, storeOps } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
@@ -43,7 +43,8 @@ export function maintenanceRespected(history: History): Verdict {
     if (change === null) continue;
     const state = change.value.state as MaintenanceState;
     const roleEpoch = change.value.roleEpoch as number;
-    if (!stops({ state, epoch: change.value.epoch as number }, ROLE_OPERATION[guard.role as CoordinatedRole]) || guard.epoch < roleEpoch) continue;
+    const inForceThen: Maintenance = { state, epoch: change.value.epoch as number };
+    if (gate(inForceThen, ROLE_OPERATION[guard.role as CoordinatedRole], inForceThen.epoch).kind !== 'Blocked' || guard.epoch < roleEpoch) continue;
     violations.push(
       violation(
         INVARIANT,

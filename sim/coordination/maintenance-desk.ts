@@ -12,7 +12,7 @@
 // daemon) and nowhere else; the broken role loop (`honourMaintenance` off) never looks.
 
 import { incarnationId } from '../../model/node-incarnation.ts';
-import { NORMAL, ROLE_OPERATION, stops, type Maintenance, type MaintenanceState } from '../../model/maintenance.ts';
+import { gate, NORMAL, ROLE_OPERATION, type Maintenance, type MaintenanceState } from '../../model/maintenance.ts';
 import type { CoordinatedRole } from '../../model/coordination-epoch.ts';
 import type { Node } from '../engine.ts';
 import type { Voter } from './cluster.ts';
@@ -32,7 +32,7 @@ export class MaintenanceDesk {
     const sim = this.host.sim();
     if (!sim.policy.honourMaintenance) return false;
     const view = sim.policy.maintenanceThroughConsensus ? this.host.cluster().committed.maintenance : (this.local.get(node.name) ?? NORMAL);
-    return stops(view, ROLE_OPERATION[this.role]);
+    return gate(view, ROLE_OPERATION[this.role], view.epoch).kind === 'Blocked';
   }
 
   /**

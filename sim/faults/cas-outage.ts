@@ -6,7 +6,6 @@
 
 import { timedCoordinationFault, simulatedOnly } from './package.ts';
 
-export const casOutage = {
-  ...timedCoordinationFault('cas-outage', 'casOutagePct', 'casOutageMsMax'),
-  records: { 'cas-outage': { real: simulatedOnly('the artifact store is simulated; the database is unaffected'), colour: '#c0392b' } },
-};
+export const casOutage = timedCoordinationFault('cas-outage', 'casOutagePct', 'casOutageMsMax', {
+  'cas-outage': { real: simulatedOnly('the artifact store is simulated; the database is unaffected'), colour: '#c0392b' },
+});

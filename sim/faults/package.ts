@@ -172,11 +172,17 @@ export async function toCoordination(world: FaultWorld, fault: { readonly f: str
 }
 
 /**
- * A coordination fault that lasts a while (it acts on whoever leads, or on all the voters): drawn
- * at a coordination tick with the chance `chance`, for 1 to `longest` ms (both knobs of
- * `coordination.faults`).
+ * A coordination fault that lasts a while (it acts on whoever leads, on all the voters, or on a
+ * subsystem beside them): drawn at a coordination tick with the chance `chance`, for 1 to
+ * `longest` ms (both knobs of `coordination.faults`); `records` are the history records the
+ * coordination layer writes for it, beyond the ones the nemesis writes (`partition`, `pause`...).
  */
-export function timedCoordinationFault<N extends string>(f: N, chance: keyof CoordinationFaultOptions, longest: keyof CoordinationFaultOptions) {
+export function timedCoordinationFault<N extends string, R extends FaultKind = never>(
+  f: N,
+  chance: keyof CoordinationFaultOptions,
+  longest: keyof CoordinationFaultOptions,
+  records: Readonly<Record<R, FaultRecord>> = {} as Readonly<Record<R, FaultRecord>>,
+) {
   return defineFault({
     schema: z.object({ f: z.literal(f), at: ms, durationMs: ms }).strict(),
     randomWhen: [chance],
@@ -185,7 +191,7 @@ export function timedCoordinationFault<N extends string>(f: N, chance: keyof Coo
       at: (tick, _mine, stream) => (stream.chance(tick.coordination![chance]) ? { f, at: tick.at, durationMs: stream.int(1, Math.max(1, tick.coordination![longest])) } : null),
     },
     apply: toCoordination,
-    records: {},
+    records,
   });
 }
 

@@ -10,7 +10,7 @@ import { simulatedOnly, timedCoordinationFault } from './package.ts';
 
 const between = simulatedOnly('regions are links between simulated daemons; the database links are unaffected');
 
-export const wanPartition = {
-  ...timedCoordinationFault('wan-partition', 'wanPartitionPct', 'wanPartitionMsMax'),
-  records: { 'wan-partition': { real: between, colour: '#34495e', endedBy: 'wan-heal' }, 'wan-heal': { real: between } },
-};
+export const wanPartition = timedCoordinationFault('wan-partition', 'wanPartitionPct', 'wanPartitionMsMax', {
+  'wan-partition': { real: between, colour: '#34495e', endedBy: 'wan-heal' },
+  'wan-heal': { real: between },
+});

@@ -23,11 +23,6 @@ export function configurationAt(log: Log<RaftCommand>, snapshot: CoordinationSta
   return membership;
 }
 
-/** The configuration in force: the latest in the log. */
-export function configurationOf(log: Log<RaftCommand>, snapshot: CoordinationState): Membership {
-  return configurationAt(log, snapshot);
-}
-
 /** Whether the log holds a membership change beyond `index` (one not yet committed there). */
 export function changePending(log: Log<RaftCommand>, index: number): boolean {
   return log.entries.slice(Math.max(0, index - log.base)).some((entry) => entry.command.kind === 'ChangeMembership');

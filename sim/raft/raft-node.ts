@@ -14,7 +14,7 @@
 import { append, appendEntries, candidateUpToDate, committable, compactTo, emptyLog, entriesFrom, entryAt, installSnapshot, lastIndex, lastTerm, termAt, type Log } from '../../model/raft-log.ts';
 import { initialCoordination, type CoordinationState } from '../../model/coordination-epoch.ts';
 import { votersOf, type Membership } from '../../model/cluster-membership.ts';
-import { changePending, configurationAt, configurationOf } from './raft-config.ts';
+import { changePending, configurationAt } from './raft-config.ts';
 import { applyRaftCommand, type Applied, type RaftCommand, type RaftEntry, type RaftMessage, type RaftRole, type RaftRules, type Step } from './raft-protocol.ts';
 
 export class RaftNode {
@@ -64,7 +64,7 @@ export class RaftNode {
    * soon as it holds it).
    */
   get membership(): Membership {
-    return configurationOf(this.log, this.snapshot);
+    return configurationAt(this.log, this.snapshot);
   }
 
   /** The configuration of the committed part of its log. */
