@@ -180,4 +180,16 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     shows: 'pins holders that never renew and release as their lease runs out, with waiters woken by the expiry (000 §78, §280)',
     traceHash: 'a63ac641e554d84ea23850e54ccd8a15cb52e5ff3a70e08d7f02990ec0860c5f',
   },
+  {
+    scenario: 'raft-failover',
+    seed: 7000188,
+    shows: 'a paused Raft leader applies its own committed term-4 entry after the term-5 leader took epoch 3: judged by term, not by when it caught up, and fenced by the store (001 §83, §89, §1063)',
+    traceHash: '0ec66dffeeaccef3a9b060a2caed658a5568b6edd87592950e3f0a4aeccf7638',
+  },
+  {
+    scenario: 'raft-failover',
+    seed: 4294960153,
+    shows: 'a paused term-1 leader takes its role with epoch 1 after epoch 2 reached the store: a stale view, not a coordination state behind the store (001 §243, §1063)',
+    traceHash: 'c33d7563c8953a889fd44b0b8950126916c63b1759cd34e264c7fe0b8f447436',
+  },
 ]);

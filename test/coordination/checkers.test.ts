@@ -45,6 +45,24 @@ describe('one-leader-per-term', () => {
     expect(messages.some((m) => m.includes('1 of 3 votes'))).toBe(true);
     expect(messages.some((m) => m.includes('does not rise above 1'))).toBe(true);
   });
+
+  it('judges epochs in term order: a paused leader that applies its own entry late is no violation', () => {
+    // raft-failover seed 7000188: c2 won term 4 (epoch 2) and was paused; c3 won term 5 (epoch 3);
+    // c2 resumed and applied its own committed entry after c3 took its role.
+    const h = new HistoryBuilder();
+    elected(h, 1, 1, 'c1#1', ['c1', 'c3']);
+    elected(h, 5, 3, 'c3#1', ['c1', 'c3']);
+    elected(h, 4, 2, 'c2#1', ['c1', 'c2']);
+    expect(oneLeaderPerTerm(h.build())).toEqual({ valid: true, violations: [] });
+  });
+
+  it('finds a later term whose epoch is not above an earlier term\'s, whatever the history order', () => {
+    const h = new HistoryBuilder();
+    elected(h, 5, 2, 'c3#1', ['c1', 'c3']);
+    elected(h, 4, 2, 'c2#1', ['c1', 'c2']);
+    const messages = oneLeaderPerTerm(h.build()).violations.map((v) => v.message);
+    expect(messages).toEqual([expect.stringMatching(/epoch 2 of c3#1 \(term 5, #\d+\) does not rise above 2 of c2#1 \(term 4/)]);
+  });
 });
 
 describe('fenced-stale-leader', () => {

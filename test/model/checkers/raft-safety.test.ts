@@ -120,4 +120,17 @@ describe('cluster-doctor', () => {
     expect(verdict.valid).toBe(false);
     expect(verdict.violations[0]!.message).toMatch(/db-epoch-ahead: c3#1 took its role with coordination epoch 1 .* while the store already held epoch 2 for role scheduler/);
   });
+
+  test('a leader of an older term that takes its role late is a stale view, not a coordination state behind the store', () => {
+    // raft-failover seed 4294960153: c1 led term 1 and was paused; c3 led term 3 and advanced the
+    // store to epoch 2; c1 resumed and applied its own committed term-1 entry.
+    const h = new HistoryBuilder();
+    h.fault('leader-change', { term: 3, epoch: 2, leader: 'c3#1', voters: 3, votes: ['c2', 'c3'] });
+    h.op('c3#1:lead3', { kind: 'AdvanceRoleEpoch', role: 'scheduler', epoch: 2 }, { kind: 'RoleEpochAdvanced', role: 'scheduler', epoch: 2 });
+    h.fault('leader-change', { term: 1, epoch: 1, leader: 'c1#1', voters: 3, votes: ['c1', 'c2'] });
+    expect(clusterDoctorChecker(h.build()).valid).toBe(true);
+    // A newer term whose epoch is below the store's is still found.
+    h.fault('leader-change', { term: 4, epoch: 1, leader: 'c2#1', voters: 3, votes: ['c1', 'c2'] });
+    expect(clusterDoctorChecker(h.build()).valid).toBe(false);
+  });
 });
