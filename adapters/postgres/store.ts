@@ -136,7 +136,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     types,
   };
-  const pool = new pg.Pool({ ...clientConfig, pipeline: true, max: options.poolSize ?? 10 } as pg.PoolConfig);
+  // Idle connections are kept (idleTimeoutMillis 0: pg's default closes them after 10 s of wall
+  // time). A connection opened again runs its identity and sweep queries first: under controlled
+  // interleaving those are statements of the batch, so a run slowed down by a loaded machine would
+  // be scheduled otherwise than its replay.
+  const pool = new pg.Pool({ ...clientConfig, pipeline: true, max: options.poolSize ?? 10, idleTimeoutMillis: 0 } as pg.PoolConfig);
   // An idle client whose server went away emits 'error'; the pool drops it, nothing to do here.
   pool.on('error', () => undefined);
   const runner = new TransactionRunner(pool, clientConfig, options.hooks ?? {});

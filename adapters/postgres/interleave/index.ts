@@ -7,7 +7,7 @@ import { INTERLEAVE_WINDOW_MS, reportsStoreTime, type Chooser, type InterleavedS
 import type { Store, StoreFactory, TimeSource } from '../../port.ts';
 import { createPostgresStore, type PostgresStoreOptions } from '../store.ts';
 import { databaseTimeSql, setDatabaseTime } from './database-time.ts';
-import { StatementGate } from './statement-gate.ts';
+import { CYCLE_PARAMETERS, mayBreakCycles, StatementGate } from './statement-gate.ts';
 import { SessionProxy } from './wire-proxy.ts';
 
 export { InterleavingStalledError } from './statement-gate.ts';
@@ -43,7 +43,8 @@ export async function openInterleaved(connectionString: string, sessions: Readon
   const probe = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
   probe.on('error', () => undefined);
   await probe.connect();
-  const gate = new StatementGate(probe);
+  const breaksCycles = await mayBreakCycles(probe);
+  const gate = new StatementGate(probe, breaksCycles);
   const proxies = new Map<string, SessionProxy>();
   const stores = new Map<string, Store>();
   let main: Store | null = null;
@@ -55,7 +56,7 @@ export async function openInterleaved(connectionString: string, sessions: Readon
     await probe.end().catch(() => undefined);
   };
   try {
-    for (const session of sessions) proxies.set(session, new SessionProxy(session, upstream, gate.changed));
+    for (const session of sessions) proxies.set(session, new SessionProxy(session, upstream, gate.changed, breaksCycles ? CYCLE_PARAMETERS : []));
     gate.attach(proxies);
     main = withClock(await openStore(connectionString, 2), probe, opened.clock);
     // The main store creates the schema; each session then opens its connection (the gate lets

@@ -14,8 +14,13 @@
 //
 // While a statement is blocked, only the sessions blocking it (pg_blocking_pids) may go, so one
 // release never wakes two waiters of one lock: which of them went first would be the server's
-// choice. When every unit left is blocked, the server's deadlock detector ends the cycle (after
-// its deadlock_timeout) and the gate goes on with what that leaves.
+// choice. When every unit left is blocked in a lock cycle, the gate breaks the cycle itself: the
+// session connections run with a `deadlock_timeout` far beyond any batch (CYCLE_PARAMETERS, where
+// the server lets the user set it), so the server's detector, whose victim would depend on which
+// backend's timer fires first, never acts; the gate cancels the statement of the cycle that began
+// waiting first (the one whose timer the server would fire first) and its store gets the
+// deadlock error (wire-proxy.ts). Where the user may not set it, the server's detector decides,
+// as before.
 
 import pg from 'pg';
 import { CLOCK_SESSION, type Chooser } from '../../interleaving.ts';
@@ -46,6 +51,20 @@ const STALL_MS = 15_000;
 /** How often a running unit is looked up in pg_locks while the batch is not quiet. */
 const PROBE_MS = 2;
 
+/** Start-up parameters of the session connections when the gate breaks lock cycles itself. */
+export const CYCLE_PARAMETERS: ReadonlyArray<readonly [string, string]> = [['deadlock_timeout', '10min']];
+
+/** Whether the server lets this user set CYCLE_PARAMETERS (deadlock_timeout needs the privilege to set it). */
+export async function mayBreakCycles(probe: pg.Client): Promise<boolean> {
+  try {
+    await probe.query(`SET deadlock_timeout = '${CYCLE_PARAMETERS[0]![1]}'`);
+    await probe.query('RESET deadlock_timeout');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class InterleavingStalledError extends Error {
   override readonly name = 'InterleavingStalledError';
 }
@@ -56,8 +75,13 @@ export class StatementGate {
   private proxies: ReadonlyMap<string, SessionProxy> = new Map();
   /** Outside a batch every unit passes at once (connecting, warming up, closing). */
   private inBatch = false;
+  private releases = 0;
 
-  constructor(private readonly probe: pg.Client) {}
+  /** `breaksCycles`: the session connections carry CYCLE_PARAMETERS, so lock cycles are the gate's to break. */
+  constructor(
+    private readonly probe: pg.Client,
+    private readonly breaksCycles = false,
+  ) {}
 
   /** The sessions' proxies, in session order (the order ties are broken in). */
   attach(proxies: ReadonlyMap<string, SessionProxy>): void {
@@ -68,7 +92,7 @@ export class StatementGate {
   /** Any lane changed: a unit arrived or was answered, a connection closed. */
   readonly changed = (): void => {
     if (!this.inBatch) {
-      for (const proxy of this.proxies.values()) for (const lane of proxy.lanes) if (!lane.closed && !lane.running && lane.held.length > 0) lane.release();
+      for (const proxy of this.proxies.values()) for (const lane of proxy.lanes) if (!lane.closed && !lane.running && lane.held.length > 0) lane.release(++this.releases);
     }
     const wake = this.wake;
     this.wake = null;
@@ -119,7 +143,8 @@ export class StatementGate {
       const names = candidates.map((l) => l.session);
       if (tick < clock.times.length - 1) names.push(CLOCK_SESSION);
       if (names.length === 0) {
-        // Every unit left is blocked: wait for the server's deadlock detector.
+        // Every unit left is blocked: a lock cycle, broken here or by the server's deadlock detector.
+        if (this.breaksCycles) await this.breakCycle();
         await this.nextChange(STALL_MS, 'every statement of the batch is blocked on a lock and none was released');
         continue;
       }
@@ -134,7 +159,7 @@ export class StatementGate {
       }
       const lane = candidates[chosen]!;
       ran.get(lane.session)!.add(tick);
-      lane.release();
+      lane.release(++this.releases);
     }
     finished.sort((x, y) => x.step - y.step || this.order.get(calls[x.call]!.session)! - this.order.get(calls[y.call]!.session)!);
     return { settled: finished.map(({ call, result, storeTimes }) => ({ call, result, storeTimes })), schedule };
@@ -176,6 +201,23 @@ export class StatementGate {
     const blockers = new Set(result.rows.map((r) => r.blocker));
     const preferred = held.filter((l) => blockers.has(l.pid));
     return preferred.length > 0 ? preferred : held;
+  }
+
+  /**
+   * Every running statement waits on a lock: cancels the one, among those on a cycle of the
+   * wait-for graph (pg_blocking_pids), that was released first; its lane answers it as a deadlock.
+   * Waits that end outside the batch's statements (a lock held elsewhere) are left alone.
+   */
+  private async breakCycle(): Promise<void> {
+    const blocked = [...this.proxies.values()].flatMap((proxy) => proxy.lanes.filter((l) => !l.closed && l.running));
+    if (blocked.length === 0) return;
+    const result = await this.probe.query<{ pid: number; blockers: number[] }>('SELECT pid, pg_blocking_pids(pid) AS blockers FROM unnest($1::int[]) AS pid', [blocked.map((l) => l.pid)]);
+    const waitsFor = new Map(result.rows.map((r) => [r.pid, r.blockers]));
+    const onCycle = blocked.filter((lane) => reaches(waitsFor, lane.pid, lane.pid));
+    if (onCycle.length === 0) return;
+    const victim = onCycle.reduce((a, b) => (b.releasedAt < a.releasedAt ? b : a));
+    victim.armAsDeadlockVictim();
+    await this.probe.query('SELECT pg_cancel_backend($1)', [victim.pid]);
   }
 
   /** The first lane with a held unit of each active session, in session order. */
@@ -233,4 +275,18 @@ export class StatementGate {
       };
     });
   }
+}
+
+/** Whether `to` is reachable from `from` in the wait-for graph by one step or more. */
+function reaches(waitsFor: ReadonlyMap<number, ReadonlyArray<number>>, from: number, to: number): boolean {
+  const seen = new Set<number>();
+  const stack = [...(waitsFor.get(from) ?? [])];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    if (pid === to) return true;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    stack.push(...(waitsFor.get(pid) ?? []));
+  }
+  return false;
 }

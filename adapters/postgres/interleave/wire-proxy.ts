@@ -11,6 +11,11 @@
 // store written in any language is held the same way, as long as each of its statements ends
 // with a Query or a Sync (the simple and the extended query protocol). COPY, function calls and
 // portals run by Flush alone never end a unit: a batch that meets them stalls and fails.
+//
+// Two things the proxy adds, so that lock cycles are broken by the gate, not by the server's
+// timer: start-up parameters of its own (`deadlock_timeout`, where the server allows it), and a
+// lane armed as a cycle's victim, whose cancelled statement (57014) reaches its store as the error
+// the server's deadlock detector gives (40P01).
 
 import net from 'node:net';
 
@@ -31,6 +36,10 @@ export class Lane {
   private fromClient = Buffer.alloc(0);
   private fromServer = Buffer.alloc(0);
   private startupSeen = false;
+  /** The running statement was cancelled to break a lock cycle: its 57014 is answered as 40P01. */
+  private victim = false;
+  /** Order of the last release over all lanes of the proxy's gate: the earliest waiter of a cycle is its victim. */
+  releasedAt = 0;
 
   constructor(
     readonly session: string,
@@ -38,14 +47,21 @@ export class Lane {
     private readonly client: net.Socket,
     private readonly server: net.Socket,
     private readonly changed: () => void,
+    private readonly startupParameters: ReadonlyArray<readonly [string, string]> = [],
   ) {}
 
   /** Sends the oldest held unit to the server. */
-  release(): void {
+  release(order: number): void {
     const unit = this.held.shift();
     if (unit === undefined) throw new Error(`lane ${this.session}/${this.ordinal} has nothing to release`);
     this.running = true;
+    this.releasedAt = order;
     this.server.write(unit);
+  }
+
+  /** The running statement is about to be cancelled as a lock cycle's victim. */
+  armAsDeadlockVictim(): void {
+    this.victim = true;
   }
 
   clientData(chunk: Buffer): void {
@@ -64,7 +80,7 @@ export class Lane {
         continue;
       }
       this.startupSeen = true;
-      this.server.write(message);
+      this.server.write(withParameters(message, this.startupParameters));
     }
     if (!this.ready) {
       // Authentication: passes as it comes.
@@ -95,15 +111,22 @@ export class Lane {
     this.fromClient = this.fromClient.subarray(unitStart);
   }
 
+  /** Server bytes go on message by message (an armed victim's error rewritten), never held back. */
   serverData(chunk: Buffer): void {
-    this.client.write(chunk);
     this.fromServer = Buffer.concat([this.fromServer, chunk]);
     let offset = 0;
     while (this.fromServer.length - offset >= 5) {
       const type = String.fromCharCode(this.fromServer[offset]!);
       const end = offset + 1 + this.fromServer.readInt32BE(offset + 1);
       if (end > this.fromServer.length) break;
+      const message = this.fromServer.subarray(offset, end);
       if (type === 'K') this.pid = this.fromServer.readInt32BE(offset + 5);
+      if (type === 'E' && this.victim) {
+        this.victim = false;
+        this.client.write(asDeadlock(message));
+      } else {
+        this.client.write(message);
+      }
       if (type === 'Z') this.readyForQuery();
       offset = end;
     }
@@ -131,6 +154,45 @@ export class Lane {
   }
 }
 
+/** A start-up message with `parameters` added (or replacing the client's own of the same name). */
+function withParameters(message: Buffer, parameters: ReadonlyArray<readonly [string, string]>): Buffer {
+  if (parameters.length === 0) return message;
+  const names = new Set(parameters.map(([name]) => name));
+  const fields = message.subarray(8, message.length - 1).toString('utf8').split('\0');
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) if (!names.has(fields[i]!)) pairs.push(fields[i]!, fields[i + 1]!);
+  for (const [name, value] of parameters) pairs.push(name, value);
+  const body = Buffer.from(`${pairs.join('\0')}\0\0`, 'utf8');
+  const out = Buffer.alloc(8 + body.length);
+  out.writeInt32BE(out.length, 0);
+  out.writeInt32BE(message.readInt32BE(4), 4);
+  body.copy(out, 8);
+  return out;
+}
+
+/** An ErrorResponse for a cancelled statement (57014), answered as the server's deadlock error (40P01). */
+function asDeadlock(message: Buffer): Buffer {
+  const fields: Array<[string, string]> = [];
+  let at = 5;
+  while (at < message.length && message[at] !== 0) {
+    const code = String.fromCharCode(message[at]!);
+    const stop = message.indexOf(0, at + 1);
+    fields.push([code, message.subarray(at + 1, stop).toString('utf8')]);
+    at = stop + 1;
+  }
+  if (!fields.some(([code, value]) => code === 'C' && value === '57014')) return message;
+  const rewritten = fields
+    .filter(([code]) => code !== 'D')
+    .map(([code, value]): [string, string] => (code === 'C' ? [code, '40P01'] : code === 'M' ? [code, 'deadlock detected'] : [code, value]));
+  rewritten.push(['D', 'The statement was the earliest waiter of a lock cycle; the testbed broke the cycle in place of the server.']);
+  const body = Buffer.from(`${rewritten.map(([code, value]) => `${code}${value}\0`).join('')}\0`, 'utf8');
+  const out = Buffer.alloc(5 + body.length);
+  out.write('E', 0, 'latin1');
+  out.writeInt32BE(4 + body.length, 1);
+  body.copy(out, 5);
+  return out;
+}
+
 /** The proxy of one session: a local port whose connections become lanes to the server. */
 export class SessionProxy {
   readonly lanes: Lane[] = [];
@@ -141,6 +203,8 @@ export class SessionProxy {
     readonly session: string,
     private readonly upstream: { readonly host: string; readonly port: number },
     private readonly changed: () => void,
+    /** Start-up parameters every connection of the session gets (statement-gate.ts `CYCLE_PARAMETERS`). */
+    private readonly startupParameters: ReadonlyArray<readonly [string, string]> = [],
   ) {
     this.listener = net.createServer((socket) => this.accept(socket));
   }
@@ -158,7 +222,7 @@ export class SessionProxy {
     client.setNoDelay(true);
     const server = net.connect(this.upstream.port, this.upstream.host);
     server.setNoDelay(true);
-    const lane = new Lane(this.session, this.lanes.length, client, server, this.changed);
+    const lane = new Lane(this.session, this.lanes.length, client, server, this.changed, this.startupParameters);
     this.lanes.push(lane);
     client.on('data', (chunk: Buffer) => {
       try {
