@@ -22,6 +22,8 @@ const BATCH_SEEDS = 16;
 /** Below this many runs, starting workers (each loads the testbed anew) costs more than it saves. */
 const POOL_MIN_RUNS = 256;
 const MAX_WORKERS = 64;
+/** How many batches per worker may be out past the oldest one not yet handed on in order. */
+const BATCHES_AHEAD_PER_WORKER = 4;
 
 /** The worker threads a sweep of `runs` runs uses by default: one per core for large sweeps, else none (1 = this thread). */
 export function autoWorkers(runs: number): number {
@@ -109,6 +111,21 @@ export function workerBootstrap(self: string): string {
 
 /** Runs every (scenario, seed) on a pool of worker threads; results in (scenario, seed) order. */
 export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArray<SweepRun>> {
+  const runs: SweepRun[] = [];
+  await sweepPoolEach(options, (run) => {
+    runs.push(run);
+  });
+  return runs;
+}
+
+/**
+ * Runs every (scenario, seed) on a pool of worker threads and hands each run to `onRun` in
+ * (scenario, seed) order, as soon as every run before it has come back: `index` is the run's place
+ * in that order (scenario by scenario, seed by seed). Nothing is kept once handed on, and workers
+ * run at most a few batches ahead of the oldest run not yet handed on, so memory stays bounded
+ * however long the sweep. An error thrown by `onRun` stops the pool and rejects.
+ */
+export async function sweepPoolEach(options: SweepPoolOptions, onRun: (run: SweepRun, index: number) => void): Promise<void> {
   const workers = options.workers ?? availableParallelism();
   assert.ok(Number.isInteger(workers) && workers >= 1, `sweep pool: workers must be a positive integer, got ${workers}`);
   adapterOf(options.adapter);
@@ -116,17 +133,35 @@ export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArra
   options.scenarios.forEach((_, scenario) => {
     for (let i = 0; i < options.seeds.length; i += BATCH_SEEDS) batches.push({ id: batches.length, scenario, seeds: options.seeds.slice(i, i + BATCH_SEEDS) });
   });
-  const results: Array<ReadonlyArray<SweepRun> | undefined> = new Array(batches.length);
+  // Batches back early, waiting for those before them; the next batch to hand on; runs handed on.
+  const waiting = new Map<number, ReadonlyArray<SweepRun>>();
+  let delivered = 0;
+  let handedOn = 0;
+  // Batches handed out at most this far past the oldest one not yet handed on (a slow batch holds
+  // back the rest); workers that would go further wait here until it comes back.
+  const ahead = BATCHES_AHEAD_PER_WORKER * workers;
+  const idle: Array<() => void> = [];
   let next = 0;
   const bootstrap = workerBootstrap(import.meta.url);
   const setup: WorkerSetup = { role: ROLE, adapter: options.adapter, scenarios: options.scenarios };
   const started: Worker[] = [];
+  const handOn = (): void => {
+    for (let runs = waiting.get(delivered); runs !== undefined; runs = waiting.get(delivered)) {
+      waiting.delete(delivered++);
+      for (const run of runs) onRun(run, handedOn++);
+    }
+    while (idle.length > 0 && (next >= batches.length || next < delivered + ahead)) idle.shift()!();
+  };
   const serve = (): Promise<void> =>
     new Promise((resolve, reject) => {
       const worker = new Worker(bootstrap, { eval: true, workerData: setup });
       started.push(worker);
       let done = false;
       const feed = (): void => {
+        if (next < batches.length && next >= delivered + ahead) {
+          idle.push(feed);
+          return;
+        }
         const batch = batches[next++];
         if (batch === undefined) {
           done = true;
@@ -136,8 +171,14 @@ export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArra
         }
       };
       worker.on('message', (message: { id: number; runs: ReadonlyArray<SweepRun> }) => {
-        results[message.id] = message.runs;
-        options.onRuns?.(message.runs);
+        try {
+          waiting.set(message.id, message.runs);
+          options.onRuns?.(message.runs);
+          handOn();
+        } catch (error) {
+          reject(error);
+          return;
+        }
         feed();
       });
       worker.on('error', reject);
@@ -151,13 +192,11 @@ export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArra
   } catch (error) {
     // One worker failed: stop the others rather than leave them running behind the error.
     next = batches.length + 1;
+    idle.length = 0;
     await Promise.all(started.map((worker) => worker.terminate()));
     throw error;
   }
-  return results.flatMap((runs, i) => {
-    assert.ok(runs !== undefined, `sweep pool: batch ${i} came back`);
-    return runs;
-  });
+  assert.ok(delivered === batches.length, `sweep pool: batch ${delivered} never came back`);
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {

@@ -34,6 +34,30 @@ export interface Tally {
   unjudged: Record<string, number>;
 }
 
+/** An undecided run (its verdict 'unknown', not untested), named with what its checkers could not decide. */
+export interface UndecidedRun {
+  readonly scenario: string;
+  readonly seed: number;
+  readonly reason: string;
+}
+
+/** Undecided runs a sweep names in its JSON document (the total is `undecided`); the text names fewer. */
+export const UNDECIDED_KEPT = 100;
+const UNDECIDED_PRINTED = 20;
+
+/**
+ * Why a run stayed undecided: a checker that cannot decide reports what it could not judge as its
+ * violations (a wait or job cut off by the end of the run before its deadline, a checker that
+ * threw). The first of each invariant, and how many more there were.
+ */
+export function undecidedReason(violations: ReadonlyArray<{ readonly invariant: string; readonly message: string }>): string {
+  if (violations.length === 0) return 'no checker said why';
+  const first = new Map<string, string>();
+  for (const v of violations) if (!first.has(v.invariant)) first.set(v.invariant, v.message);
+  const more = violations.length - first.size;
+  return `${[...first].map(([invariant, message]) => `${invariant}: ${message}`).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
+
 export function addCoverage(reached: Map<string, { commands: Set<string>; outcomes: Set<string> }>, scenario: string, coverage: RunCoverage): void {
   const entry = reached.get(scenario) ?? { commands: new Set<string>(), outcomes: new Set<string>() };
   for (const c of coverage.commands) entry.commands.add(c);
@@ -49,7 +73,7 @@ export function printCoverage(coverage: CoverageSummary): void {
 }
 
 export function printSummary(
-  summary: { runs: number; failures: number; undecided: number; untested: number; unjudged: Readonly<Record<string, number>>; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
+  summary: { runs: number; failures: number; undecided: number; undecidedRuns: ReadonlyArray<UndecidedRun>; untested: number; unjudged: Readonly<Record<string, number>>; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
   seconds: number,
 ): void {
   for (const row of summary.scenarios) {
@@ -63,6 +87,9 @@ export function printSummary(
   }
   const stopped = summary.stoppedAtFirst ? ' (stopped at the first failure)' : '';
   process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${summary.untested > 0 ? `, ${summary.untested} untested` : ''}${stopped}\n`);
+  const named = summary.undecidedRuns.slice(0, UNDECIDED_PRINTED);
+  for (const run of named) process.stdout.write(`${pc.yellow('undecided')}: ${run.scenario} seed ${run.seed} (${run.reason})\n`);
+  if (summary.undecided > named.length && named.length > 0) process.stdout.write(`… and ${summary.undecided - named.length} more\n`);
   const notJudged = Object.entries(summary.unjudged).map(([invariant, n]) => `${invariant} in ${n} runs`);
   if (notJudged.length > 0) process.stdout.write(pc.dim(`not judged (the store lacks a command they read): ${notJudged.join(', ')}\n`));
   const first = summary.firstFailure;

@@ -14,12 +14,12 @@ import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
-import { coverageOf, summarizeCoverage, type CoverageSummary } from '../../sim/coverage.ts';
-import { sweepPool } from '../../campaign/sweep-pool.ts';
+import { coverageOf, summarizeCoverage, type CoverageSummary, type RunCoverage } from '../../sim/coverage.ts';
+import { sweepPoolEach, type SweepRun } from '../../campaign/sweep-pool.ts';
 import { isUserStore, resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
 import { checkConnectionBudget, sweepWorkers } from '../sweep-workers.ts';
-import { addCoverage, printCoverage, printSummary, type FirstFailure, type Tally } from '../sweep-output.ts';
+import { addCoverage, printCoverage, printSummary, UNDECIDED_KEPT, undecidedReason, type FirstFailure, type Tally, type UndecidedRun } from '../sweep-output.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
@@ -88,40 +88,39 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
 /**
  * The sweep on this thread. Runs start up to `workers` ahead (PostgreSQL: each in its own schema)
  * and are taken in order, so the tallies and the first failure are those of one run at a time.
+ * Only the runs in flight are held: each is dropped once tallied (its history with it), but for
+ * the first failure, whose history its failure file and the shrinker need.
  */
 async function inOrderSweep(options: SweepOptions, scenarios: ReadonlyArray<Scenario>, seeds: ReadonlyArray<number>, adapter: ResolvedAdapter, workers: number): Promise<void> {
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
-  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0, unjudged: {} }));
-  // What each scenario's runs reached together (kept per scenario, not per run: sweeps can be long).
-  const reached = new Map<string, { commands: Set<string>; outcomes: Set<string> }>();
+  const tallies = startTallies(scenarios);
   let firstFailure: FirstFailure | null = null;
   const started = performance.now();
-  const order = [...runOrder(scenarios.length, seeds, options.stopAtFirst === true)];
-  const inFlight: Array<Promise<SimRunResult>> = [];
-  const startUpTo = (last: number): void => {
-    while (inFlight.length <= Math.min(last, order.length - 1)) {
-      const [index, seed] = order[inFlight.length]!;
-      const run = runOne(options, scenarios[index]!, seed, adapter, inFlight.length + 1);
+  const order = runOrder(scenarios.length, seeds, options.stopAtFirst === true);
+  // The runs started and not yet taken, oldest first: at most `workers` of them.
+  const inFlight: Array<{ readonly index: number; readonly seed: number; readonly run: Promise<SimRunResult> }> = [];
+  let ordinal = 0;
+  const fill = (): void => {
+    while (inFlight.length < workers) {
+      const next = order.next();
+      if (next.done === true) return;
+      const [index, seed] = next.value;
+      const run = runOne(options, scenarios[index]!, seed, adapter, ++ordinal);
       run.catch(() => undefined);
-      inFlight.push(run);
+      inFlight.push({ index, seed, run });
     }
   };
   try {
-    for (const [position, [index, seed]] of order.entries()) {
+    for (fill(); inFlight.length > 0; fill()) {
+      const { index, seed, run } = inFlight[0]!;
       const scenario = scenarios[index]!;
-      const tally = perScenario[index]!;
-      startUpTo(position + workers - 1);
-      const result = await inFlight[position]!;
-      tally.runs++;
-      if (result.untested === undefined) addCoverage(reached, scenario.name, coverageOf(result.history));
-      countUnknown(tally, result);
-      if (result.valid === false) {
-        tally.failures++;
-        if (firstFailure === null) {
-          const found = Math.round(performance.now() - started);
-          const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim' && options.shrink !== false);
-          firstFailure = firstFailureOf(result, recorded, found);
-        }
+      const result = await run;
+      inFlight.shift();
+      const tally = tallyRun(tallies, index, result, result.untested === undefined ? coverageOf(result.history) : null);
+      if (result.valid === false && firstFailure === null) {
+        const found = Math.round(performance.now() - started);
+        const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim' && options.shrink !== false);
+        firstFailure = firstFailureOf(result, recorded, found);
       }
       progress.tick(`${scenario.name}#${seed}${tally.failures > 0 ? ` ${tally.failures} failing` : ''}`);
       if (firstFailure !== null && options.stopAtFirst === true) break;
@@ -131,10 +130,44 @@ async function inOrderSweep(options: SweepOptions, scenarios: ReadonlyArray<Scen
   } finally {
     progress.stop();
     // Runs started ahead still use the server: let them end before it stops.
-    await Promise.allSettled(inFlight);
+    await Promise.allSettled(inFlight.map((entry) => entry.run));
     await adapter.close();
   }
-  finish(options, adapter.name, perScenario.filter((t) => t.runs > 0), firstFailure, started, summarizeCoverage([...reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } }))));
+  finish(options, adapter.name, tallies.perScenario.filter((t) => t.runs > 0), tallies.undecidedRuns, firstFailure, started, coverageOfTallies(tallies));
+}
+
+/** What a sweep keeps of its runs: per scenario, counts and what the runs reached; the first undecided runs by name. */
+interface Tallies {
+  readonly perScenario: Tally[];
+  /** What each scenario's runs reached together (kept per scenario, not per run: sweeps can be long). */
+  readonly reached: Map<string, { commands: Set<string>; outcomes: Set<string> }>;
+  /** The first UNDECIDED_KEPT undecided runs, in the sweep's order (the count is in the tallies). */
+  readonly undecidedRuns: UndecidedRun[];
+}
+
+function startTallies(scenarios: ReadonlyArray<Scenario>): Tallies {
+  return {
+    perScenario: scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0, unjudged: {} })),
+    reached: new Map(),
+    undecidedRuns: [],
+  };
+}
+
+/** Adds one run, taken in the sweep's order, to the tallies of scenario `index`; `coverage` is null for a run not played. */
+function tallyRun(tallies: Tallies, index: number, run: TalliedRun, coverage: RunCoverage | null): Tally {
+  const tally = tallies.perScenario[index]!;
+  tally.runs++;
+  if (coverage !== null) addCoverage(tallies.reached, tally.scenario, coverage);
+  countUnknown(tally, run);
+  if (run.valid === 'unknown' && run.untested === undefined && tallies.undecidedRuns.length < UNDECIDED_KEPT) {
+    tallies.undecidedRuns.push({ scenario: run.scenario, seed: run.seed, reason: undecidedReason(run.violations) });
+  }
+  if (run.valid === false) tally.failures++;
+  return tally;
+}
+
+function coverageOfTallies(tallies: Tallies): CoverageSummary {
+  return summarizeCoverage([...tallies.reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } })));
 }
 
 function firstFailureOf(result: SimRunResult, recorded: RecordedFailure, afterMs: number): FirstFailure {
@@ -183,8 +216,11 @@ async function runOne(options: SweepOptions, scenario: Scenario, seed: number, a
   }
 }
 
+/** What the tallies read of a run: the same on this thread (SimRunResult) and from a worker (SweepRun). */
+type TalliedRun = Pick<SweepRun, 'scenario' | 'seed' | 'valid' | 'violations' | 'untested' | 'unjudged'>;
+
 /** An undecided run, or one the store could not be judged on (untested, not undecided). */
-function countUnknown(tally: Tally, run: { readonly valid: true | false | 'unknown'; readonly untested?: string; readonly unjudged?: ReadonlyArray<{ readonly invariant: string }> }): void {
+function countUnknown(tally: Tally, run: TalliedRun): void {
   for (const { invariant } of run.unjudged ?? []) tally.unjudged[invariant] = (tally.unjudged[invariant] ?? 0) + 1;
   if (run.valid === false) return;
   if (run.untested !== undefined) {
@@ -200,6 +236,7 @@ function finish(
   options: SweepOptions,
   adapterName: string,
   perScenario: ReadonlyArray<Tally>,
+  undecidedRuns: ReadonlyArray<UndecidedRun>,
   firstFailure: FirstFailure | null,
   started: number,
   coverage: CoverageSummary,
@@ -214,7 +251,7 @@ function finish(
   const unjudged: Record<string, number> = {};
   for (const t of perScenario) for (const [invariant, n] of Object.entries(t.unjudged)) unjudged[invariant] = (unjudged[invariant] ?? 0) + n;
   const stoppedAtFirst = options.stopAtFirst === true && firstFailure !== null;
-  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, untested, unjudged, stoppedAtFirst, scenarios: perScenario };
+  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, undecidedRuns, untested, unjudged, stoppedAtFirst, scenarios: perScenario };
   if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined }, coverage });
   else {
     printSummary(summary, seconds);
@@ -224,7 +261,11 @@ function finish(
   process.exitCode = failures > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
 }
 
-/** The sweep on worker threads; the same tallies, first failure and output as the loop above. */
+/**
+ * The sweep on worker threads; the same tallies, first failure and output as the loop above. Runs
+ * are tallied as they come back in order, and dropped: only the first failing one is kept, to be
+ * run again here once the pool is done.
+ */
 async function pooledSweep(
   options: SweepOptions,
   scenarios: ReadonlyArray<Scenario>,
@@ -234,35 +275,36 @@ async function pooledSweep(
 ): Promise<void> {
   const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
   const started = performance.now();
+  const tallies = startTallies(scenarios);
   let failing = 0;
-  let runs;
+  // Set by the callback below; the cast keeps TypeScript from narrowing it to null for good.
+  let firstFailing = null as { readonly scenario: Scenario; readonly run: SweepRun } | null;
   try {
-    runs = await sweepPool({
-      scenarios,
-      seeds,
-      adapter: options.adapter,
-      workers,
-      onRuns: (batch) => {
-        failing += batch.filter((run) => run.valid === false).length;
-        const last = batch[batch.length - 1];
-        progress.tick(last === undefined ? '' : `${last.scenario}#${last.seed}${failing > 0 ? ` ${failing} failing` : ''}`, batch.length);
+    await sweepPoolEach(
+      {
+        scenarios,
+        seeds,
+        adapter: options.adapter,
+        workers,
+        onRuns: (batch) => {
+          failing += batch.filter((run) => run.valid === false).length;
+          const last = batch[batch.length - 1];
+          progress.tick(last === undefined ? '' : `${last.scenario}#${last.seed}${failing > 0 ? ` ${failing} failing` : ''}`, batch.length);
+        },
       },
-    });
+      (run, i) => {
+        const scenarioIndex = Math.floor(i / seeds.length);
+        tallyRun(tallies, scenarioIndex, run, run.untested === undefined ? run.coverage : null);
+        if (run.valid === false && firstFailing === null) firstFailing = { scenario: scenarios[scenarioIndex]!, run };
+      },
+    );
   } finally {
     progress.stop();
   }
-  const perScenario: Tally[] = scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0, unjudged: {} }));
   let firstFailure: FirstFailure | null = null;
-  for (const [i, run] of runs.entries()) {
-    const scenarioIndex = Math.floor(i / seeds.length);
-    const tally = perScenario[scenarioIndex]!;
-    tally.runs++;
-    countUnknown(tally, run);
-    if (run.valid !== false) continue;
-    tally.failures++;
-    if (firstFailure !== null) continue;
+  if (firstFailing !== null) {
+    const { scenario, run } = firstFailing;
     // Run it again here, for the history the failure file and the shrinker need.
-    const scenario = scenarios[scenarioIndex]!;
     const replay = replayFor(options.scenario === 'all' ? scenario.name : options.scenario, run.seed, adapter.name, 'sim');
     const result = await runScenario({ scenario, seed: run.seed, store: adapter.store, replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
     assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed} gave another trace hash on this thread than on its worker`);
@@ -270,6 +312,5 @@ async function pooledSweep(
     const recorded = await recordFailure(result, scenario, adapter, options.shrink !== false);
     firstFailure = firstFailureOf(result, recorded, afterMs);
   }
-  finish(options, adapter.name, perScenario, firstFailure, started, summarizeCoverage(runs.filter((run) => run.untested === undefined)));
+  finish(options, adapter.name, tallies.perScenario, tallies.undecidedRuns, firstFailure, started, coverageOfTallies(tallies));
 }
-
