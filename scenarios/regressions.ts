@@ -183,13 +183,13 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
   {
     scenario: 'raft-failover',
     seed: 7000188,
-    shows: 'a paused Raft leader applies its own committed term-4 entry after the term-5 leader took epoch 3: judged by term, not by when it caught up, and fenced by the store (001 §83, §89, §1063)',
+    shows: 'a paused Raft leader applies its own committed term-4 entry after the term-5 leader took epoch 3: judged by term, not by when it caught up, and fenced by the store (001 §83, §89, §295)',
     traceHash: '0ec66dffeeaccef3a9b060a2caed658a5568b6edd87592950e3f0a4aeccf7638',
   },
   {
     scenario: 'raft-failover',
     seed: 4294960153,
-    shows: 'a paused term-1 leader takes its role with epoch 1 after epoch 2 reached the store: a stale view, not a coordination state behind the store (001 §243, §1063)',
+    shows: 'a paused term-1 leader takes its role with epoch 1 after epoch 2 reached the store: a stale view, not a coordination state behind the store (001 §243, §295)',
     traceHash: 'c33d7563c8953a889fd44b0b8950126916c63b1759cd34e264c7fe0b8f447436',
   },
 ]);

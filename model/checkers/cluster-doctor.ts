@@ -5,7 +5,7 @@
 //   from what the history shows the store accepted (leader-changes.ts `establishedEpochs`). Only
 //   a leader of the newest term so far is asked: one whose term is below a term already recorded
 //   was paused or cut off and applied its own, older, committed entry late; its view is stale
-//   (the store fences it, §1063), the coordination state is not behind (one-leader-per-term
+//   (the store fences it, §295), the coordination state is not behind (one-leader-per-term
 //   judges its epoch against the later terms');
 // - as the run ends, on the picture it records, `cluster-doctor` `{ storeRoleEpochs, roles,
 //   voters }`: the store's role epochs from its Inspect view against the committed coordination

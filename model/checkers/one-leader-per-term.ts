@@ -4,7 +4,7 @@
 //
 // The rule judges what was decided, not when a node learnt it: a leader records its
 // `leader-change` when it applies its own committed entry, and a leader that was paused or cut off
-// may apply it after a later term's leader applied its own (seed 001 §1063: a stale leader is
+// may apply it after a later term's leader applied its own (seed 001 §295: a stale leader is
 // fenced by the store, not by the order in which nodes catch up). So the changes are compared in
 // term order, whatever their order in the history.
 
