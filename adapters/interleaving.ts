@@ -12,10 +12,24 @@ import type { Store, StoreOptions } from './port.ts';
  * or a PCT schedule (`pct`), both replayed exactly; or all at once as they come (`free`,
  * `--concurrency free`), for races inside one statement or one server-side function, which no
  * statement-level schedule can split. A free-running run is not replayed exactly.
+ * `random-functions` and `pct-functions` choose the same way, and also stop every session at a
+ * scheduling point before each statement of the PL/pgSQL functions of the run's schema
+ * (postgres/interleave/function-points.ts), so races between two statements of one server-side
+ * function are scheduled and replayed exactly too.
  */
-export type InterleaveStrategy = 'pct' | 'random' | 'free';
+export type InterleaveStrategy = 'pct' | 'random' | 'free' | 'random-functions' | 'pct-functions';
 /** The strategies `--interleave` takes. */
-export const INTERLEAVE_STRATEGIES: ReadonlyArray<InterleaveStrategy> = ['pct', 'random'];
+export const INTERLEAVE_STRATEGIES: ReadonlyArray<InterleaveStrategy> = ['pct', 'random', 'random-functions', 'pct-functions'];
+
+/** The seeded chooser a strategy uses (null: free-running). */
+export function chooserOf(strategy: InterleaveStrategy): 'random' | 'pct' | null {
+  return strategy === 'free' ? null : strategy === 'random' || strategy === 'random-functions' ? 'random' : 'pct';
+}
+
+/** Whether a strategy schedules inside server-side functions as well as between client statements. */
+export function insideFunctions(strategy: InterleaveStrategy): boolean {
+  return strategy === 'random-functions' || strategy === 'pct-functions';
+}
 
 /**
  * Store calls that reach the database within this many virtual ms of the first run as one batch.
@@ -50,8 +64,17 @@ export interface SettledCall {
 export interface BatchResult {
   /** Every call's result, in the order the calls finished (ties in session order; free-running: as they came). */
   readonly settled: ReadonlyArray<SettledCall>;
-  /** The session of each statement released, in release order, and CLOCK_SESSION where store time moved on. */
+  /**
+   * The session of each step, in order: `s1` where a statement of s1 was released, `s1@12` where
+   * s1 ran on past scheduling point 12 inside a server-side function, and CLOCK_SESSION where
+   * store time moved on.
+   */
   readonly schedule: ReadonlyArray<string>;
+  /** The server-side functions given scheduling points before this batch, and those that could not be, when any were new. */
+  readonly instrumented?: {
+    readonly functions: ReadonlyArray<{ readonly signature: string; readonly points: number }>;
+    readonly skipped: ReadonlyArray<{ readonly signature: string; readonly reason: string }>;
+  };
 }
 
 /**

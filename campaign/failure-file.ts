@@ -38,7 +38,7 @@ export const failureFileSchema = z
     adapter: z.string().min(1),
     faults: z.enum(['sim', 'real']),
     mutant: z.string().min(1).optional(),
-    interleave: z.enum(['pct', 'random', 'free']).optional(),
+    interleave: z.enum(['pct', 'random', 'free', 'random-functions', 'pct-functions']).optional(),
     policy: z.partialRecord(z.enum(POLICY_FLAGS as [keyof ControllerPolicy, ...Array<keyof ControllerPolicy>]), z.boolean()).optional(),
     plan: planSchema,
     violations: z.array(violationSchema),

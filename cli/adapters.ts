@@ -74,12 +74,12 @@ function resolveInProcess(spec: string): ResolvedAdapter {
 
 /** The PostgreSQL store, or one of its SQL race mutants (`postgres-mutant:<name>`, adapters/postgres/mutants/). */
 async function resolvePostgres(spec: string, interleave: InterleaveStrategy | undefined): Promise<ResolvedAdapter> {
-  const { findPostgresMutant, POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } = await import('../adapters/postgres/mutants/index.ts');
+  const { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } = await import('../adapters/postgres/mutants/index.ts');
   const mutant = spec === 'postgres' ? undefined : findPostgresMutant(spec);
   if (spec !== 'postgres' && mutant === undefined) {
     throw new UsageError(`unknown PostgreSQL mutant '${spec.slice(POSTGRES_MUTANT_PREFIX.length)}'; known: ${POSTGRES_MUTANTS.map((m) => m.name).join(', ')}`);
   }
-  const variant = { name: spec, ...(mutant === undefined ? {} : { commands: mutant.commands }) };
+  const variant = mutant === undefined ? { name: spec } : mutantStoreOptions(mutant);
   const { createPostgresStore } = await import('../adapters/postgres/store.ts');
   const server = await serverOrFail();
   const freshSchema = schemasOf(server);

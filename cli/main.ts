@@ -22,7 +22,7 @@ const shardOption = () =>
 const concurrencyOption = () =>
   new Option('--concurrency <mode>', 'PostgreSQL stores: lockstep (default), or free: calls that meet at the database run at once, unheld (not replayed exactly)');
 const interleaveOption = () =>
-  new Option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct)');
+  new Option('--interleave [strategy]', 'PostgreSQL stores: concurrent store calls in sessions of their own, statements interleaved in a seeded order (random, the default, or pct; random-functions and pct-functions also stop before every statement of PL/pgSQL functions in the run schema)');
 
 function buildProgram(): Command {
   const program = new Command('testbed')

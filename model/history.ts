@@ -144,7 +144,7 @@ export interface TruthEvent {
   readonly time: number;
   readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing' | 'cluster-doctor';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'instrumented' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing' | 'cluster-doctor';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

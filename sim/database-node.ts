@@ -7,7 +7,7 @@
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
-import { CLOCK_SESSION, type InterleavedStores, type Interleaving } from '../adapters/interleaving.ts';
+import { chooserOf, CLOCK_SESSION, type InterleavedStores, type Interleaving } from '../adapters/interleaving.ts';
 import { chooserFor } from './interleave-strategy.ts';
 import type { Streams } from './prng.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
@@ -143,8 +143,10 @@ export class DatabaseNode {
     const { stores, interleaving } = this.interleaved!;
     const calls = batch.map((m, i) => ({ session: m.fiber.node.name, command: m.payload as Command, arrivedAt: arrivals[i]! }));
     const choosing = stores.passingTime ? [...sessions, CLOCK_SESSION] : [...sessions];
-    const choose = interleaving.strategy === 'free' ? null : chooserFor(interleaving.strategy, this.host.streams.get('interleave'), choosing);
+    const chooser = chooserOf(interleaving.strategy);
+    const choose = chooser === null ? null : chooserFor(chooser, this.host.streams.get('interleave'), choosing);
     const result = await stores.runBatch(calls, choose, this.host.now);
+    if (result.instrumented !== undefined) this.host.history.truth(this.host.now, 'database', 'instrumented', result.instrumented);
     const finished = result.settled.map(({ call }) => calls[call]!.session);
     this.host.history.truth(this.host.now, 'database', 'interleaving', { calls: [...sessions], schedule: [...result.schedule], finished });
     const clean = result.settled.every(({ call, result: r }) => r.status === 'fulfilled' && contractBreach(calls[call]!.command, r.value) === null);

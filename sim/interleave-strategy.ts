@@ -7,7 +7,7 @@
 //   dropped below every other. A bug that needs d ordering constraints is found with probability
 //   at least 1/(n·k^(d-1)) per batch (n sessions, k steps).
 
-import type { Chooser, InterleaveStrategy } from '../adapters/interleaving.ts';
+import type { Chooser } from '../adapters/interleaving.ts';
 import type { Stream } from './prng.ts';
 
 /** PCT's bug depth: two change points, enough for the check-then-act races of two sessions. */
@@ -15,7 +15,7 @@ export const PCT_DEPTH = 3;
 /** Statements a call is expected to take, to place PCT's change points over the batch. */
 const STEPS_PER_CALL = 4;
 
-export function chooserFor(strategy: Exclude<InterleaveStrategy, 'free'>, stream: Stream, sessions: ReadonlyArray<string>): Chooser {
+export function chooserFor(strategy: 'random' | 'pct', stream: Stream, sessions: ReadonlyArray<string>): Chooser {
   if (strategy === 'random') return (candidates) => stream.int(0, candidates.length - 1);
   const priority = new Map<string, number>();
   const order = [...sessions];

@@ -35,6 +35,7 @@ import pg from 'pg';
 import type { Outcome } from '../../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError } from '../port.ts';
 import { callOf, outcomeOf, type FastCommand, type Row } from './lease-functions.ts';
+import { CLOCK_READ_SETTING } from './interleave/database-time.ts';
 import { checkOut, isConnectionError, MAX_ATTEMPTS, RETRYABLE, statementName, type TransactionHooks } from './transaction.ts';
 
 /** The identity of one pool connection: its log row, and its backend for termination. */
@@ -57,13 +58,28 @@ const SWEEP_SQL = `DELETE FROM request_log WHERE conn IN (
   SELECT conn FROM request_log WHERE logged_at < clock_timestamp() - interval '${SWEEP_AFTER_MS / 1000} seconds' FOR UPDATE SKIP LOCKED)`;
 const IDENTIFY_SQL = `SELECT pg_backend_pid() AS pid, (SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS backend_start`;
 
+/**
+ * On a schema with the testbed's clock, the call's statement also answers the store time the
+ * function read (interleave/database-time.ts): the setting is emptied before the call and read
+ * after it, in the same target list, which PostgreSQL evaluates in order.
+ */
+function reportingClock(text: string): string {
+  return text.replace(/^SELECT /, `SELECT pg_catalog.set_config('${CLOCK_READ_SETTING}', '', false) AS reset, `).replace(/ AS o$/, ` AS o, pg_catalog.current_setting('${CLOCK_READ_SETTING}', true) AS at`);
+}
+
 export class FastPathRunner {
   private readonly connections = new WeakMap<pg.ClientBase, Promise<Connection>>();
+  /** The store time the last call decided with, where the schema's clock told it (null otherwise). */
+  timeRead: number | null = null;
 
+  /** `databaseClock`: the schema has the testbed's clock, and calls report the time they read from it. */
   constructor(
     private readonly pool: pg.Pool,
     private readonly clientConfig: pg.ClientConfig,
     private readonly hooks: TransactionHooks,
+    private readonly databaseClock = false,
+    /** Per command, the function called in place of `testbed_<command>` (store.ts `functions`). */
+    private readonly functions: Partial<Record<FastCommand['kind'], { readonly name: string }>> = {},
   ) {
     // Queued before anything else the new connection runs. The sweep fails harmlessly on a schema
     // not migrated yet (its own statement, its own implicit transaction).
@@ -90,6 +106,10 @@ export class FastPathRunner {
   async run(command: FastCommand, now: number | null): Promise<Outcome> {
     const kind = command.kind;
     const call = callOf(command, now);
+    const variant = this.functions[kind];
+    const named = variant === undefined ? call.text : call.text.replace(`testbed_${kind.toLowerCase()}(`, `${variant.name}(`);
+    const text = this.databaseClock ? reportingClock(named) : named;
+    this.timeRead = null;
     for (let attempt = 1; ; attempt++) {
       const client = await checkOut(this.pool, kind);
       let connection: Connection;
@@ -109,11 +129,11 @@ export class FastPathRunner {
         throw error;
       }
       const sentAt = performance.now();
-      let rows: Array<{ o: Row }>;
+      let rows: Array<{ o: Row; at?: string | null }>;
       try {
-        const result = await client.query<{ o: Row }>({
-          name: statementName(call.text),
-          text: call.text,
+        const result = await client.query<{ o: Row; at?: string | null }>({
+          name: statementName(text),
+          text,
           values: [connection.conn, request, ...call.args],
         });
         rows = result.rows;
@@ -129,6 +149,8 @@ export class FastPathRunner {
         throw error;
       }
       client.release();
+      const at = rows[0]!.at;
+      this.timeRead = at === undefined || at === null || at === '' ? null : Number(at);
       return outcomeOf(command, rows[0]!.o);
     }
   }

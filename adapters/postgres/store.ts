@@ -17,7 +17,7 @@ import { StoreUnavailableError, type Store, type StoreFactory, type StoreImage, 
 import type { StoreTimeReport } from '../interleaving.ts';
 import { acquirePermit, defineCapacity, releasePermit, reserve, transitionReservation } from './capacity-commands.ts';
 import { FastPathRunner } from './fast-path.ts';
-import { isFastCommand } from './lease-functions.ts';
+import { isFastCommand, type FastCommand } from './lease-functions.ts';
 import { startPostgres, type PostgresServer } from './harness.ts';
 import { dispatchJob, endAttempt, listJobs, submitJob } from './job-commands.ts';
 import { inspect, loadImage, takeImage } from './inspect.ts';
@@ -65,7 +65,15 @@ export interface PostgresStoreOptions extends StoreOptions {
    * SQL after the command's locks.
    */
   readonly databaseClock?: boolean;
+  /**
+   * One-statement commands whose function is replaced (SQL race mutants inside one function,
+   * mutants/unlocked-function.ts): the function's name and its CREATE FUNCTION text, installed
+   * after the migrations; the fast path calls it in place of `testbed_<command>`.
+   */
+  readonly functions?: FunctionVariants;
 }
+
+export type FunctionVariants = Partial<Record<FastCommand['kind'], { readonly name: string; readonly sql: string }>>;
 
 type CommandOfKind<K extends Command['kind']> = Command extends infer C ? (C extends { readonly kind: infer CK } ? (K extends CK ? C : never) : never) : never;
 
@@ -144,7 +152,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // An idle client whose server went away emits 'error'; the pool drops it, nothing to do here.
   pool.on('error', () => undefined);
   const runner = new TransactionRunner(pool, clientConfig, options.hooks ?? {});
-  const fast = new FastPathRunner(pool, clientConfig, options.hooks ?? {});
+  const fast = new FastPathRunner(pool, clientConfig, options.hooks ?? {}, options.databaseClock === true, options.functions ?? {});
   const fastPath = options.fastPath ?? true;
   const time = options.time;
 
@@ -154,6 +162,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const client = await pool.connect();
       try {
         await migrate(client, schema);
+        for (const variant of Object.values(options.functions ?? {})) await client.query(variant.sql.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'));
         client.release();
       } catch (error) {
         client.release(error instanceof Error ? error : true);
@@ -179,7 +188,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const now = virtualNow();
       const replaced = options.commands?.[command.kind] as ((tx: Tx, command: C) => Promise<Outcome>) | undefined;
       // Acquire, Renew, Release and Mutate: one autocommit statement, one round trip (fast-path.ts).
-      if (fastPath && isFastCommand(command) && replaced === undefined) return (await fast.run(command, now)) as OutcomeOf<C>;
+      if (fastPath && isFastCommand(command) && replaced === undefined) {
+        const outcome = await fast.run(command, now);
+        lastRead = fast.timeRead;
+        return outcome as OutcomeOf<C>;
+      }
       const readOnly = command.kind === 'Inspect' || command.kind === 'ListJobs';
       const exclusive = command.kind === 'AdvanceRecoveryEpoch';
       const body = async (tx: Tx): Promise<Outcome> => {

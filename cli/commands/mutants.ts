@@ -120,7 +120,7 @@ function sqlRaceMutants() {
     caughtBy: m.caughtBy,
     catch: m.caughtBy.map((mode) =>
       mode === 'interleave'
-        ? `npx testbed sweep --scenario ${m.scenario ?? 'sql-contention'} --seeds 1..50 --adapter postgres-mutant:${m.name} --interleave`
+        ? `npx testbed sweep --scenario ${m.scenario ?? 'sql-contention'} --seeds 1..50 --adapter postgres-mutant:${m.name} --interleave${m.strategy === undefined ? '' : ` ${m.strategy}`}`
         : `npx testbed stress --adapter postgres-mutant:${m.name} --clients 32 --duration 4s`,
     ),
   }));

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import type { InterleaveStrategy } from '../../adapters/interleaving.ts';
 import type { StoreOptions } from '../../adapters/port.ts';
 import { postgresInterleaving } from '../../adapters/postgres/interleave/index.ts';
-import { POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
+import { mutantStoreOptions, POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
 import { createPostgresStore } from '../../adapters/postgres/store.ts';
 import type { HistoryEvent } from '../../model/history.ts';
 import { loadScenario } from '../../scenarios/index.ts';
@@ -22,7 +22,7 @@ const pg = usePostgres();
 
 function interleaving(strategy: InterleaveStrategy, mutant?: string) {
   const found = POSTGRES_MUTANTS.find((m) => m.name === mutant);
-  return postgresInterleaving(strategy, pg.server().connectionString, () => pg.freshSchema(), found === undefined ? {} : { name: `postgres-mutant:${found.name}`, commands: found.commands });
+  return postgresInterleaving(strategy, pg.server().connectionString, () => pg.freshSchema(), found === undefined ? {} : mutantStoreOptions(found));
 }
 
 async function interleaved(scenario: string, seed: number, strategy: InterleaveStrategy = 'random', mutant?: string): Promise<SimRunResult> {
@@ -32,7 +32,7 @@ async function interleaved(scenario: string, seed: number, strategy: InterleaveS
 
 async function serial(scenario: string, seed: number, mutant: string): Promise<SimRunResult> {
   const found = POSTGRES_MUTANTS.find((m) => m.name === mutant)!;
-  const factory = (options: StoreOptions) => createPostgresStore({ ...options, connectionString: pg.server().connectionString, schema: pg.freshSchema(), commands: found.commands });
+  const factory = (options: StoreOptions) => createPostgresStore({ ...options, connectionString: pg.server().connectionString, schema: pg.freshSchema(), ...mutantStoreOptions(found) });
   return runScenario({ scenario: loadScenario(scenario), seed, store: { name: `postgres-mutant:${mutant}`, factory } });
 }
 
@@ -78,10 +78,12 @@ describe('controlled interleaving on PostgreSQL', () => {
   const exposed = POSTGRES_MUTANTS.filter((m) => m.caughtBy.includes('interleave'));
 
   test.each(exposed.map((m) => m.name))('the SQL race mutant %s is caught interleaved, its seed passes serially, and the failure replays exactly', async (name) => {
-    const scenario = POSTGRES_MUTANTS.find((m) => m.name === name)!.scenario!;
+    const mutant = POSTGRES_MUTANTS.find((m) => m.name === name)!;
+    const scenario = mutant.scenario!;
+    const strategy = mutant.strategy ?? 'random';
     let failing: SimRunResult | null = null;
     for (let seed = 1; seed <= 12 && failing === null; seed++) {
-      const result = await interleaved(scenario, seed, 'random', name);
+      const result = await interleaved(scenario, seed, strategy, name);
       if (result.valid === false) failing = result;
     }
     expect(failing, `${name} not caught in 12 seeds`).not.toBeNull();
@@ -90,7 +92,7 @@ describe('controlled interleaving on PostgreSQL', () => {
     const alone = await serial(scenario, caught.seed, name);
     expect(alone.violations).toEqual([]);
     // The failure file's plan replays, interleaved the same way, to the same trace hash.
-    const replayed = await replayFailure(failureOf(caught.plan, caught, { interleave: 'random' }), { name: `postgres-mutant:${name}`, factory: () => Promise.reject(new Error('unused')) }, undefined, interleaving('random', name));
+    const replayed = await replayFailure(failureOf(caught.plan, caught, { interleave: strategy }), { name: `postgres-mutant:${name}`, factory: () => Promise.reject(new Error('unused')) }, undefined, interleaving(strategy, name));
     expect(replayed.traceHash).toBe(caught.traceHash);
     expect(replayed.valid).toBe(false);
   }, 120_000);

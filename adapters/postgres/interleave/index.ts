@@ -3,10 +3,11 @@
 // decides which held statement reaches the server next. The main store connects directly.
 
 import pg from 'pg';
-import { INTERLEAVE_WINDOW_MS, reportsStoreTime, type Chooser, type InterleavedStores, type InterleaveStrategy, type Interleaving, type SessionCall } from '../../interleaving.ts';
+import { insideFunctions, INTERLEAVE_WINDOW_MS, reportsStoreTime, type Chooser, type InterleavedStores, type InterleaveStrategy, type Interleaving, type SessionCall } from '../../interleaving.ts';
 import type { Store, StoreFactory, TimeSource } from '../../port.ts';
 import { createPostgresStore, type PostgresStoreOptions } from '../store.ts';
 import { databaseTimeSql, setDatabaseTime } from './database-time.ts';
+import { PointControl } from './point-control.ts';
 import { CYCLE_PARAMETERS, mayBreakCycles, StatementGate } from './statement-gate.ts';
 import { SessionProxy } from './wire-proxy.ts';
 
@@ -36,6 +37,11 @@ export interface OpenInterleavedOptions {
   readonly clock?: TimeSource;
   /** Store time passes during a batch (adapters/interleaving.ts): the stores read the schema's clock after their locks. */
   readonly passingTime?: boolean;
+  /**
+   * The run's schema: its PL/pgSQL functions get a scheduling point before every statement
+   * (function-points.ts, point-control.ts), so a batch interleaves inside them too.
+   */
+  readonly schema?: string;
 }
 
 export async function openInterleaved(connectionString: string, sessions: ReadonlyArray<string>, openStore: OpenStore, opened: OpenInterleavedOptions = { warmUp: true }): Promise<InterleavedStores> {
@@ -44,17 +50,25 @@ export async function openInterleaved(connectionString: string, sessions: Readon
   probe.on('error', () => undefined);
   await probe.connect();
   const breaksCycles = await mayBreakCycles(probe);
-  const gate = new StatementGate(probe, breaksCycles);
   const proxies = new Map<string, SessionProxy>();
   const stores = new Map<string, Store>();
   let main: Store | null = null;
+  let points: PointControl | null = null;
   const close = async (): Promise<void> => {
     // The proxies first: a call still held or blocked (after a stall) loses its connection, so
     // no store waits on it when it closes.
     await Promise.allSettled([...proxies.values()].map((proxy) => proxy.close()));
     await Promise.allSettled([...stores.values(), ...(main === null ? [] : [main])].map((store) => store.close()));
+    await points?.close();
     await probe.end().catch(() => undefined);
   };
+  try {
+    points = opened.schema === undefined ? null : await PointControl.open(connectionString, opened.schema);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const gate = new StatementGate(probe, breaksCycles, points);
   try {
     for (const session of sessions) proxies.set(session, new SessionProxy(session, upstream, gate.changed, breaksCycles ? CYCLE_PARAMETERS : []));
     gate.attach(proxies);
@@ -102,7 +116,7 @@ export async function openInterleaved(connectionString: string, sessions: Readon
         const at = reported[entry.call];
         return at !== null && at !== undefined && entry.storeTimes.includes(at) ? { ...entry, storeTimes: [at] } : entry;
       });
-      return { settled, schedule: result.schedule };
+      return { settled, schedule: result.schedule, ...(result.instrumented === undefined ? {} : { instrumented: result.instrumented }) };
     },
     close,
   };
@@ -139,19 +153,20 @@ export function postgresInterleaving(
   strategy: InterleaveStrategy,
   connectionString: string,
   freshSchema: () => string,
-  variant: Pick<PostgresStoreOptions, 'name' | 'commands'> = {},
+  variant: Pick<PostgresStoreOptions, 'name' | 'commands' | 'functions'> = {},
 ): Interleaving {
   return {
     strategy,
     windowMs: INTERLEAVE_WINDOW_MS,
     open: async (options, sessions) => {
       const schema = freshSchema();
-      if (options.time === 'database') return openInterleaved(connectionString, sessions, (url, poolSize) => createPostgresStore({ ...options, ...variant, connectionString: url, schema, poolSize }));
+      const points = insideFunctions(strategy) ? { schema } : {};
+      if (options.time === 'database') return openInterleaved(connectionString, sessions, (url, poolSize) => createPostgresStore({ ...options, ...variant, connectionString: url, schema, poolSize }), { warmUp: true, ...points });
       // Database time: the stores read the schema's clock (after their locks), which the gate
       // moves on during a batch, so a call can see store time pass between its statements.
       const url = await freshSchemaUrl(connectionString, schema, true);
       const open: OpenStore = (session, poolSize) => createPostgresStore({ ...options, ...variant, time: 'database', databaseClock: true, connectionString: session, schema, poolSize });
-      return openInterleaved(url, sessions, open, { warmUp: true, clock: options.time, passingTime: true });
+      return openInterleaved(url, sessions, open, { warmUp: true, clock: options.time, passingTime: true, ...points });
     },
   };
 }
@@ -197,8 +212,9 @@ export function connectingInterleaving(strategy: InterleaveStrategy, connectionS
     windowMs: INTERLEAVE_WINDOW_MS,
     open: async (options, sessions) => {
       const clock = options.time === 'database' ? undefined : options.time;
-      const url = await freshSchemaUrl(connectionString, freshSchema(), clock !== undefined);
-      return openInterleaved(url, sessions, (session) => factory({ ...options, connectionString: session }), { warmUp: false, ...(clock === undefined ? {} : { clock }) });
+      const schema = freshSchema();
+      const url = await freshSchemaUrl(connectionString, schema, clock !== undefined);
+      return openInterleaved(url, sessions, (session) => factory({ ...options, connectionString: session }), { warmUp: false, ...(insideFunctions(strategy) ? { schema } : {}), ...(clock === undefined ? {} : { clock }) });
     },
   };
 }

@@ -24,6 +24,8 @@
 
 import pg from 'pg';
 import { CLOCK_SESSION, type Chooser } from '../../interleaving.ts';
+import type { WaitingPoint } from './function-points.ts';
+import type { InstrumentationSummary, PointControl } from './point-control.ts';
 import type { Lane, SessionProxy } from './wire-proxy.ts';
 
 export interface GateCall<T> {
@@ -42,8 +44,16 @@ export interface GateClock {
 export interface GateResult<T> {
   /** Every call's result, in the order the calls finished, with the store times it ran through. */
   readonly settled: ReadonlyArray<{ readonly call: number; readonly result: PromiseSettledResult<T>; readonly storeTimes: ReadonlyArray<number> }>;
-  /** The session of each released unit, in release order. */
+  /** The session of each step, in order: `s1` for a statement released, `s1@12` for a step past point 12 inside a function. */
   readonly schedule: ReadonlyArray<string>;
+  /** Functions instrumented (or found impossible to) before this batch, when any were new. */
+  readonly instrumented?: InstrumentationSummary;
+}
+
+/** A session that can take a step: its next statement is held at the wire, or it waits at a point inside a function. */
+interface Candidate {
+  readonly lane: Lane;
+  readonly at: WaitingPoint | null;
 }
 
 /** The batch made no progress for this long: something outside the gate holds the server. */
@@ -77,10 +87,15 @@ export class StatementGate {
   private inBatch = false;
   private releases = 0;
 
-  /** `breaksCycles`: the session connections carry CYCLE_PARAMETERS, so lock cycles are the gate's to break. */
+  /**
+   * `breaksCycles`: the session connections carry CYCLE_PARAMETERS, so lock cycles are the gate's
+   * to break. `points`: the hold on the yields inside the schema's functions (null: a call of a
+   * function is one step).
+   */
   constructor(
     private readonly probe: pg.Client,
     private readonly breaksCycles = false,
+    private readonly points: PointControl | null = null,
   ) {}
 
   /** The sessions' proxies, in session order (the order ties are broken in). */
@@ -108,8 +123,11 @@ export class StatementGate {
     if (this.inBatch) throw new Error('one batch at a time');
     this.inBatch = true;
     try {
-      return await this.interleave(calls, choose, clock);
+      const instrumented = (await this.points?.instrument()) ?? null;
+      const result = await this.interleave(calls, choose, clock);
+      return instrumented === null ? result : { ...result, instrumented };
     } finally {
+      await this.points?.releaseAll();
       this.inBatch = false;
       this.changed();
     }
@@ -139,27 +157,29 @@ export class StatementGate {
       if (active.size === 0) break;
       const now = clock.times[tick]!;
       // A call that has not reached the database yet by store time sends nothing.
-      const candidates = (await this.candidates(active)).filter((l) => arrived.get(l.session)! <= now);
-      const names = candidates.map((l) => l.session);
+      const runnable = await this.candidates(active);
+      const candidates = runnable.filter((c) => arrived.get(c.lane.session)! <= now);
+      const names = candidates.map((c) => c.lane.session);
       if (tick < clock.times.length - 1) names.push(CLOCK_SESSION);
       if (names.length === 0) {
         // Every unit left is blocked: a lock cycle, broken here or by the server's deadlock detector.
-        if (this.breaksCycles) await this.breakCycle();
+        // A cycle the gate broke is followed up by looking again (quiet() reads the lanes' state).
+        if (this.breaksCycles && (await this.breakCycle())) continue;
         await this.nextChange(STALL_MS, 'every statement of the batch is blocked on a lock and none was released');
         continue;
       }
       const chosen = choose(names);
-      schedule.push(names[chosen]!);
-      if (chosen === candidates.length) {
+      const picked = candidates[chosen];
+      schedule.push(picked?.at?.point == null ? names[chosen]! : `${names[chosen]!}@${picked.at.point}`);
+      if (picked === undefined) {
         tick++;
         await clock.set(clock.times[tick]!);
         // A unit blocked on a lock while the clock moved on may read the new time when it wakes.
         for (const session of active) if (this.proxies.get(session)?.lanes.some((l) => !l.closed && l.running)) ran.get(session)!.add(tick);
         continue;
       }
-      const lane = candidates[chosen]!;
-      ran.get(lane.session)!.add(tick);
-      lane.release(++this.releases);
+      ran.get(picked.lane.session)!.add(tick);
+      await this.go(picked);
     }
     finished.sort((x, y) => x.step - y.step || this.order.get(calls[x.call]!.session)! - this.order.get(calls[y.call]!.session)!);
     return { settled: finished.map(({ call, result, storeTimes }) => ({ call, result, storeTimes })), schedule };
@@ -193,14 +213,29 @@ export class StatementGate {
    * statement let in to queue behind the same lock, one release would wake both, and the server,
    * not the seed, would decide which goes first.
    */
-  private async candidates(active: ReadonlySet<string>): Promise<Lane[]> {
-    const held = this.heldLanes(active);
-    const blocked = [...this.proxies.values()].flatMap((proxy) => proxy.lanes.filter((l) => !l.closed && l.running));
-    if (blocked.length === 0 || held.length === 0) return held;
+  private async candidates(active: ReadonlySet<string>): Promise<Candidate[]> {
+    const running = [...this.proxies.values()].flatMap((proxy) => proxy.lanes.filter((l) => !l.closed && l.running));
+    const points = this.points === null ? new Map<number, WaitingPoint>() : await this.points.waiting(running.map((l) => l.pid));
+    const atPoint = running.filter((l) => active.has(l.session) && points.has(l.pid)).map((lane) => ({ lane, at: points.get(lane.pid)! }));
+    const runnable = [...this.heldLanes(active).map((lane) => ({ lane, at: null })), ...atPoint].sort((x, y) => this.order.get(x.lane.session)! - this.order.get(y.lane.session)!);
+    // A session waiting at a yield waits for the gate, not for another session.
+    const blocked = running.filter((l) => !points.has(l.pid));
+    if (blocked.length === 0 || runnable.length === 0) return runnable;
     const result = await this.probe.query<{ blocker: number }>('SELECT DISTINCT unnest(pg_blocking_pids(pid)) AS blocker FROM unnest($1::int[]) AS pid', [blocked.map((l) => l.pid)]);
     const blockers = new Set(result.rows.map((r) => r.blocker));
-    const preferred = held.filter((l) => blockers.has(l.pid));
-    return preferred.length > 0 ? preferred : held;
+    const preferred = runnable.filter((c) => blockers.has(c.lane.pid));
+    return preferred.length > 0 ? preferred : runnable;
+  }
+
+  /** One step of the chosen session: its held statement reaches the server (its first yield held), or it runs on past its yield. */
+  private async go(candidate: Candidate): Promise<void> {
+    const { lane, at } = candidate;
+    if (at !== null) {
+      await this.points!.step(lane.pid, at.step);
+      return;
+    }
+    await this.points?.arm(lane.pid);
+    lane.release(++this.releases);
   }
 
   /**
@@ -208,16 +243,19 @@ export class StatementGate {
    * wait-for graph (pg_blocking_pids), that was released first; its lane answers it as a deadlock.
    * Waits that end outside the batch's statements (a lock held elsewhere) are left alone.
    */
-  private async breakCycle(): Promise<void> {
+  private async breakCycle(): Promise<boolean> {
     const blocked = [...this.proxies.values()].flatMap((proxy) => proxy.lanes.filter((l) => !l.closed && l.running));
-    if (blocked.length === 0) return;
+    if (blocked.length === 0) return false;
+    // A victim whose cancel has not come back yet: the cycle is being broken.
+    if (blocked.some((lane) => lane.cancelling)) return true;
     const result = await this.probe.query<{ pid: number; blockers: number[] }>('SELECT pid, pg_blocking_pids(pid) AS blockers FROM unnest($1::int[]) AS pid', [blocked.map((l) => l.pid)]);
     const waitsFor = new Map(result.rows.map((r) => [r.pid, r.blockers]));
     const onCycle = blocked.filter((lane) => reaches(waitsFor, lane.pid, lane.pid));
-    if (onCycle.length === 0) return;
+    if (onCycle.length === 0) return false;
     const victim = onCycle.reduce((a, b) => (b.releasedAt < a.releasedAt ? b : a));
     victim.armAsDeadlockVictim();
     await this.probe.query('SELECT pg_cancel_backend($1)', [victim.pid]);
+    return true;
   }
 
   /** The first lane with a held unit of each active session, in session order. */

@@ -64,6 +64,11 @@ export class Lane {
     this.victim = true;
   }
 
+  /** A victim's cancel has not been answered yet. */
+  get cancelling(): boolean {
+    return this.victim && this.running;
+  }
+
   clientData(chunk: Buffer): void {
     this.fromClient = Buffer.concat([this.fromClient, chunk]);
     while (!this.startupSeen) {
@@ -134,6 +139,8 @@ export class Lane {
   }
 
   private readyForQuery(): void {
+    // A unit that ended before its cancel reached it: nothing is left to rewrite.
+    this.victim = false;
     if (!this.ready) {
       // Start-up is over: from now on the client's messages are cut into units.
       this.ready = true;

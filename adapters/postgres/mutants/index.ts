@@ -10,8 +10,9 @@ import { postgresMutants, type PostgresMutant } from './mutant.ts';
 import { renewCheckThenExtend } from './renew-check-then-extend.ts';
 import { releaseCheckThenDelete } from './release-check-then-delete.ts';
 import { tokenFromUnlockedRead } from './token-from-unlocked-read.ts';
+import { unlockedFunction } from './unlocked-function.ts';
 
-export type { PostgresMutant } from './mutant.ts';
+export { mutantStoreOptions, type PostgresMutant } from './mutant.ts';
 
 export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
   'token-from-unlocked-read': {
@@ -53,6 +54,19 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     caughtBy: ['interleave', 'stress'],
     scenario: 'sql-renewal-race',
     commands: renewCheckThenExtend,
+  },
+  // A race between two statements of one PL/pgSQL function (unlocked-function.ts): only the
+  // scheduling points inside functions (--interleave random-functions) can order another call
+  // between them; --interleave random holds the whole call as one statement.
+  'acquire-function-unlocked': {
+    bug: "testbed_acquire reads the scope's lease and token counter without locking the counter row and writes them in later statements of the same function, so two acquires of a free scope both take it with one token",
+    breaks: '000 §24, §77–§78, §203–§204',
+    source: '003 (lock tokens that were not unique per acquisition); a check and a write inside one server-side function',
+    caughtBy: ['interleave'],
+    scenario: 'sql-contention',
+    strategy: 'random-functions',
+    commands: {},
+    functions: unlockedFunction('Acquire'),
   },
 });
 

@@ -7,7 +7,8 @@
 // interleaving (`--interleave`, replayable) or free-running (`testbed stress`). The catalogue
 // (index.ts) declares them as a table keyed by name, which `postgresMutants` reads.
 
-import type { CommandBodies } from '../store.ts';
+import type { InterleaveStrategy } from '../../interleaving.ts';
+import type { CommandBodies, FunctionVariants, PostgresStoreOptions } from '../store.ts';
 
 export interface PostgresMutant {
   /** Selected as `--adapter postgres-mutant:<name>`. */
@@ -28,8 +29,17 @@ export interface PostgresMutant {
   readonly caughtBy: ReadonlyArray<'interleave' | 'stress'>;
   /** The scenario whose interleaved sweep catches it (with `interleave` in `caughtBy`). */
   readonly scenario?: string;
+  /** The `--interleave` strategy of that sweep (default random): `random-functions` for a race inside one server-side function. */
+  readonly strategy?: InterleaveStrategy;
   /** The command bodies that replace the real store's (everything else is the real store). */
   readonly commands: CommandBodies;
+  /** One-statement commands whose server-side function is replaced (store.ts `functions`). */
+  readonly functions?: FunctionVariants;
+}
+
+/** The store options that make the PostgreSQL store this mutant. */
+export function mutantStoreOptions(mutant: PostgresMutant): Pick<PostgresStoreOptions, 'name' | 'commands' | 'functions'> {
+  return { name: `postgres-mutant:${mutant.name}`, commands: mutant.commands, ...(mutant.functions === undefined ? {} : { functions: mutant.functions }) };
 }
 
 /** The mutants of a table, in its order, each named by its key. */
