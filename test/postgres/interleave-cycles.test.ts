@@ -1,7 +1,7 @@
 // Lock cycles under controlled interleaving (adapters/postgres/interleave/statement-gate.ts): the
 // session connections run with a deadlock_timeout beyond any batch, so the server's detector,
 // whose victim depends on whose timer fires first, never acts; the gate breaks the cycle itself by
-// cancelling the statement of the cycle that began waiting first, and that session's store gets
+// cancelling the statement of the cycle that it released first, and that session's store gets
 // the deadlock error (40P01). The victim is a function of the schedule alone.
 
 import pg from 'pg';
@@ -38,7 +38,7 @@ function crossingStore(url: string, first: number, second: number): Store {
   };
 }
 
-test('a lock cycle is broken by the gate: the earliest waiter gets the deadlock error, on every run, without the server deadlock timer', async () => {
+test('a lock cycle is broken by the gate: the statement of the cycle released first gets the deadlock error, on every run, without the server deadlock timer', async () => {
   const verdicts: unknown[] = [];
   for (let run = 0; run < 3; run++) {
     const url = await freshSchemaUrl(server.server().connectionString, server.freshSchema());
@@ -72,7 +72,7 @@ test('a lock cycle is broken by the gate: the earliest waiter gets the deadlock 
       const s2 = answers.find((a) => a.call === 1)!.value as { kind: string };
       expect(s1.kind).toBe('Failed');
       expect(s1.code).toBe('40P01');
-      expect(s1.detail).toMatch(/earliest waiter of a lock cycle/);
+      expect(s1.detail).toMatch(/on a lock cycle, the first of it released/);
       expect(s2.kind).toBe('Done');
     } finally {
       await stores.close();

@@ -34,7 +34,7 @@
 // held step: the scheduler's one step covers more statements, the same ones in every run. Since
 // the count starts again with every client statement, a scheduler holds (pid, 1) before it lets a
 // session's statement go, whatever the session ran before. The yield releases its marker
-// if its wait fails (a cancel, a lock timeout), so no marker is left behind.
+// if its wait fails (a cancel, a lock timeout), and the step's key if it was taken, so no lock is left behind.
 //
 // Notes for the statement gate: a session waiting at a yield waits for an advisory lock held by
 // the scheduler's connection (pg_blocking_pids names it), and must not be taken for a session
@@ -99,15 +99,22 @@ BEGIN
     PERFORM pg_catalog.set_config('${STATEMENT_SETTING}', statement, false);
   END IF;
   PERFORM pg_catalog.set_config('${STEP_SETTING}', step::text, false);
-  PERFORM pg_catalog.pg_advisory_lock_shared(me, -point);
+  -- Session-level locks outlive a cancel: whichever of them a cancel (between any two of these
+  -- statements) leaves held is let go before the error goes on.
   BEGIN
+    PERFORM pg_catalog.pg_advisory_lock_shared(me, -point);
     PERFORM pg_catalog.pg_advisory_lock(me, step);
-  EXCEPTION WHEN query_canceled OR others THEN
+    PERFORM pg_catalog.pg_advisory_unlock(me, step);
     PERFORM pg_catalog.pg_advisory_unlock_shared(me, -point);
+  EXCEPTION WHEN query_canceled OR others THEN
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_locks l WHERE l.pid = me AND l.locktype = 'advisory' AND l.objsubid = 2 AND l.classid::bigint = me AND l.objid::bigint = step AND l.granted AND l.mode = 'ExclusiveLock') THEN
+      PERFORM pg_catalog.pg_advisory_unlock(me, step);
+    END IF;
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_locks l WHERE l.pid = me AND l.locktype = 'advisory' AND l.objsubid = 2 AND l.classid::bigint = me AND l.objid::bigint = (-point)::bigint + 4294967296 AND l.granted AND l.mode = 'ShareLock') THEN
+      PERFORM pg_catalog.pg_advisory_unlock_shared(me, -point);
+    END IF;
     RAISE;
   END;
-  PERFORM pg_catalog.pg_advisory_unlock(me, step);
-  PERFORM pg_catalog.pg_advisory_unlock_shared(me, -point);
   RETURN false;
 END
 $testbed_yield$`;
@@ -142,7 +149,9 @@ export async function instrumentFunctions(client: pg.ClientBase, schema: string)
         ORDER BY p.proname, args`,
       [schema, YIELD_FUNCTION],
     );
-    let next = 1;
+    // Numbers go on from the highest point already in the schema: a function instrumented later
+    // gets points of its own.
+    let next = 1 + Math.max(0, ...rows.flatMap((row) => [...(row.definition ?? '').matchAll(/testbed_yield\((\d+)\)/g)].map((m) => Number(m[1]))));
     for (const row of rows) {
       const signature = `${row.name}(${row.args})`;
       if (row.definition === null) {

@@ -7,6 +7,7 @@
 // that creates its functions on its first call).
 
 import pg from 'pg';
+import { STALL_MS } from './statement-gate.ts';
 import { holdPoint, instrumentFunctions, releasePoint, waitingPoints, YIELD_FUNCTION, type WaitingPoint } from './function-points.ts';
 
 export interface InstrumentationSummary {
@@ -35,6 +36,8 @@ export class PointControl {
     const scheduler = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
     scheduler.on('error', () => undefined);
     await scheduler.connect();
+    // A key held elsewhere fails the batch (as a stalled one does) rather than wait for ever.
+    await scheduler.query(`SET lock_timeout = '${STALL_MS}ms'`);
     return new PointControl(scheduler, schema);
   }
 

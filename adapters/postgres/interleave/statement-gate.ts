@@ -57,7 +57,7 @@ interface Candidate {
 }
 
 /** The batch made no progress for this long: something outside the gate holds the server. */
-const STALL_MS = 15_000;
+export const STALL_MS = 15_000;
 /** How often a running unit is looked up in pg_locks while the batch is not quiet. */
 const PROBE_MS = 2;
 
@@ -240,14 +240,18 @@ export class StatementGate {
 
   /**
    * Every running statement waits on a lock: cancels the one, among those on a cycle of the
-   * wait-for graph (pg_blocking_pids), that was released first; its lane answers it as a deadlock.
+   * wait-for graph (pg_blocking_pids), whose client statement the gate released first; its lane
+   * answers it as a deadlock.
    * Waits that end outside the batch's statements (a lock held elsewhere) are left alone.
    */
   private async breakCycle(): Promise<boolean> {
     const blocked = [...this.proxies.values()].flatMap((proxy) => proxy.lanes.filter((l) => !l.closed && l.running));
     if (blocked.length === 0) return false;
-    // A victim whose cancel has not come back yet: the cycle is being broken.
-    if (blocked.some((lane) => lane.cancelling)) return true;
+    // A victim whose cancel has not come back yet: the cycle is being broken; look again soon.
+    if (blocked.some((lane) => lane.cancelling)) {
+      await this.nextChange(PROBE_MS, '');
+      return true;
+    }
     const result = await this.probe.query<{ pid: number; blockers: number[] }>('SELECT pid, pg_blocking_pids(pid) AS blockers FROM unnest($1::int[]) AS pid', [blocked.map((l) => l.pid)]);
     const waitsFor = new Map(result.rows.map((r) => [r.pid, r.blockers]));
     const onCycle = blocked.filter((lane) => reaches(waitsFor, lane.pid, lane.pid));

@@ -38,7 +38,7 @@ export class Lane {
   private startupSeen = false;
   /** The running statement was cancelled to break a lock cycle: its 57014 is answered as 40P01. */
   private victim = false;
-  /** Order of the last release over all lanes of the proxy's gate: the earliest waiter of a cycle is its victim. */
+  /** Order of the last release over all lanes of the proxy's gate: a cycle's victim is its statement released first. */
   releasedAt = 0;
 
   constructor(
@@ -163,7 +163,8 @@ export class Lane {
 
 /** A start-up message with `parameters` added (or replacing the client's own of the same name). */
 function withParameters(message: Buffer, parameters: ReadonlyArray<readonly [string, string]>): Buffer {
-  if (parameters.length === 0) return message;
+  // Only a protocol-3 start-up message carries parameters (a CancelRequest is a fixed packet).
+  if (parameters.length === 0 || message.readInt32BE(4) >>> 16 !== 3) return message;
   const names = new Set(parameters.map(([name]) => name));
   const fields = message.subarray(8, message.length - 1).toString('utf8').split('\0');
   const pairs: string[] = [];
@@ -191,7 +192,7 @@ function asDeadlock(message: Buffer): Buffer {
   const rewritten = fields
     .filter(([code]) => code !== 'D')
     .map(([code, value]): [string, string] => (code === 'C' ? [code, '40P01'] : code === 'M' ? [code, 'deadlock detected'] : [code, value]));
-  rewritten.push(['D', 'The statement was the earliest waiter of a lock cycle; the testbed broke the cycle in place of the server.']);
+  rewritten.push(['D', 'The statement was on a lock cycle, the first of it released by the schedule; the testbed broke the cycle in place of the server.']);
   const body = Buffer.from(`${rewritten.map(([code, value]) => `${code}${value}\0`).join('')}\0`, 'utf8');
   const out = Buffer.alloc(5 + body.length);
   out.write('E', 0, 'latin1');
