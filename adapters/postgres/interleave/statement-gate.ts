@@ -17,10 +17,12 @@
 // choice. When every unit left is blocked in a lock cycle, the gate breaks the cycle itself: the
 // session connections run with a `deadlock_timeout` far beyond any batch (CYCLE_PARAMETERS, where
 // the server lets the user set it), so the server's detector, whose victim would depend on which
-// backend's timer fires first, never acts; the gate cancels the statement of the cycle that began
-// waiting first (the one whose timer the server would fire first) and its store gets the
-// deadlock error (wire-proxy.ts). Where the user may not set it, the server's detector decides,
-// as before.
+// backend's timer fires first, never acts; the gate cancels, among the statements on the cycle,
+// the one it released first (a function of the schedule alone), and its store gets the deadlock
+// error (wire-proxy.ts). Where the user may not set it, the server's detector decides, as before.
+//
+// With scheduling points inside functions (point-control.ts), a session waiting at a yield is a
+// candidate too: choosing it lets it run on to its next yield, a lock, or its answer.
 
 import pg from 'pg';
 import { CLOCK_SESSION, type Chooser } from '../../interleaving.ts';
