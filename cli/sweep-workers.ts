@@ -28,7 +28,8 @@ const CONNECTION_BUDGET = 90;
 /**
  * `--workers n` on PostgreSQL keeps n runs open at once. A lockstep run holds a pool of up to four
  * connections; an interleaved one a connection per simulated process, two for its main store and
- * one for the lock checks. More than the server allows is refused up front.
+ * one for the lock checks (and, under `--interleave *-functions`, one for the scheduler of the
+ * points inside functions, within the margin below). More than the server allows is refused up front.
  */
 export function checkConnectionBudget(workers: number, scenarios: ReadonlyArray<Scenario>, interleaved: boolean): void {
   const perRun = interleaved ? Math.max(...scenarios.map((s) => s.workload.controllers)) + 2 + 3 : 4;

@@ -35,7 +35,7 @@ import pg from 'pg';
 import type { Outcome } from '../../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError } from '../port.ts';
 import { callOf, outcomeOf, type FastCommand, type Row } from './lease-functions.ts';
-import { CLOCK_READ_SETTING } from './interleave/database-time.ts';
+import { CLOCK_READ_SETTING, clockReadOf } from './interleave/database-time.ts';
 import { checkOut, isConnectionError, MAX_ATTEMPTS, RETRYABLE, statementName, type TransactionHooks } from './transaction.ts';
 
 /** The identity of one pool connection: its log row, and its backend for termination. */
@@ -60,11 +60,11 @@ const IDENTIFY_SQL = `SELECT pg_backend_pid() AS pid, (SELECT backend_start::tex
 
 /**
  * On a schema with the testbed's clock, the call's statement also answers the store time the
- * function read (interleave/database-time.ts): the setting is emptied before the call and read
- * after it, in the same target list, which PostgreSQL evaluates in order.
+ * function first read (interleave/database-time.ts), with the statement's own stamp: a value
+ * read before the function ran would be another statement's, and is not taken.
  */
 function reportingClock(text: string): string {
-  return text.replace(/^SELECT /, `SELECT pg_catalog.set_config('${CLOCK_READ_SETTING}', '', false) AS reset, `).replace(/ AS o$/, ` AS o, pg_catalog.current_setting('${CLOCK_READ_SETTING}', true) AS at`);
+  return text.replace(/ AS o$/, ` AS o, pg_catalog.current_setting('${CLOCK_READ_SETTING}', true) AS at, pg_catalog.statement_timestamp()::text AS stmt`);
 }
 
 export class FastPathRunner {
@@ -129,9 +129,9 @@ export class FastPathRunner {
         throw error;
       }
       const sentAt = performance.now();
-      let rows: Array<{ o: Row; at?: string | null }>;
+      let rows: Array<{ o: Row; at?: string | null; stmt?: string }>;
       try {
-        const result = await client.query<{ o: Row; at?: string | null }>({
+        const result = await client.query<{ o: Row; at?: string | null; stmt?: string }>({
           name: statementName(text),
           text,
           values: [connection.conn, request, ...call.args],
@@ -149,8 +149,7 @@ export class FastPathRunner {
         throw error;
       }
       client.release();
-      const at = rows[0]!.at;
-      this.timeRead = at === undefined || at === null || at === '' ? null : Number(at);
+      this.timeRead = clockReadOf(rows[0]!.at, rows[0]!.stmt);
       return outcomeOf(command, rows[0]!.o);
     }
   }

@@ -138,6 +138,8 @@ function dispatch(tx: Tx, command: Command): Promise<Outcome> {
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store & StoreTimeReport> {
   const schema = options.schema ?? 'testbed';
   assertSchemaName(schema);
+  // A replaced function is what the fast path calls: without it the variant would never run.
+  if (options.fastPath === false && Object.keys(options.functions ?? {}).length > 0) throw new Error('store functions are replaced on the fast path only: leave fastPath on');
   const clientConfig: pg.ClientConfig = {
     connectionString: options.connectionString,
     options: `-c search_path=${schema}${options.databaseClock === true ? ',pg_catalog' : ''}`,
