@@ -7,8 +7,8 @@
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
-import { chooserOf, CLOCK_SESSION, type InterleavedStores, type Interleaving } from '../adapters/interleaving.ts';
-import { chooserFor } from './interleave-strategy.ts';
+import { chooserOf, CLOCK_SESSION, insideFunctions, type InterleavedStores, type Interleaving } from '../adapters/interleaving.ts';
+import { chooserFor, STEPS_PER_CALL, STEPS_PER_CALL_INSIDE_FUNCTIONS } from './interleave-strategy.ts';
 import type { Streams } from './prng.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Network } from './network.ts';
@@ -144,7 +144,8 @@ export class DatabaseNode {
     const calls = batch.map((m, i) => ({ session: m.fiber.node.name, command: m.payload as Command, arrivedAt: arrivals[i]! }));
     const choosing = stores.passingTime ? [...sessions, CLOCK_SESSION] : [...sessions];
     const chooser = chooserOf(interleaving.strategy);
-    const choose = chooser === null ? null : chooserFor(chooser, this.host.streams.get('interleave'), choosing);
+    const steps = insideFunctions(interleaving.strategy) ? STEPS_PER_CALL_INSIDE_FUNCTIONS : STEPS_PER_CALL;
+    const choose = chooser === null ? null : chooserFor(chooser, this.host.streams.get('interleave'), choosing, steps);
     const result = await stores.runBatch(calls, choose, this.host.now);
     if (result.instrumented !== undefined) this.host.history.truth(this.host.now, 'database', 'instrumented', result.instrumented);
     const finished = result.settled.map(({ call }) => calls[call]!.session);

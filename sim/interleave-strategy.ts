@@ -12,10 +12,15 @@ import type { Stream } from './prng.ts';
 
 /** PCT's bug depth: two change points, enough for the check-then-act races of two sessions. */
 export const PCT_DEPTH = 3;
-/** Statements a call is expected to take, to place PCT's change points over the batch. */
-const STEPS_PER_CALL = 4;
+/**
+ * Steps a call is expected to take, to place PCT's change points over the batch: its statements,
+ * or, stepping inside server-side functions too, its points (the built-in store's calls pass
+ * 10 to 25 of them).
+ */
+export const STEPS_PER_CALL = 4;
+export const STEPS_PER_CALL_INSIDE_FUNCTIONS = 16;
 
-export function chooserFor(strategy: 'random' | 'pct', stream: Stream, sessions: ReadonlyArray<string>): Chooser {
+export function chooserFor(strategy: 'random' | 'pct', stream: Stream, sessions: ReadonlyArray<string>, stepsPerCall = STEPS_PER_CALL): Chooser {
   if (strategy === 'random') return (candidates) => stream.int(0, candidates.length - 1);
   const priority = new Map<string, number>();
   const order = [...sessions];
@@ -25,7 +30,7 @@ export function chooserFor(strategy: 'random' | 'pct', stream: Stream, sessions:
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   order.forEach((session, i) => priority.set(session, order.length - i));
-  const steps = Math.max(1, sessions.length * STEPS_PER_CALL);
+  const steps = Math.max(1, sessions.length * stepsPerCall);
   // Distinct change points (as many as there are steps to place them at).
   const changeAt = new Map<number, number>();
   for (let c = 1; c < PCT_DEPTH && changeAt.size < steps; c++) {

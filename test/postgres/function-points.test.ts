@@ -340,5 +340,22 @@ $$`);
     await admin.query('SELECT pg_cancel_backend($1)', [pid]);
     await expect(call).rejects.toMatchObject({ code: '57014' });
     expect((await admin.query('SELECT count(*)::int AS n FROM pg_locks WHERE pid = $1 AND locktype = $2', [pid, 'advisory'])).rows[0].n).toBe(0);
+
+    // A store's own lock_timeout does not end a wait at a point: the yield runs with none, and
+    // the session's setting is its own again after the call.
+    const hasty = await client();
+    await hasty.query("SET lock_timeout = '20ms'");
+    const hastyPid = Number((await hasty.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+    await holdFirstPoint(scheduler, hastyPid);
+    let hastyDone = false;
+    const held = hasty.query(`SELECT ${schema}.read_then_write() AS v`).finally(() => (hastyDone = true));
+    held.catch(() => undefined);
+    expect(await awaitSession(scheduler, hastyPid, { returned: () => hastyDone })).toEqual({ kind: 'point', step: 1, point: 1 });
+    // Held well past the session's lock_timeout.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hastyDone).toBe(false);
+    await scheduler.query('SELECT pg_advisory_unlock_all()');
+    await expect(held).resolves.toMatchObject({ rows: [{ v: 42 }] });
+    expect((await hasty.query('SHOW lock_timeout')).rows[0].lock_timeout).toBe('20ms');
   });
 });

@@ -36,6 +36,11 @@
 // session's statement go, whatever the session ran before. The yield releases its marker
 // if its wait fails (a cancel, a lock timeout), and the step's key if it was taken, so no lock is left behind.
 //
+// The wait at a yield is the scheduler's, not a lock the store waits for: the function runs with
+// `lock_timeout = 0` (restored as it returns), so a store's own lock_timeout never ends it at a
+// time the machine decides. A store's statement_timeout still counts the wait (it times the whole
+// client statement); under --interleave *-functions a store should not set one.
+//
 // Notes for the statement gate: a session waiting at a yield waits for an advisory lock held by
 // the scheduler's connection (pg_blocking_pids names it), and must not be taken for a session
 // blocked by another session. A scheduler must release its keys (or close its connection) when it
@@ -86,7 +91,7 @@ export const RESET_STEPS_SQL = `SELECT pg_catalog.set_config('${STEP_SETTING}', 
 /** The yield function: every name qualified, since a run's search_path may put its schema before pg_catalog. */
 export function yieldFunctionSql(schema: string): string {
   return `CREATE OR REPLACE FUNCTION ${quoteIdent(schema)}.${YIELD_FUNCTION}(point integer) RETURNS boolean
-LANGUAGE plpgsql VOLATILE AS $testbed_yield$
+LANGUAGE plpgsql VOLATILE SET lock_timeout = 0 AS $testbed_yield$
 DECLARE
   statement text := pg_catalog.statement_timestamp()::text;
   step integer := 1;
