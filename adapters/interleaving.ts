@@ -38,8 +38,12 @@ export function insideFunctions(strategy: InterleaveStrategy): boolean {
  */
 export const INTERLEAVE_WINDOW_MS = 25;
 
-/** Picks the next session among those with a statement held (in session order); returns its index. */
-export type Chooser = (candidates: ReadonlyArray<string>) => number;
+/**
+ * Picks the next session among those with a statement held (in session order); returns its index.
+ * `steps` says what each candidate would do: the SQL text of its held statement, or null for a
+ * step past a point inside a function or a move of store time (its effect is not known here).
+ */
+export type Chooser = (candidates: ReadonlyArray<string>, steps?: ReadonlyArray<string | null>) => number;
 
 /**
  * The pseudo-session a chooser may pick, when store time passes during a batch, to move store time

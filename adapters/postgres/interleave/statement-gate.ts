@@ -170,7 +170,9 @@ export class StatementGate {
         await this.nextChange(STALL_MS, 'every statement of the batch is blocked on a lock and none was released');
         continue;
       }
-      const chosen = choose(names);
+      const steps: Array<string | null> = candidates.map((c) => (c.at === null ? c.lane.heldSql() : null));
+      if (names.length > steps.length) steps.push(null);
+      const chosen = choose(names, steps);
       const picked = candidates[chosen];
       schedule.push(picked?.at?.point == null ? names[chosen]! : `${names[chosen]!}@${picked.at.point}`);
       if (picked === undefined) {

@@ -18,6 +18,7 @@
 // the server's deadlock detector gives (40P01).
 
 import net from 'node:net';
+import { recordParses, unitSql } from './wire-sql.ts';
 
 /** Start-up codes of the requests for an encrypted connection (SSLRequest, GSSENCRequest). */
 const SSL_REQUEST = 80877103;
@@ -40,6 +41,8 @@ export class Lane {
   private victim = false;
   /** Order of the last release over all lanes of the proxy's gate: a cycle's victim is its statement released first. */
   releasedAt = 0;
+  /** Statements this connection prepared, by name (wire-sql.ts). */
+  private readonly prepared = new Map<string, string>();
 
   constructor(
     readonly session: string,
@@ -49,6 +52,12 @@ export class Lane {
     private readonly changed: () => void,
     private readonly startupParameters: ReadonlyArray<readonly [string, string]> = [],
   ) {}
+
+  /** The SQL text of the oldest held unit ('' when none is held or it runs no statement). */
+  heldSql(): string {
+    const unit = this.held[0];
+    return unit === undefined ? '' : unitSql(unit, this.prepared);
+  }
 
   /** Sends the oldest held unit to the server. */
   release(order: number): void {
@@ -108,7 +117,9 @@ export class Lane {
         this.server.write(this.fromClient.subarray(unitStart, end));
         unitStart = end;
       } else if (type === 'Q' || type === 'S') {
-        this.held.push(Buffer.from(this.fromClient.subarray(unitStart, end)));
+        const unit = Buffer.from(this.fromClient.subarray(unitStart, end));
+        recordParses(unit, this.prepared);
+        this.held.push(unit);
         unitStart = end;
         this.changed();
       }
