@@ -139,7 +139,10 @@ export async function loadImage(tx: Tx, image: StoreImage): Promise<void> {
   const data = image.data as ImageData;
   if (data.schemaVersion !== SCHEMA_VERSION) throw new Error(`image schema ${data.schemaVersion} is not ${SCHEMA_VERSION}`);
   // The transaction holds the recovery gate exclusively (store.ts): no command runs meanwhile.
-  await tx.query(`TRUNCATE ${DATA_TABLES.join(', ')}`);
+  // One DELETE of every table, referencing tables first: the tables are small, and a TRUNCATE
+  // makes new files for every table and index each time, which a restore per schedule (the race
+  // stage) pays for in disk writes. Foreign keys are checked at the statement's end.
+  await tx.query(`WITH ${[...DATA_TABLES].reverse().map((table, i) => `d${i} AS (DELETE FROM ${table})`).join(', ')} SELECT 1`);
   for (const table of DATA_TABLES) {
     const rows = data.tables[table] ?? [];
     if (rows.length === 0) continue;
