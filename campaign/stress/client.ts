@@ -1,6 +1,6 @@
 // One stress client: a loop of small random workflows (hold a lease and write under it, take
-// permits, reserve, begin and complete an idempotent operation) with random pauses, until the
-// deadline. Its choices come from its own seeded stream; what the store answers, and when, is
+// permits, reserve, begin and complete an idempotent operation; and on side scopes, the other
+// kinds of the port: side-flows.ts) with random pauses, until the deadline. Its choices come from its own seeded stream; what the store answers, and when, is
 // real. Every command goes through `send`, which records it in the history with real times.
 
 import type { Command } from '../../model/commands.ts';
@@ -9,6 +9,7 @@ import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../../ad
 import type { Stream } from '../../sim/prng.ts';
 import { wallNow, type HistoryRecorder } from './history.ts';
 import { Aim } from './timing.ts';
+import { reservationSteps, SIDE_NEEDS, sideJob, sideOperator } from './side-flows.ts';
 import type { StressWorld } from './world.ts';
 
 /** Thrown out of a workflow when a command did not get an outcome: the workflow stops there. */
@@ -99,6 +100,9 @@ function workflowsOf(ctx: FlowContext): Workflow[] {
     { weight: 15, needs: WORKFLOW_NEEDS[2]!, run: () => takePermit(ctx) },
     { weight: 5, needs: WORKFLOW_NEEDS[3]!, run: () => reserve(ctx) },
     { weight: 25, needs: WORKFLOW_NEEDS[4]!, run: () => idempotent(ctx) },
+    // The other kinds, on side scopes (side-flows.ts).
+    { weight: 8, needs: SIDE_NEEDS, run: () => sideJob(ctx) },
+    { weight: 2, needs: [], run: () => sideOperator(ctx) },
   ];
   return all.filter((flow) => flow.needs.every(ctx.supports));
 }
@@ -166,12 +170,12 @@ async function takePermit(ctx: FlowContext): Promise<void> {
 }
 
 async function reserve(ctx: FlowContext): Promise<void> {
-  const { random, name, world, send, supports } = ctx;
+  const { random, name, world, send } = ctx;
   const reservationId = `${name}-r${nextSerial(ctx)}`;
   const got = await send({ kind: 'Reserve', scope: random.pick(world.semaphores), reservationId, owner: name, units: 1, ttlMs: ttlOf(ctx) });
   if (got.kind !== 'Reserved') return;
   await pause(random.int(0, world.ttlMs.min));
-  if (supports('ReleaseReservation') && random.chance(50)) await send({ kind: 'ReleaseReservation', reservationId });
+  if (random.chance(50)) await reservationSteps(ctx, reservationId);
 }
 
 async function idempotent(ctx: FlowContext): Promise<void> {

@@ -4,7 +4,7 @@
 // the same seed and store give the same kind of run, not the same history.
 
 import type { Command } from '../../model/commands.ts';
-import type { Store } from '../../adapters/port.ts';
+import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../../adapters/port.ts';
 import { streamFor } from '../../sim/prng.ts';
 import { checkStressHistory, type StressTiming } from './checks/index.ts';
 import { canStress, runClient, supportsOf } from './client.ts';
@@ -65,6 +65,22 @@ function warmUpCommand(supports: (kind: Command['kind']) => boolean): Command | 
   return candidates.find((c) => supports(c.kind)) ?? null;
 }
 
+/**
+ * A recovery epoch advanced once, after every client stopped: it ends every live lease, which
+ * the lease checks would read as leases ended with no release, so nothing runs after it. Its
+ * answer is recorded and counted like any other.
+ */
+async function closingRecovery(store: Store, supports: (kind: Command['kind']) => boolean, recorder: HistoryRecorder): Promise<void> {
+  if (!supports('AdvanceRecoveryEpoch')) return;
+  const op = recorder.invoke('closing', { kind: 'AdvanceRecoveryEpoch', atLeast: 0, blockScopes: [] });
+  try {
+    recorder.complete(op, 'ok', await store.execute(op.command));
+  } catch (error) {
+    const status = error instanceof StoreUnavailableError ? 'fail' : error instanceof OutcomeUnknownError ? 'unknown' : 'error';
+    recorder.complete(op, status, undefined, error instanceof Error ? error.message : String(error));
+  }
+}
+
 export async function runStress(options: StressOptions): Promise<StressResult> {
   const { clients, durationMs, seed } = options;
   const world = stressWorld(clients, durationMs);
@@ -110,6 +126,7 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
     await Promise.all(
       sessions.stores.map((store, i) => runClient({ name: `c${i}`, store, random: streamFor(seed, `stress/client-${i}`) }, world, recorder, startedAt, deadline)),
     );
+    await closingRecovery(sessions.stores[0]!, supports, recorder);
     finishedAt = wallNow();
   } finally {
     await sessions.close();

@@ -17,6 +17,12 @@ export interface StressWorld {
   /** Longer than any run: a record stays in progress or final for the whole run. */
   readonly retentionMs: number;
   readonly ttlMs: { readonly min: number; readonly max: number };
+  /** Scopes of the side workflows (side-flows.ts): jobs, handoffs, forced releases, waiters, intents. No judged workflow uses them. */
+  readonly sideScopes: ReadonlyArray<string>;
+  /** A semaphore the side workflows redefine; no permit or reservation is taken on it. */
+  readonly sideSemaphore: string;
+  /** The role whose epoch the side workflows raise; no judged command carries a guard. */
+  readonly sideRole: string;
 }
 
 export function stressWorld(clients: number, durationMs: number): StressWorld {
@@ -34,5 +40,8 @@ export function stressWorld(clients: number, durationMs: number): StressWorld {
     keyPeriodMs: 250,
     retentionMs: Math.max(600_000, 2 * durationMs + 60_000),
     ttlMs: { min: 20, max: 80 },
+    sideScopes: ['side-1', 'side-2'],
+    sideSemaphore: 'side-semaphore',
+    sideRole: 'side-role',
   };
 }

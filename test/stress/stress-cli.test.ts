@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
+import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
 import { runCliAsync } from '../cli/run-cli.ts';
 import { usePostgres } from '../postgres/fixture.ts';
 import { scratchDirs } from '../scratch-dirs.ts';
@@ -19,6 +20,7 @@ interface StressJson {
   readonly violationCount: number;
   readonly violationsByInvariant: Readonly<Record<string, number>>;
   readonly rerun: string;
+  readonly byKind: Readonly<Record<string, number>>;
 }
 
 async function stress(adapter: string, seed: number, extra: ReadonlyArray<string> = [], env: Record<string, string> = {}) {
@@ -26,6 +28,13 @@ async function stress(adapter: string, seed: number, extra: ReadonlyArray<string
   expect(result.code === 0 || result.code === 1, result.stderr).toBe(true);
   return { code: result.code, json: JSON.parse(result.stdout) as StressJson };
 }
+
+test('stress sends every command kind the store implements (memory: all of them) and the memory store passes', async () => {
+  const { code, json } = await stress('memory', 1, ['--duration', '2s']);
+  expect(ALL_COMMAND_KINDS.filter((kind) => (json.byKind[kind] ?? 0) === 0)).toEqual([]);
+  expect(json.violationCount).toBe(0);
+  expect(code).toBe(0);
+}, 60_000);
 
 describe('stress on store modules (wall clock handed to the store)', () => {
   test('a store that decides each call atomically passes', async () => {
@@ -64,9 +73,10 @@ describe('stress on PostgreSQL (database clock, a connection per client)', () =>
   const pgServer = usePostgres();
   const env = () => ({ DATABASE_URL: pgServer.server().connectionString });
 
-  test('the real store passes', async () => {
+  test('the real store passes, and every command kind of the port was sent', async () => {
     const { code, json } = await stress('postgres', 1, ['--duration', '3s', '--clients', '32'], env());
     expect(json.violationCount).toBe(0);
+    expect(ALL_COMMAND_KINDS.filter((kind) => (json.byKind[kind] ?? 0) === 0)).toEqual([]);
     // Real work was done (a floor, not a throughput target: under a loaded test run 3 s of 32
     // clients has done as few as 458 operations).
     expect(json.operations).toBeGreaterThan(200);
