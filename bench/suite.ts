@@ -6,6 +6,7 @@
 import { availableParallelism, cpus } from 'node:os';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { measureEventRate, type EventRateResult } from './event-rate.ts';
+import { measureRaceThroughput, type RaceThroughput } from './race-throughput.ts';
 import { measureLockstepReplay, type LockstepReplayResult } from './lockstep-replay.ts';
 import { measureMutantDetection, type MutantDetection } from './mutant-detection.ts';
 import { measureStageRace, type StageRace } from './stage-race.ts';
@@ -76,6 +77,8 @@ export interface BenchReport {
   readonly lockstepReplay: LockstepReplayResult | null;
   /** The same runs under controlled interleaving (random walk). */
   readonly interleavedReplay: LockstepReplayResult | null;
+  /** The race stage on the built-in store: schedules per second over the lease kinds' cases. */
+  readonly race: RaceThroughput | null;
   readonly sweepMemory: SweepMemoryResult;
   /** Per store mutant, time to the first failure of the command-level check and of a sweep. */
   readonly stageRace: ReadonlyArray<StageRace>;
@@ -120,6 +123,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   let postgres: PostgresFigure[] | null = null;
   let lockstepReplay: LockstepReplayResult | null = null;
   let interleavedReplay: LockstepReplayResult | null = null;
+  let race: RaceThroughput | null = null;
   if (options.postgres) {
     postgres = [];
     for (const connections of [1, 16]) {
@@ -130,6 +134,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     lockstepReplay = await measureLockstepReplay({ scenario: STANDARD_SCENARIO, seeds: size.lockstepSeeds });
     step('interleaved replay on PostgreSQL');
     interleavedReplay = await measureLockstepReplay({ scenario: STANDARD_SCENARIO, seeds: size.lockstepSeeds, interleave: 'random' });
+    step('race stage on PostgreSQL');
+    race = await measureRaceThroughput(['Acquire', 'Renew', 'Release']);
   }
   step(`memory over a ${size.sweepSeeds}-seed sweep`);
   const sweepMemory = await measureSweepMemory({ scenario: STANDARD_SCENARIO, seeds: size.sweepSeeds, sampleEvery: size.sampleEvery });
@@ -137,9 +143,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   step(`one shard's seed-runs per second; merging ${size.shards} shard files`);
   const shards = await measureShardMerge({ shards: size.shards, seedsPerShard: 10_000, runSeeds: size.shardRunSeeds });
 
-  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, sweepMemory, stageRace, shards });
+  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, sweepMemory, stageRace, shards });
   const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', startedAt };
-  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, sweepMemory, stageRace, shards, rows };
+  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, sweepMemory, stageRace, shards, rows };
 }
 
 function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'>): BenchRow[] {
@@ -218,6 +224,14 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
       figure: 'interleaved replay on PostgreSQL (ops/s)',
       measured: fmt(r.interleavedReplay.operationsPerSecond),
       against: `lockstep replay ${fmt(r.lockstepReplay.operationsPerSecond)} ops/s`,
+      meets: null,
+    });
+  }
+  if (r.race !== null && r.interleavedReplay !== null) {
+    rows.push({
+      figure: `race schedules/s (${r.race.kinds.join(', ')}: ${r.race.cases} cases)`,
+      measured: `${fmt(r.race.schedulesPerSecond)} (${r.race.schedules} schedules, ${r.race.prunedBranches} branches skipped)`,
+      against: `interleaved replay ${fmt(r.interleavedReplay.operationsPerSecond)} ops/s`,
       meets: null,
     });
   }

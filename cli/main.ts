@@ -74,7 +74,7 @@ function buildProgram(): Command {
   program
     .command('replay')
     .description('replay a failure file exactly')
-    .argument('<failure.json>', 'a failure file written by run or sweep')
+    .argument('<failure.json>', 'a failure file written by run, sweep, check or race')
     .option('--json', 'print one JSON document')
     .action(async (file, options) => (await import('./commands/replay.ts')).replayCommand(file, options));
 
@@ -98,6 +98,21 @@ function buildProgram(): Command {
     .option('--time <clock>', "the store's clock: database (its own) or wall (handed to it); default database on PostgreSQL, wall otherwise")
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/stress.ts')).stressCommand(options));
+
+  program
+    .command('race')
+    .description('every interleaving of small sets of concurrent calls on a PostgreSQL store, statement by statement, judged against the reference model')
+    .option('--adapter <name>', 'postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString', 'postgres')
+    .option('--kinds <list>', 'command kinds to race, comma-separated (default: every kind the store implements)')
+    .option('--depth <n>', 'calls per case: 2 (pairs) or 3 (triples)', '2')
+    .option('--inside-functions', 'also step between the statements of PL/pgSQL functions in the run schema (schedules bounded by --preemptions)')
+    .option('--preemptions <n>', 'at most this many switches away from a session that could go on, per schedule (default: none between statements, 2 inside functions)')
+    .option('--max-schedules <n>', 'schedules per case before it is reported as bounded', '5000')
+    .option('--workers <n>', 'cases explored at once, each on stores of its own (1 to 8)', '4')
+    .addOption(shardOption())
+    .option('--out <dir>', 'output directory (the failure file)', 'out')
+    .option('--json', 'print one JSON document')
+    .action(async (options) => (await import('./commands/race.ts')).raceCommand(options));
 
   program
     .command('gates')

@@ -132,5 +132,10 @@ export function commandArbitraries(kinds?: ReadonlyArray<CommandKind>): Weighted
   return (Object.keys(TABLE) as CommandKind[]).filter((kind) => wanted === null || wanted.has(kind)).map((kind) => TABLE[kind]);
 }
 
+/** The arbitrary of one command kind (templates: placeholders are filled by resolve.ts). */
+export function commandArbitrary(kind: CommandKind): fc.Arbitrary<Command> {
+  return TABLE[kind].arbitrary;
+}
+
 /** Every command kind of the port. */
 export const ALL_COMMAND_KINDS: ReadonlyArray<CommandKind> = Object.keys(TABLE) as CommandKind[];

@@ -7,7 +7,9 @@
 // but what a real server has replicated or checkpointed by then, and so what the store answers,
 // depends on real timing. Such a replay reports its own verdict and says that the trace differs.
 
+import { readFile } from 'node:fs/promises';
 import pc from 'picocolors';
+import { isRaceFile, raceFileSchema, type RaceFile } from '../../campaign/race/race-file.ts';
 import { listScenarios } from '../../scenarios/index.ts';
 import { FailureFileError, readFailureFile, replayFailure, type FailureFile } from '../../campaign/failure-file.ts';
 import { replayLine } from '../../sim/run.ts';
@@ -58,6 +60,8 @@ function checkConsistent(file: string, failure: FailureFile): void {
 }
 
 export async function replayCommand(file: string, options: { readonly json?: boolean }): Promise<void> {
+  const race = await raceFileAt(file);
+  if (race !== null) return (await import('./race.ts')).replayRace(file, race, options.json === true);
   let failure;
   try {
     failure = await readFailureFile(file);
@@ -95,6 +99,20 @@ export async function replayCommand(file: string, options: { readonly json?: boo
     } else process.stdout.write(pc.yellow(`trace hash differs from the failure file (${failure.traceHash.slice(0, 16)})${firstDifference(failure.history, result.history)}\n`));
   }
   process.exitCode = !exact && !realInexact ? EXIT.undecided : result.valid === false ? EXIT.violation : result.valid === true ? EXIT.ok : EXIT.undecided;
+}
+
+/** The race failure file at `file` (campaign/race/race-file.ts), or null when the file is not one (read on as a run's failure file). */
+async function raceFileAt(file: string): Promise<RaceFile | null> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!isRaceFile(json)) return null;
+  const parsed = raceFileSchema.safeParse(json);
+  if (!parsed.success) throw new UsageError(`${file}: not a race failure file: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trimEnd());
+  return parsed.data;
 }
 
 /** Reruns of a free-running failure: its interleaving was the machine's, so replay counts how often it comes back. */

@@ -20,6 +20,7 @@ describe('bench --quick (without PostgreSQL)', () => {
       postgres: null,
       lockstepReplay: null,
       interleavedReplay: null,
+      race: null,
       sweepMemory: { peakRssMb: positive, peakHeapUsedMb: positive, heapGrowth: positive, failures: 0 },
     });
     expect(json.eventRate.samples.length).toBeGreaterThan(0);

@@ -76,6 +76,13 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Reco
   ['check with a path but no seed', ['check', '--path', '1:2'], /--path replays a counterexample and needs the --seed/],
   ['check with a malformed path', ['check', '--seed', '1', '--path', '1;2'], /bad path "1;2"/],
   ['check with a seed beyond 31 bits', ['check', '--seed', '4000000000'], /the check's seed is at most/],
+  ['race on a store not on PostgreSQL', ['race', '--adapter', 'memory'], /race needs a store on PostgreSQL/],
+  ['race with a depth of 1', ['race', '--depth', '1'], /--depth must be 2 or 3/],
+  ['race with a depth of 4', ['race', '--depth', '4'], /--depth must be a whole number from 1 to 3/],
+  ['race with a bad preemption bound', ['race', '--preemptions', 'two'], /--preemptions must be a whole number from 0 to 100/],
+  ['race with an unknown command kind', ['race', '--kinds', 'Acquire,Teleport'], /--kinds: unknown command kind 'Teleport'/],
+  ['race with no workers', ['race', '--workers', '0'], /--workers must be a whole number from 1 to 8/],
+  ['replay of a damaged race failure file', ['replay', file('race-failure.json', JSON.stringify({ version: 1, type: 'race', adapter: 'postgres', kinds: ['Acquire'] }))], /not a race failure file/],
   // Scenario files that pass field by field but that no run can combine.
   ['scenario file with network delay min above max', ['run', '--scenario', scenarioFile('delay.json', (s) => (s.faults.profile = { networkDelayMsMin: 10, networkDelayMsMax: 2 })), '--seed', '1'], /networkDelayMsMax \(2\) must be at least networkDelayMsMin \(10\)/],
   ['scenario file with a heartbeat of 0', ['run', '--scenario', scenarioFile('heartbeat.json', (s) => (s.coordination = { heartbeatMs: 0 })), '--seed', '1'], /heartbeatMs must be at least 1/],

@@ -1,0 +1,54 @@
+// Whether one schedule of a race case went right: the answers are those of some serial order of
+// the same commands from the same state in the reference model (linearizability, judged by
+// sim/batch-order.ts, which also lets each call read any store time it ran through), every answer
+// is one the port allows, and what the store holds afterwards (Inspect) is what one of those
+// serial orders leaves behind.
+
+import type { SettledCall } from '../../adapters/interleaving.ts';
+import { StoreUnavailableError } from '../../adapters/port.ts';
+import type { Command } from '../../model/commands.ts';
+import { sameData } from '../../model/data-equal.ts';
+import type { ModelState } from '../../model/state.ts';
+import { step } from '../../model/step.ts';
+import { explainBatch, type BatchEntry } from '../../sim/batch-order.ts';
+import { contractBreach } from '../../sim/port-contract.ts';
+
+export interface RaceVerdict {
+  readonly kind: 'pass' | 'fail' | 'undecided';
+  /** The rule broken (fail) or why no verdict (undecided). */
+  readonly rule?: 'linearizability' | 'final-state' | 'port-contract' | 'serial';
+  readonly message?: string;
+}
+
+export function describeCall(session: string, command: Command): string {
+  return `${session} ${command.kind} ${JSON.stringify(command)}`;
+}
+
+/** The verdict of one schedule; `view` is the store's Inspect answer after the batch, at `end`. */
+export function judgeSchedule(start: ModelState, calls: ReadonlyArray<{ readonly session: string; readonly command: Command }>, settled: ReadonlyArray<SettledCall>, view: unknown, end: number): RaceVerdict {
+  const entries: BatchEntry[] = [];
+  for (const { call, result, storeTimes } of settled) {
+    const { session, command } = calls[call]!;
+    if (result.status === 'rejected') {
+      // Not applied, as the store says: no serial order needs it.
+      if (result.reason instanceof StoreUnavailableError) continue;
+      const why = result.reason instanceof Error ? `${result.reason.name}: ${result.reason.message}` : String(result.reason);
+      return { kind: 'fail', rule: 'port-contract', message: `${describeCall(session, command)} threw ${why.split('\n')[0]}` };
+    }
+    const breach = contractBreach(command, result.value);
+    if (breach !== null) return { kind: 'fail', rule: 'port-contract', message: `${describeCall(session, command)} ${breach}` };
+    entries.push({ command, actual: result.value, process: session, storeTimes });
+  }
+  const order = explainBatch([start], entries, end);
+  if (order.kind === 'undecided') return { kind: 'undecided', message: order.why };
+  if (order.kind === 'unexplained') {
+    const answers = entries.map((e) => `${e.process} ${e.command.kind} answered ${JSON.stringify(e.actual)}`).join('; ');
+    return { kind: 'fail', rule: 'linearizability', message: `no serial order of the calls gives the store's answers: ${answers}` };
+  }
+  const explains = order.states.some((state) => sameData(step(state, { kind: 'Inspect' }, end).outcome, view));
+  if (!explains) {
+    const expected = step(order.states[0]!, { kind: 'Inspect' }, end).outcome;
+    return { kind: 'fail', rule: 'final-state', message: `the answers fit a serial order, but the store holds ${JSON.stringify(view)} where that order leaves ${JSON.stringify(expected)}` };
+  }
+  return { kind: 'pass' };
+}

@@ -1,0 +1,288 @@
+// `testbed race`: every interleaving of small sets of concurrent calls on a PostgreSQL store,
+// judged against the reference model (campaign/race/). Exit 0 when every case passed, 1 when a
+// schedule broke a rule (the smallest is printed and written as a failure file that
+// `testbed replay` reproduces), 2 on bad input, 3 when a case could not be decided.
+
+import { join } from 'node:path';
+import pc from 'picocolors';
+import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
+import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
+import { loadClassifier } from '../../campaign/race/independence.ts';
+import { RaceSession } from '../../campaign/race/race-session.ts';
+import { writeRaceFile, type RaceFile } from '../../campaign/race/race-file.ts';
+import { describeSchedule } from '../../campaign/race/schedule-text.ts';
+import { caseOf, raceCases, shardOf, type RaceCase } from '../../campaign/race/space.ts';
+import type { CommandKind } from '../../model/commands.ts';
+import { resolveAdapter } from '../adapters.ts';
+import { EXIT, UndecidedError, UsageError } from '../errors.ts';
+import { printJson } from '../format.ts';
+import { checkOutDir } from '../out-dir.ts';
+import { startProgress } from '../progress.ts';
+import { shardFrom } from '../seeds.ts';
+
+export interface RaceCommandOptions {
+  readonly adapter: string;
+  readonly kinds?: string;
+  readonly depth: string;
+  readonly insideFunctions?: boolean;
+  readonly preemptions?: string;
+  readonly maxSchedules: string;
+  readonly workers: string;
+  readonly shard?: string;
+  readonly out: string;
+  readonly json?: boolean;
+}
+
+/** Preemptions a schedule may make inside functions unless --preemptions says otherwise. */
+export const DEFAULT_FUNCTION_PREEMPTIONS = 2;
+/** When output is piped, a progress line at least this often. */
+const PIPED_PROGRESS_MS = 10_000;
+
+function positive(value: string, flag: string, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got '${value}'`);
+  return Number(value);
+}
+
+function preemptionsOf(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 100) throw new UsageError(`--preemptions must be a whole number from 0 to 100, got '${value}'`);
+  return Number(value);
+}
+
+function kindsOf(option: string | undefined, declared: ReadonlyArray<CommandKind> | undefined): CommandKind[] {
+  const implemented = declared ?? ALL_COMMAND_KINDS;
+  if (option === undefined) return [...implemented];
+  const wanted = option.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  for (const kind of wanted) {
+    if (!(ALL_COMMAND_KINDS as ReadonlyArray<string>).includes(kind)) throw new UsageError(`--kinds: unknown command kind '${kind}'; known: ${ALL_COMMAND_KINDS.join(', ')}`);
+    if (!(implemented as ReadonlyArray<string>).includes(kind)) throw new UsageError(`--kinds: the store does not implement ${kind}`);
+  }
+  if (wanted.length === 0) throw new UsageError('--kinds names no command kind');
+  return ALL_COMMAND_KINDS.filter((k) => wanted.includes(k));
+}
+
+interface Tally {
+  cases: number;
+  schedules: number;
+  pruned: number;
+  beyondBound: number;
+  bounded: Array<{ kinds: ReadonlyArray<string>; state: string }>;
+  undecided: Array<{ kinds: ReadonlyArray<string>; state: string; why: string }>;
+  failing: Array<{ raceCase: RaceCase; result: CaseResult }>;
+  /** The cases that ran the most schedules (at most LARGEST), largest first. */
+  largest: Array<{ kinds: ReadonlyArray<string>; state: string; actors: string; schedules: number }>;
+}
+
+const LARGEST = 10;
+
+export async function raceCommand(options: RaceCommandOptions): Promise<void> {
+  const spec = options.adapter;
+  if (spec === 'memory' || spec.startsWith('mutant:') || spec.startsWith('exec:')) {
+    throw new UsageError(`race needs a store on PostgreSQL (postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString), not ${spec}`);
+  }
+  const depth = positive(options.depth, '--depth', 3);
+  if (depth < 2) throw new UsageError('--depth must be 2 or 3: a race needs two calls');
+  const maxSchedules = positive(options.maxSchedules, '--max-schedules', 1_000_000);
+  const insideFunctions = options.insideFunctions === true;
+  const preemptions = options.preemptions === undefined ? (insideFunctions ? DEFAULT_FUNCTION_PREEMPTIONS : null) : preemptionsOf(options.preemptions);
+  const workers = positive(options.workers, '--workers', 8);
+  // Names are checked before any server starts; whether the store implements them, after.
+  kindsOf(options.kinds, undefined);
+  const shard = shardFrom(options.shard);
+  await checkOutDir(options.out);
+  const adapter = await resolveAdapter(spec, { interleave: insideFunctions ? 'random-functions' : 'random' });
+  if (adapter.interleave === undefined) {
+    await adapter.close();
+    throw new UsageError(`race needs a store whose statements it can hold: ${spec} does not take options.connectionString`);
+  }
+  const tally: Tally = { cases: 0, schedules: 0, pruned: 0, beyondBound: 0, bounded: [], undecided: [], failing: [], largest: [] };
+  const sessions = Array.from({ length: workers }, () => new RaceSession(adapter.interleave!, sessionsOf(depth)));
+  const session = sessions[0]!;
+  try {
+    const declared = await session.declaredKinds();
+    const kinds = kindsOf(options.kinds, declared);
+    await loadClassifier();
+    const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS);
+    const cases = shard === undefined ? all : shardOf(all, shard);
+    const progress = startProgress(cases.length, 'race', !options.json);
+    let lastLine = Date.now();
+    let next = 0;
+    // Each worker explores whole cases on stores of its own (a schema each); a case's schedules
+    // run one at a time, so what a case finds does not depend on the others.
+    const work = async (worker: RaceSession): Promise<void> => {
+      while (next < cases.length) {
+        const raceCase = cases[next++]!;
+        let result: CaseResult;
+        try {
+          result = await exploreCase(worker, raceCase, { maxSchedules, preemptions });
+        } catch (error) {
+          await worker.close();
+          throw new UndecidedError(`race case ${raceCase.kinds.join('+')} from '${raceCase.state.name}' could not run: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        count(tally, raceCase, result);
+        progress.tick(`${tally.failing.length} failing`);
+        if (!process.stderr.isTTY && Date.now() - lastLine >= PIPED_PROGRESS_MS) {
+          lastLine = Date.now();
+          process.stderr.write(`race: ${tally.cases}/${cases.length} cases, ${tally.schedules} schedules, ${tally.failing.length} failing\n`);
+        }
+      }
+    };
+    const outcomes = await Promise.allSettled(sessions.map(work));
+    progress.stop();
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    await report(tally, { spec, depth, kinds, insideFunctions, preemptions, maxSchedules, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }) });
+  } finally {
+    await Promise.allSettled(sessions.map((worker) => worker.close()));
+    await adapter.close();
+  }
+}
+
+function count(tally: Tally, raceCase: RaceCase, result: CaseResult): void {
+  tally.cases++;
+  tally.schedules += result.schedules;
+  tally.pruned += result.pruned;
+  tally.beyondBound += result.beyondBound;
+  const name = { kinds: raceCase.kinds, state: raceCase.state.name };
+  tally.largest.push({ ...name, actors: raceCase.actors, schedules: result.schedules });
+  tally.largest.sort((a, b) => b.schedules - a.schedules);
+  tally.largest.length = Math.min(tally.largest.length, LARGEST);
+  if (result.outcome === 'fail') tally.failing.push({ raceCase, result });
+  else if (result.outcome === 'bounded') tally.bounded.push(name);
+  else if (result.outcome === 'undecided') tally.undecided.push({ ...name, why: result.why ?? '' });
+}
+
+interface ReportContext {
+  readonly spec: string;
+  readonly depth: number;
+  readonly kinds: ReadonlyArray<CommandKind>;
+  readonly insideFunctions: boolean;
+  readonly preemptions: number | null;
+  readonly maxSchedules: number;
+  readonly out: string;
+  readonly json: boolean;
+  readonly total: number;
+  readonly shard?: string;
+}
+
+/** The failing case whose schedule has the fewest segments (then steps). */
+function smallest(failing: Tally['failing']): Tally['failing'][number] | null {
+  let best: Tally['failing'][number] | null = null;
+  const size = (f: Tally['failing'][number]) => {
+    const schedule = f.result.failure?.run?.batch.schedule ?? [];
+    return describeSchedule(schedule, []).length * 10_000 + schedule.length;
+  };
+  for (const f of failing) if (best === null || size(f) < size(best) || (size(f) === size(best) && f.raceCase.index < best.raceCase.index)) best = f;
+  return best;
+}
+
+async function report(tally: Tally, context: ReportContext): Promise<void> {
+  tally.failing.sort((a, b) => a.raceCase.index - b.raceCase.index);
+  const worst = smallest(tally.failing);
+  let failureFile: string | null = null;
+  if (worst !== null) {
+    const run = worst.result.failure!.run;
+    failureFile = join(context.out, 'race-failure.json');
+    const file: RaceFile = {
+      version: 1,
+      type: 'race',
+      adapter: context.spec,
+      insideFunctions: context.insideFunctions,
+      kinds: [...worst.raceCase.kinds],
+      state: worst.raceCase.state.name,
+      actors: worst.raceCase.actors,
+      schedule: [...(run?.batch.schedule ?? [])],
+      violation: { rule: worst.result.failure!.verdict.rule ?? 'unknown', message: worst.result.failure!.verdict.message ?? '' },
+      traceHash: run?.traceHash ?? '0'.repeat(64),
+      replay: `npx testbed replay ${failureFile}`,
+    };
+    await writeRaceFile(failureFile, file);
+  }
+  const exit = tally.failing.length > 0 ? EXIT.violation : tally.undecided.length > 0 ? EXIT.undecided : EXIT.ok;
+  const summary = {
+    adapter: context.spec,
+    depth: context.depth,
+    kinds: context.kinds,
+    insideFunctions: context.insideFunctions,
+    preemptionBound: context.preemptions,
+    maxSchedules: context.maxSchedules,
+    ...(context.shard === undefined ? {} : { shard: context.shard }),
+    cases: tally.cases,
+    schedules: tally.schedules,
+    prunedBranches: tally.pruned,
+    branchesBeyondBound: tally.beyondBound,
+    exhausted: tally.bounded.length === 0 && tally.beyondBound === 0,
+    largestCases: tally.largest,
+    bounded: tally.bounded.slice(0, 100),
+    undecided: tally.undecided.slice(0, 100),
+    failing: tally.failing.length,
+    failures: tally.failing.slice(0, 100).map(({ raceCase, result }) => ({ kinds: raceCase.kinds, state: raceCase.state.name, rule: result.failure!.verdict.rule, message: result.failure!.verdict.message, schedule: result.failure!.run?.batch.schedule ?? [] })),
+    ...(failureFile === null ? {} : { failureFile, replay: `npx testbed replay ${failureFile}`, traceHash: worst!.result.failure!.run?.traceHash }),
+  };
+  process.exitCode = exit;
+  if (context.json) {
+    printJson(summary);
+    return;
+  }
+  printText(summary, tally, worst);
+}
+
+function printText(summary: { readonly [key: string]: unknown }, tally: Tally, worst: Tally['failing'][number] | null): void {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const exhaustive = summary.exhausted === true ? 'every schedule' : summary.preemptionBound === null ? 'schedules up to --max-schedules per case' : `schedules with at most ${String(summary.preemptionBound)} preemptions`;
+  out(`race on ${String(summary.adapter)}: ${tally.cases} cases of ${String(summary.depth)} calls, ${tally.schedules} schedules run (${exhaustive}${summary.insideFunctions === true ? ', stepping inside functions' : ''}), ${tally.pruned} branches skipped as orders of independent steps`);
+  if (tally.bounded.length > 0) out(pc.yellow(`bounded: ${tally.bounded.length} cases reached --max-schedules before their last schedule (first: ${tally.bounded[0]!.kinds.join('+')} from '${tally.bounded[0]!.state}')`));
+  for (const u of tally.undecided.slice(0, 10)) out(pc.yellow(`undecided: ${u.kinds.join('+')} from '${u.state}': ${u.why}`));
+  if (worst === null) {
+    out(tally.undecided.length > 0 ? pc.yellow(`no schedule failed; ${tally.undecided.length} cases undecided`) : pc.green('no schedule broke a rule'));
+    return;
+  }
+  out(pc.red(`${tally.failing.length} cases failed; the smallest failing schedule:`));
+  for (const line of failureText(worst)) out(line);
+  out(`replay: ${String(summary.replay)}`);
+}
+
+function failureText({ raceCase, result }: Tally['failing'][number]): string[] {
+  const failure = result.failure!;
+  const lines = [`  ${raceCase.kinds.join(' + ')} from '${raceCase.state.name}'`];
+  for (const { command, at } of raceCase.built.setup) lines.push(`  setup at ${at}: ${JSON.stringify(command)}`);
+  raceCase.commands.forEach((command, i) => lines.push(`  s${i + 1} at ${raceCase.arrivals[i]}: ${JSON.stringify(command)}`));
+  const run = failure.run;
+  if (run !== null) {
+    describeSchedule(run.batch.schedule, run.stepSql).forEach((segment, i) => lines.push(`  ${i + 1}. ${segment}`));
+    for (const { call, result: r } of run.batch.settled) lines.push(`  s${call + 1} answered ${r.status === 'fulfilled' ? JSON.stringify(r.value) : `error: ${String(r.reason)}`}`);
+  }
+  lines.push(`  ${failure.verdict.rule}: ${failure.verdict.message ?? ''}`);
+  return lines;
+}
+
+/** `testbed replay` of a race failure file: the one schedule again, which must give the same trace hash. */
+export async function replayRace(path: string, file: RaceFile, json: boolean): Promise<void> {
+  const raceCase = caseOf(file.kinds as CommandKind[], file.state, file.actors);
+  if (raceCase === null) throw new UsageError(`${path}: not a failure file: state '${file.state}' does not apply to ${file.kinds.join('+')}`);
+  const adapter = await resolveAdapter(file.adapter, { interleave: file.insideFunctions ? 'random-functions' : 'random' });
+  if (adapter.interleave === undefined) {
+    await adapter.close();
+    throw new UsageError(`${path}: adapter ${file.adapter} does not take options.connectionString`);
+  }
+  const session = new RaceSession(adapter.interleave, sessionsOf(file.kinds.length));
+  let outcome;
+  try {
+    await loadClassifier();
+    outcome = await runAndJudge(session, raceCase, replayChooser(file.schedule));
+  } catch (error) {
+    throw new UndecidedError(`replay of ${path} could not run the schedule: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await session.close();
+    await adapter.close();
+  }
+  const exact = outcome.run.traceHash === file.traceHash;
+  const failed = outcome.verdict.kind === 'fail';
+  process.exitCode = !exact ? EXIT.undecided : failed ? EXIT.violation : outcome.verdict.kind === 'pass' ? EXIT.ok : EXIT.undecided;
+  if (json) {
+    printJson({ type: 'race', kinds: file.kinds, state: file.state, adapter: file.adapter, verdict: outcome.verdict, traceHash: outcome.run.traceHash, expectedTraceHash: file.traceHash, exact });
+    return;
+  }
+  for (const line of failureText({ raceCase, result: { outcome: failed ? 'fail' : 'pass', schedules: 1, pruned: 0, beyondBound: 0, failure: { verdict: outcome.verdict, run: outcome.run } } })) process.stdout.write(`${line}\n`);
+  process.stdout.write(`trace ${outcome.run.traceHash}\n`);
+  process.stdout.write(exact ? pc.green('trace hash matches the failure file\n') : pc.yellow(`trace hash differs from the failure file (${file.traceHash.slice(0, 16)})\n`));
+}
