@@ -16,7 +16,7 @@ import { acquire, rejected } from './lease-commands.ts';
 import { decodeText, encodeText } from './text-codec.ts';
 import type { Tx } from './transaction.ts';
 
-interface JobSqlRow {
+export interface JobSqlRow {
   job_id: string;
   scope: string;
   status: JobRow['status'];
@@ -25,9 +25,9 @@ interface JobSqlRow {
   seq: number;
 }
 
-const JOB_COLUMNS = 'job_id, scope, status, attempt_token, attempts, seq';
+export const JOB_COLUMNS = 'job_id, scope, status, attempt_token, attempts, seq';
 
-function jobOf(row: JobSqlRow): JobRow {
+export function jobOf(row: JobSqlRow): JobRow {
   return {
     jobId: decodeText(row.job_id),
     scope: decodeText(row.scope),
@@ -45,7 +45,7 @@ async function lockJob(tx: Tx, jobId: string): Promise<JobRow | null> {
 }
 
 /** Write the job's status and attempt (nothing later in the transaction reads it: sent with COMMIT). */
-function writeJob(tx: Tx, job: JobRow): void {
+export function writeJob(tx: Tx, job: JobRow): void {
   tx.defer('UPDATE job SET status = $2, attempt_token = $3, attempts = $4 WHERE job_id = $1', [
     encodeText(job.jobId),
     job.status,

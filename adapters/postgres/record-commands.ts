@@ -131,7 +131,7 @@ export async function idempotencyComplete(tx: Tx, command: IdempotencyCompleteCo
 
 // ---- effect intents -------------------------------------------------------------------------
 
-interface IntentRow {
+export interface IntentRow {
   intent_id: string;
   scope: string;
   token: number;

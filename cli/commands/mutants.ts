@@ -121,7 +121,9 @@ function sqlRaceMutants() {
     catch: m.caughtBy.map((mode) =>
       mode === 'interleave'
         ? `npx testbed sweep --scenario ${m.scenario ?? 'sql-contention'} --seeds 1..50 --adapter postgres-mutant:${m.name} --interleave${m.strategy === undefined ? '' : ` ${m.strategy}`}`
-        : `npx testbed stress --adapter postgres-mutant:${m.name} --clients 32 --duration 4s`,
+        : mode === 'race'
+          ? `npx testbed race --adapter postgres-mutant:${m.name} --kinds ${m.raceKinds.join(',')}${m.strategy === 'random-functions' ? ' --inside-functions' : ''}`
+          : `npx testbed stress --adapter postgres-mutant:${m.name} --clients 32 --duration 4s`,
     ),
   }));
 }

@@ -6,8 +6,12 @@
 
 import { capacityCountThenInsert } from './capacity-count-then-insert.ts';
 import { idempotencyCheckThenInsert } from './idempotency-check-then-insert.ts';
+import { intentTransitionUnlockedRead } from './intent-transition-unlocked-read.ts';
+import { jobEndUnlockedRead } from './job-end-unlocked-read.ts';
 import { postgresMutants, type PostgresMutant } from './mutant.ts';
 import { renewCheckThenExtend } from './renew-check-then-extend.ts';
+import { reserveCountThenInsert } from './reserve-count-then-insert.ts';
+import { roleEpochReadThenWrite } from './role-epoch-read-then-write.ts';
 import { releaseCheckThenDelete } from './release-check-then-delete.ts';
 import { tokenFromUnlockedRead } from './token-from-unlocked-read.ts';
 import { unlockedFunction } from './unlocked-function.ts';
@@ -19,7 +23,8 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     bug: 'Acquire reads the scope token counter and the lease without locking the counter row, so two concurrent acquires issue the same token to two owners',
     breaks: '000 §24, §77–§78, §203–§204',
     source: 'issue "Real concurrency on PostgreSQL" (acquire reading the token counter without a row lock); 003 (lock tokens not unique per acquisition)',
-    caughtBy: ['interleave', 'stress'],
+    raceKinds: ['Acquire'],
+    caughtBy: ['interleave', 'stress', 'race'],
     scenario: 'sql-contention',
     commands: tokenFromUnlockedRead,
   },
@@ -27,7 +32,8 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     bug: 'IdempotencyBegin reads the key without a lock and starts a record with an upsert that overwrites, so two concurrent first requests are both told New',
     breaks: '000 §43–§49, §72, §283',
     source: 'issue "Real concurrency on PostgreSQL" (an idempotency record checked then inserted without the unique constraint doing the work)',
-    caughtBy: ['interleave', 'stress'],
+    raceKinds: ['IdempotencyBegin'],
+    caughtBy: ['interleave', 'stress', 'race'],
     scenario: 'sql-contention',
     commands: idempotencyCheckThenInsert,
   },
@@ -35,7 +41,8 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     bug: "Release checks holder and token in one unlocked statement and deletes the scope's lease row in the next, so a release racing its own expiry deletes the next holder's lease",
     breaks: '000 §25–§30, §78, §280',
     source: '002 (key-only force release destroying a newer holder\'s lease); issue "Real concurrency on PostgreSQL" (check then delete in two statements)',
-    caughtBy: ['interleave', 'stress'],
+    raceKinds: ['Release', 'Acquire'],
+    caughtBy: ['interleave', 'stress', 'race'],
     scenario: 'sql-release-race',
     commands: releaseCheckThenDelete,
   },
@@ -43,7 +50,8 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     bug: 'AcquirePermit sums the units in use and inserts the permit without locking the scope, so two concurrent admissions both take the same free units',
     breaks: '000 §72, §93–§97, §293',
     source: 'issue "Real concurrency on PostgreSQL" (a capacity count read then inserted without a lock)',
-    caughtBy: ['interleave', 'stress'],
+    raceKinds: ['AcquirePermit'],
+    caughtBy: ['interleave', 'stress', 'race'],
     scenario: 'sql-contention',
     commands: capacityCountThenInsert,
   },
@@ -51,7 +59,8 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     bug: "Renew checks holder, token and expiry in one unlocked statement and extends the scope's lease row in the next, so a renewal racing its own expiry is granted while another holder owns the scope",
     breaks: '000 §31–§33, §78, §282',
     source: '000 §282 (renewal race test); 002 (checks and writes that do not bind to the lease observed)',
-    caughtBy: ['interleave', 'stress'],
+    raceKinds: ['Renew', 'Acquire'],
+    caughtBy: ['interleave', 'stress', 'race'],
     scenario: 'sql-renewal-race',
     commands: renewCheckThenExtend,
   },
@@ -62,11 +71,66 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     bug: "testbed_acquire reads the scope's lease and token counter without locking the counter row and writes them in later statements of the same function, so two acquires of a free scope both take it with one token",
     breaks: '000 §24, §77–§78, §203–§204',
     source: '003 (lock tokens that were not unique per acquisition); a check and a write inside one server-side function',
-    caughtBy: ['interleave'],
+    raceKinds: ['Acquire'],
+    caughtBy: ['interleave', 'race'],
     scenario: 'sql-contention',
     strategy: 'random-functions',
     commands: {},
     functions: unlockedFunction('Acquire'),
+  },
+  // The mutants below are caught by `testbed race` (caughtBy 'race'): its cases put two calls of
+  // these commands on one thing from the states where they meet; no scenario's workload does.
+  'job-end-unlocked-read': {
+    bug: 'FinishJob and ReturnJob read the job row without locking it, so a finish and a return of the same attempt are both told they ended it',
+    breaks: '001 §84–§85, §93',
+    source: "003 (jobs whose attempts were ended twice); a read, decide, write without a row lock",
+    raceKinds: ['FinishJob', 'ReturnJob'],
+    caughtBy: ['race'],
+    commands: jobEndUnlockedRead,
+  },
+  'intent-transition-unlocked-read': {
+    bug: 'TransitionIntent reads the intent row without locking it, so two transitions of one intent are both granted from the same state',
+    breaks: '000 §59–§61, §72',
+    source: "002 (checks that do not bind to what they observed); a state machine row read, checked and written without a row lock",
+    raceKinds: ['TransitionIntent'],
+    caughtBy: ['race'],
+    commands: intentTransitionUnlockedRead,
+  },
+  'role-epoch-read-then-write': {
+    bug: 'AdvanceRoleEpoch reads the stored epoch without a lock and writes the requested one in a later statement, so two advances are both granted and the lower one, written last, moves the epoch back',
+    breaks: '001 §92–§95, §297–§305',
+    source: "002 (checks and writes that do not bind to what they observed); a compare-and-set split in two",
+    raceKinds: ['AdvanceRoleEpoch'],
+    caughtBy: ['race'],
+    commands: roleEpochReadThenWrite,
+  },
+  'reserve-count-then-insert': {
+    bug: 'Reserve sums the units in use and inserts the reservation without locking the scope, so two reservations both take the same free units',
+    breaks: '000 §72, §93–§97',
+    source: 'the count-then-insert admission race of capacity-count-then-insert, in the reservation path',
+    raceKinds: ['Reserve'],
+    caughtBy: ['race'],
+    commands: reserveCountThenInsert,
+  },
+  'release-function-unlocked': {
+    bug: "testbed_release checks the lease without locking the scope's counter row and deletes it in a later statement of the same function, so a release racing its lease's expiry deletes the lease of the holder that acquired the scope meanwhile",
+    breaks: '000 §25–§30, §78, §280',
+    source: '002 (key-only force release destroying a newer holder\'s lease); a check and a write inside one server-side function',
+    raceKinds: ['Release', 'Acquire'],
+    caughtBy: ['race'],
+    strategy: 'random-functions',
+    commands: {},
+    functions: unlockedFunction('Release'),
+  },
+  'renew-function-unlocked': {
+    bug: "testbed_renew checks the lease without locking the scope's counter row and extends it in a later statement of the same function, so a renewal racing its lease's expiry extends the lease of the holder that acquired the scope meanwhile",
+    breaks: '000 §31–§33, §78, §282',
+    source: '000 §282 (renewal race test); a check and a write inside one server-side function',
+    raceKinds: ['Renew', 'Acquire'],
+    caughtBy: ['race'],
+    strategy: 'random-functions',
+    commands: {},
+    functions: unlockedFunction('Renew'),
   },
 });
 

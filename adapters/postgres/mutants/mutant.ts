@@ -7,6 +7,7 @@
 // interleaving (`--interleave`, replayable) or free-running (`testbed stress`). The catalogue
 // (index.ts) declares them as a table keyed by name, which `postgresMutants` reads.
 
+import type { CommandKind } from '../../../model/commands.ts';
 import type { InterleaveStrategy } from '../../interleaving.ts';
 import type { CommandBodies, FunctionVariants, PostgresStoreOptions } from '../store.ts';
 
@@ -24,13 +25,19 @@ export interface PostgresMutant {
    * `stress`. A race between a check and its own lease's expiry needs store time to pass between
    * two statements of one call, which interleaving gives only within a batch's window (25 virtual
    * ms, docs/ARCHITECTURE.md "Controlled interleaving"): it catches such a race only where the
-   * scenario makes the call reach the store that close to the expiry.
+   * scenario makes the call reach the store that close to the expiry. `race`: `testbed race`
+   * (every interleaving of small sets of calls) fails on it.
    */
-  readonly caughtBy: ReadonlyArray<'interleave' | 'stress'>;
+  readonly caughtBy: ReadonlyArray<'interleave' | 'stress' | 'race'>;
   /** The scenario whose interleaved sweep catches it (with `interleave` in `caughtBy`). */
   readonly scenario?: string;
   /** The `--interleave` strategy of that sweep (default random): `random-functions` for a race inside one server-side function. */
   readonly strategy?: InterleaveStrategy;
+  /**
+   * The command kinds whose race shows the bug (`testbed race --kinds`): the mutated commands and
+   * the one they race with.
+   */
+  readonly raceKinds: ReadonlyArray<CommandKind>;
   /** The command bodies that replace the real store's (everything else is the real store). */
   readonly commands: CommandBodies;
   /** One-statement commands whose server-side function is replaced (store.ts `functions`). */
