@@ -128,7 +128,7 @@ function buildProgram(): Command {
 
   program
     .command('merge')
-    .description('combine the shard files of one sharded gates or mutants run into one results.json and report')
+    .description('combine the shard files of one sharded gates, mutants or race run into the verdict of the whole')
     .argument('<shards...>', 'shard files, or directories holding them (the --out of each shard)')
     .option('--out <dir>', 'output directory', 'out')
     .option('--json', 'print one JSON document')

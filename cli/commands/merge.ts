@@ -1,5 +1,6 @@
 // `testbed merge <shard files or dirs…> --out <dir>`: the shards of one `gates` (or `mutants`) run
-// become one results.json and the same reports, table and exit code as the unsharded run. A set
+// become one results.json and the same reports, table and exit code as the unsharded run; the
+// shards of one `race` run, its summary, smallest failure and exit code (race-merge.ts). A set
 // that is not exactly shards 1..n of one run by this version is refused in one line (exit 2).
 
 import { mkdir, readdir, stat } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { printJson } from '../format.ts';
 import { finishGateRun } from '../gate-output.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { packageVersion } from '../version.ts';
+import { mergeRace, raceShardFiles } from './race-merge.ts';
 
 const codeOf = (error: unknown) => (error as { code?: string }).code ?? String(error);
 
@@ -48,6 +50,8 @@ async function load(file: string): Promise<LoadedShard> {
 }
 
 export async function mergeCommand(given: ReadonlyArray<string>, options: { readonly out: string; readonly json?: boolean }): Promise<void> {
+  const race = await raceShardFiles(given);
+  if (race !== null) return mergeRace(race, options);
   const shards: LoadedShard[] = [];
   for (const file of await shardFiles(given)) shards.push(await load(file));
   try {

@@ -3,19 +3,18 @@
 // schedule broke a rule (the smallest is printed and written as a failure file that
 // `testbed replay` reproduces), 2 on bad input, 3 when a case could not be decided.
 
-import { join } from 'node:path';
 import pc from 'picocolors';
 import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
 import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
 import { loadClassifier } from '../../campaign/race/independence.ts';
 import { RaceSession } from '../../campaign/race/race-session.ts';
-import { writeRaceFile, type RaceFile } from '../../campaign/race/race-file.ts';
-import { describeSchedule } from '../../campaign/race/schedule-text.ts';
-import { caseOf, raceCases, shardOf, type RaceCase } from '../../campaign/race/space.ts';
+import type { RaceFile } from '../../campaign/race/race-file.ts';
+import { caseOf, raceCases, shardOf } from '../../campaign/race/space.ts';
 import type { CommandKind } from '../../model/commands.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
+import { count, failureText, report, type Tally } from './race-output.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
 import { shardFrom } from '../seeds.ts';
@@ -59,20 +58,6 @@ function kindsOf(option: string | undefined, declared: ReadonlyArray<CommandKind
   if (wanted.length === 0) throw new UsageError('--kinds names no command kind');
   return ALL_COMMAND_KINDS.filter((k) => wanted.includes(k));
 }
-
-interface Tally {
-  cases: number;
-  schedules: number;
-  pruned: number;
-  beyondBound: number;
-  bounded: Array<{ kinds: ReadonlyArray<string>; state: string }>;
-  undecided: Array<{ kinds: ReadonlyArray<string>; state: string; why: string }>;
-  failing: Array<{ raceCase: RaceCase; result: CaseResult }>;
-  /** The cases that ran the most schedules (at most LARGEST), largest first. */
-  largest: Array<{ kinds: ReadonlyArray<string>; state: string; actors: string; schedules: number }>;
-}
-
-const LARGEST = 10;
 
 export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   const spec = options.adapter;
@@ -130,132 +115,13 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
     progress.stop();
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    await report(tally, { spec, depth, kinds, insideFunctions, preemptions, maxSchedules, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }) });
+    await report(tally, { spec, depth, kinds, insideFunctions, preemptions, maxSchedules, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
   } finally {
     await Promise.allSettled(sessions.map((worker) => worker.close()));
     await adapter.close();
   }
 }
 
-function count(tally: Tally, raceCase: RaceCase, result: CaseResult): void {
-  tally.cases++;
-  tally.schedules += result.schedules;
-  tally.pruned += result.pruned;
-  tally.beyondBound += result.beyondBound;
-  const name = { kinds: raceCase.kinds, state: raceCase.state.name };
-  tally.largest.push({ ...name, actors: raceCase.actors, schedules: result.schedules });
-  tally.largest.sort((a, b) => b.schedules - a.schedules);
-  tally.largest.length = Math.min(tally.largest.length, LARGEST);
-  if (result.outcome === 'fail') tally.failing.push({ raceCase, result });
-  else if (result.outcome === 'bounded') tally.bounded.push(name);
-  else if (result.outcome === 'undecided') tally.undecided.push({ ...name, why: result.why ?? '' });
-}
-
-interface ReportContext {
-  readonly spec: string;
-  readonly depth: number;
-  readonly kinds: ReadonlyArray<CommandKind>;
-  readonly insideFunctions: boolean;
-  readonly preemptions: number | null;
-  readonly maxSchedules: number;
-  readonly out: string;
-  readonly json: boolean;
-  readonly total: number;
-  readonly shard?: string;
-}
-
-/** The failing case whose schedule has the fewest segments (then steps). */
-function smallest(failing: Tally['failing']): Tally['failing'][number] | null {
-  let best: Tally['failing'][number] | null = null;
-  const size = (f: Tally['failing'][number]) => {
-    const schedule = f.result.failure?.run?.batch.schedule ?? [];
-    return describeSchedule(schedule, []).length * 10_000 + schedule.length;
-  };
-  for (const f of failing) if (best === null || size(f) < size(best) || (size(f) === size(best) && f.raceCase.index < best.raceCase.index)) best = f;
-  return best;
-}
-
-async function report(tally: Tally, context: ReportContext): Promise<void> {
-  tally.failing.sort((a, b) => a.raceCase.index - b.raceCase.index);
-  const worst = smallest(tally.failing);
-  let failureFile: string | null = null;
-  if (worst !== null) {
-    const run = worst.result.failure!.run;
-    failureFile = join(context.out, 'race-failure.json');
-    const file: RaceFile = {
-      version: 1,
-      type: 'race',
-      adapter: context.spec,
-      insideFunctions: context.insideFunctions,
-      kinds: [...worst.raceCase.kinds],
-      state: worst.raceCase.state.name,
-      actors: worst.raceCase.actors,
-      schedule: [...(run?.batch.schedule ?? [])],
-      violation: { rule: worst.result.failure!.verdict.rule ?? 'unknown', message: worst.result.failure!.verdict.message ?? '' },
-      traceHash: run?.traceHash ?? '0'.repeat(64),
-      replay: `npx testbed replay ${failureFile}`,
-    };
-    await writeRaceFile(failureFile, file);
-  }
-  const exit = tally.failing.length > 0 ? EXIT.violation : tally.undecided.length > 0 ? EXIT.undecided : EXIT.ok;
-  const summary = {
-    adapter: context.spec,
-    depth: context.depth,
-    kinds: context.kinds,
-    insideFunctions: context.insideFunctions,
-    preemptionBound: context.preemptions,
-    maxSchedules: context.maxSchedules,
-    ...(context.shard === undefined ? {} : { shard: context.shard }),
-    cases: tally.cases,
-    schedules: tally.schedules,
-    prunedBranches: tally.pruned,
-    branchesBeyondBound: tally.beyondBound,
-    exhausted: tally.bounded.length === 0 && tally.beyondBound === 0,
-    largestCases: tally.largest,
-    bounded: tally.bounded.slice(0, 100),
-    undecided: tally.undecided.slice(0, 100),
-    failing: tally.failing.length,
-    failures: tally.failing.slice(0, 100).map(({ raceCase, result }) => ({ kinds: raceCase.kinds, state: raceCase.state.name, rule: result.failure!.verdict.rule, message: result.failure!.verdict.message, schedule: result.failure!.run?.batch.schedule ?? [] })),
-    ...(failureFile === null ? {} : { failureFile, replay: `npx testbed replay ${failureFile}`, traceHash: worst!.result.failure!.run?.traceHash }),
-  };
-  process.exitCode = exit;
-  if (context.json) {
-    printJson(summary);
-    return;
-  }
-  printText(summary, tally, worst);
-}
-
-function printText(summary: { readonly [key: string]: unknown }, tally: Tally, worst: Tally['failing'][number] | null): void {
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  const exhaustive = summary.exhausted === true ? 'every schedule' : summary.preemptionBound === null ? 'schedules up to --max-schedules per case' : `schedules with at most ${String(summary.preemptionBound)} preemptions`;
-  out(`race on ${String(summary.adapter)}: ${tally.cases} cases of ${String(summary.depth)} calls, ${tally.schedules} schedules run (${exhaustive}${summary.insideFunctions === true ? ', stepping inside functions' : ''}), ${tally.pruned} branches skipped as orders of independent steps`);
-  if (tally.bounded.length > 0) out(pc.yellow(`bounded: ${tally.bounded.length} cases reached --max-schedules before their last schedule (first: ${tally.bounded[0]!.kinds.join('+')} from '${tally.bounded[0]!.state}')`));
-  for (const u of tally.undecided.slice(0, 10)) out(pc.yellow(`undecided: ${u.kinds.join('+')} from '${u.state}': ${u.why}`));
-  if (worst === null) {
-    out(tally.undecided.length > 0 ? pc.yellow(`no schedule failed; ${tally.undecided.length} cases undecided`) : pc.green('no schedule broke a rule'));
-    return;
-  }
-  out(pc.red(`${tally.failing.length} cases failed; the smallest failing schedule:`));
-  for (const line of failureText(worst)) out(line);
-  out(`replay: ${String(summary.replay)}`);
-}
-
-function failureText({ raceCase, result }: Tally['failing'][number]): string[] {
-  const failure = result.failure!;
-  const lines = [`  ${raceCase.kinds.join(' + ')} from '${raceCase.state.name}'`];
-  for (const { command, at } of raceCase.built.setup) lines.push(`  setup at ${at}: ${JSON.stringify(command)}`);
-  raceCase.commands.forEach((command, i) => lines.push(`  s${i + 1} at ${raceCase.arrivals[i]}: ${JSON.stringify(command)}`));
-  const run = failure.run;
-  if (run !== null) {
-    describeSchedule(run.batch.schedule, run.stepSql).forEach((segment, i) => lines.push(`  ${i + 1}. ${segment}`));
-    for (const { call, result: r } of run.batch.settled) lines.push(`  s${call + 1} answered ${r.status === 'fulfilled' ? JSON.stringify(r.value) : `error: ${String(r.reason)}`}`);
-  }
-  lines.push(`  ${failure.verdict.rule}: ${failure.verdict.message ?? ''}`);
-  return lines;
-}
-
-/** `testbed replay` of a race failure file: the one schedule again, which must give the same trace hash. */
 export async function replayRace(path: string, file: RaceFile, json: boolean): Promise<void> {
   const raceCase = caseOf(file.kinds as CommandKind[], file.state, file.actors);
   if (raceCase === null) throw new UsageError(`${path}: not a failure file: state '${file.state}' does not apply to ${file.kinds.join('+')}`);

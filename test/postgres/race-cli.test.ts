@@ -1,0 +1,43 @@
+// `testbed race` end to end on a SQL race mutant (000 §25–§30): the whole run and two shards merged
+// give the same counts and the same smallest failure, whose failure file `testbed replay`
+// reproduces with the same trace hash; the built-in store passes the same cases (exit 0).
+
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCliAsync } from '../cli/run-cli.ts';
+import { scratchDirs } from '../scratch-dirs.ts';
+import { usePostgres } from './fixture.ts';
+
+const pg = usePostgres();
+const scratch = scratchDirs('testbed-race-');
+const env = () => ({ DATABASE_URL: pg.server().connectionString });
+const RACE = ['race', '--kinds', 'Release,Acquire', '--workers', '2', '--json'];
+
+describe('testbed race', () => {
+  test('a mutant fails, shards merge into the whole verdict, and the failure replays exactly', async () => {
+    const dir = scratch();
+    const adapter = ['--adapter', 'postgres-mutant:release-check-then-delete'];
+    const whole = await runCliAsync([...RACE, ...adapter, '--out', path.join(dir, 'whole')], { env: env(), timeoutMs: 240_000 });
+    expect(whole.code, whole.stderr).toBe(1);
+    const wholeJson = JSON.parse(whole.stdout) as { cases: number; schedules: number; failing: number; traceHash: string; failureFile: string };
+    for (const shard of ['1/2', '2/2']) {
+      const part = await runCliAsync([...RACE, ...adapter, '--shard', shard, '--out', path.join(dir, 'shards')], { env: env(), timeoutMs: 240_000 });
+      expect(part.code, part.stderr).toBeLessThanOrEqual(1);
+    }
+    const merged = await runCliAsync(['merge', path.join(dir, 'shards'), '--out', path.join(dir, 'merged'), '--json'], { env: env(), timeoutMs: 60_000 });
+    expect(merged.code, merged.stderr).toBe(1);
+    const mergedJson = JSON.parse(merged.stdout) as typeof wholeJson;
+    expect({ cases: mergedJson.cases, schedules: mergedJson.schedules, failing: mergedJson.failing, traceHash: mergedJson.traceHash }).toEqual({ cases: wholeJson.cases, schedules: wholeJson.schedules, failing: wholeJson.failing, traceHash: wholeJson.traceHash });
+    const replay = await runCliAsync(['replay', mergedJson.failureFile], { env: env(), timeoutMs: 120_000 });
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toContain('trace hash matches the failure file');
+  }, 600_000);
+
+  test('the built-in store passes the same cases', async () => {
+    const result = await runCliAsync([...RACE, '--adapter', 'postgres', '--out', scratch()], { env: env(), timeoutMs: 240_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as { cases: number; exhausted: boolean; failing: number };
+    expect(json.cases).toBeGreaterThan(10);
+    expect(json.exhausted).toBe(true);
+  }, 300_000);
+});
