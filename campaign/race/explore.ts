@@ -51,12 +51,17 @@ export async function exploreCase(session: RaceSession, raceCase: RaceCase, limi
       if (tree.counts().schedules >= maxSchedules) return { outcome: 'bounded', ...tree.counts() };
       tree.startRun();
       const { verdict, run } = await runAndJudge(session, raceCase, tree.choose);
+      tree.endRun();
       if (verdict.kind === 'fail') return { outcome: 'fail', ...tree.counts(), failure: { verdict, run } };
       if (verdict.kind === 'undecided') undecided ??= verdict.message ?? 'no verdict';
     } while (tree.advance());
   } catch (error) {
     if (error instanceof RaceSetupError) return { outcome: 'fail', ...tree.counts(), failure: { verdict: { kind: 'fail', rule: 'serial', message: error.message }, run: null } };
-    if (error instanceof ScheduleNondeterminismError) return { outcome: 'undecided', ...tree.counts(), why: `the schedule did not replay: ${error.message}` };
+    if (error instanceof ScheduleNondeterminismError) {
+      // The batch may have been left with calls running: the next case opens fresh stores.
+      await session.close();
+      return { outcome: 'undecided', ...tree.counts(), why: `the schedule did not replay: ${error.message}` };
+    }
     throw error;
   }
   return undecided === null ? { outcome: 'pass', ...tree.counts() } : { outcome: 'undecided', ...tree.counts(), why: undecided };

@@ -10,8 +10,10 @@
 //     change nothing another session sees: arithmetic, JSON building, aggregates, the clock; and
 //     the shared transaction-level advisory lock, which never conflicts with another shared one or
 //     with a read). Two reads change no row and take no lock that conflicts with another read.
-//   - anything else (writes, locking reads, function calls, COMMIT, ROLLBACK, unknown text,
-//     steps inside functions, moves of store time) depends on every other step.
+//   - anything else (writes, locking reads, function calls, COMMIT, ROLLBACK, SET TRANSACTION,
+//     unknown text, steps inside functions, moves of store time) depends on every other step.
+// The rule reads the text alone: a SELECT from a view or a table with row security that calls a
+// writing function would be taken for a read. The built-in stores have neither.
 
 import { loadModule, parseSync } from 'libpg-query';
 
@@ -56,7 +58,9 @@ function writesOrLocks(node: unknown): boolean {
 
 function classOfStatement(stmt: Record<string, unknown>): StepClass {
   const [type, body] = Object.entries(stmt)[0] ?? ['', null];
-  if (type === 'VariableSetStmt' || type === 'VariableShowStmt') return 'local';
+  // SET TRANSACTION SNAPSHOT imports another session's snapshot: not the session's own.
+  if (type === 'VariableSetStmt') return (body as { kind?: string }).kind === 'VAR_SET_MULTI' ? 'other' : 'local';
+  if (type === 'VariableShowStmt') return 'local';
   if (type === 'TransactionStmt') return LOCAL_TRANSACTION_KINDS.has((body as { kind?: string }).kind ?? '') ? 'local' : 'other';
   if (type === 'SelectStmt') return writesOrLocks(body) ? 'other' : 'read';
   return 'other';

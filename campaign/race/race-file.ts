@@ -18,7 +18,7 @@ export const raceFileSchema = z
     type: z.literal('race'),
     adapter: z.string().min(1),
     insideFunctions: z.boolean(),
-    kinds: z.array(z.enum(ALL_COMMAND_KINDS as [string, ...string[]])).min(1).max(4),
+    kinds: z.array(z.enum(ALL_COMMAND_KINDS as [string, ...string[]])).min(2).max(3),
     state: z.enum(RACE_STATES.map((s) => s.name) as [string, ...string[]]),
     actors: z.enum(CASE_ACTORS as [CaseActors, ...CaseActors[]]),
     schedule: z.array(z.string().regex(/^(s\d+(@\d+)?|@clock)$/)),

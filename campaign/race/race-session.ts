@@ -78,6 +78,8 @@ export class RaceSession {
       await this.setUp(raceCase);
       this.image = await main.snapshot();
       this.prepared = raceCase;
+      // Every schedule, the first too, starts from the restored image, as a replay's does.
+      await main.restore(this.image);
       return;
     }
     await this.close();

@@ -14,12 +14,16 @@
 // With a preemption bound (as CHESS bounds context switches), a path switches away from a session
 // that could go on at most that many times; branches past the bound are counted apart. Exhaustive
 // inside server-side functions is out of reach (two calls of 15 steps each have 155 million
-// orders), while most races need one or two preemptions.
+// orders), while most races need one or two preemptions. Sleep sets are off under a bound: the
+// order a sleeping choice stands for may need more preemptions than the bound allows, so nothing
+// would cover it (Coons, Musuvathi and McKinley, OOPSLA 2013).
 
 import { classify, independent, type StepClass } from './independence.ts';
 
 interface Node {
   readonly names: ReadonlyArray<string>;
+  /** What each candidate would send, as offered (a replay must offer the same). */
+  readonly offered: string;
   readonly classes: ReadonlyArray<StepClass>;
   /** Candidates asleep at this node, by session name, with the class of their pending step. */
   readonly sleep: ReadonlyMap<string, StepClass>;
@@ -76,16 +80,17 @@ export class ScheduleTree {
   readonly choose = (names: ReadonlyArray<string>, steps?: ReadonlyArray<string | null>): number => {
     const d = this.depth++;
     if (this.redundant) return 0;
+    const offered = JSON.stringify([names, steps ?? []]);
     const known = this.stack[d];
     if (known !== undefined) {
-      if (known.names.join(',') !== names.join(',')) {
-        throw new ScheduleNondeterminismError(`step ${d + 1} offered ${names.join(', ')} where an earlier run of the same path offered ${known.names.join(', ')}`);
+      if (known.offered !== offered) {
+        throw new ScheduleNondeterminismError(`step ${d + 1} offered ${names.join(', ')} where an earlier run of the same path offered ${known.names.join(', ')}${known.names.join() === names.join() ? ' (with other statements)' : ''}`);
       }
       return known.chosen;
     }
     const classes = names.map((_, i) => classify(steps?.[i] ?? null));
     const parent = d === 0 ? null : this.stack[d - 1]!;
-    const sleep = parent === null ? new Map<string, StepClass>() : this.childSleep(parent);
+    const sleep = parent === null || this.preemptionBound !== null ? new Map<string, StepClass>() : this.childSleep(parent);
     const previous = parent === null ? null : parent.names[parent.chosen]!;
     const preemptions = parent === null ? 0 : parent.preemptions + this.cost(parent.names, parent.previous, parent.chosen);
     const open = (i: number): boolean => !sleep.has(names[i]!) && this.allowed({ names, previous, preemptions }, i);
@@ -96,7 +101,7 @@ export class ScheduleTree {
       this.redundant = true;
       return 0;
     }
-    this.stack.push({ names, classes, sleep, done: new Set(), previous, preemptions, chosen });
+    this.stack.push({ names, offered, classes, sleep, done: new Set(), previous, preemptions, chosen });
     return chosen;
   };
 
@@ -108,6 +113,11 @@ export class ScheduleTree {
     for (const [name, cls] of node.sleep) if (name !== takenName && independent(cls, taken)) sleep.set(name, cls);
     for (const i of node.done) if (node.names[i] !== takenName && independent(node.classes[i]!, taken)) sleep.set(node.names[i]!, node.classes[i]!);
     return sleep;
+  }
+
+  /** The run ended: it must have made at least the choices of the path it replayed. */
+  endRun(): void {
+    if (this.depth < this.stack.length) throw new ScheduleNondeterminismError(`the run ended after ${this.depth} steps where an earlier run of the same path went on to step ${this.stack.length}`);
   }
 
   /** Moves to the next path to run; false when every path is explored. */

@@ -1,9 +1,10 @@
 // The space of race cases, a pure function of the kinds a store implements and the depth: every
 // multiset of `depth` kinds (ordered tuples where the calls arrive at different times, since
 // which arrives first then matters), each from every starting state (states.ts) that gives the
-// calls a behaviour no earlier state gave them. Behaviour is what each call would answer alone
-// (the whole outcome: tokens, versions, expiries), from the state at its arrival: a state in which
-// the calls answer exactly as in an earlier state is left out. `--shard i/n` takes every n-th case, from the i-th.
+// calls a behaviour no earlier state gave them. Behaviour is what the calls answer in each serial
+// order from the state (whole outcomes: tokens, versions, expiries): a state in which every order
+// answers exactly as from an earlier state is left out (what the states themselves hold differs
+// from state to state by construction, so it cannot tell two behaviours apart). `--shard i/n` takes every n-th case, from the i-th.
 
 import type { Command, CommandKind } from '../../model/commands.ts';
 import { step } from '../../model/step.ts';
@@ -45,18 +46,30 @@ function callsOf(kinds: ReadonlyArray<CommandKind>, built: BuiltState, actors: C
   return { commands, arrivals };
 }
 
-/** What each call answers alone from the state at its arrival, in no particular order. */
+/** Every order of the slots 0..n-1. */
+function permutations(n: number): number[][] {
+  if (n <= 1) return [[...Array(n).keys()]];
+  return permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, at) => [...p.slice(0, at), n - 1, ...p.slice(at)]));
+}
+
+/** What the calls answer in every serial order from the state (each at its arrival). */
 function behaviour(built: BuiltState, commands: ReadonlyArray<Command>, arrivals: ReadonlyArray<number>): string {
-  return commands
-    .map((command, i) => {
+  return JSON.stringify(
+    permutations(commands.length).map((order) => {
+      let state = built.model;
+      const answers: unknown[] = [];
       try {
-        return JSON.stringify(step(built.model, command, arrivals[i]!).outcome);
+        for (const slot of order) {
+          const next = step(state, commands[slot]!, arrivals[slot]!);
+          answers[slot] = next.outcome;
+          state = next.state;
+        }
+        return answers;
       } catch (error) {
-        return `rejected:${error instanceof Error ? error.message : String(error)}`;
+        return `rejected: ${error instanceof Error ? error.message : String(error)}`;
       }
-    })
-    .sort()
-    .join('|');
+    }),
+  );
 }
 
 /** The case of `kinds` (in arrival order) from the state named `stateName`, or null when its timing does not apply. */

@@ -103,7 +103,8 @@ function summaryOf(tally: Tally, context: ReportContext): RaceSummary {
     schedules: tally.schedules,
     prunedBranches: tally.pruned,
     branchesBeyondBound: tally.beyondBound,
-    exhausted: tally.bounded.length === 0 && tally.beyondBound === 0,
+    // Every schedule of every case ran: none bounded, none past a preemption bound, none cut short by a failure or no verdict.
+    exhausted: tally.bounded.length === 0 && tally.beyondBound === 0 && tally.failing.length === 0 && tally.undecided.length === 0,
     largestCases: tally.largest.map((l) => ({ ...l, kinds: [...l.kinds] })),
     bounded: tally.bounded.slice(0, 100).map((b) => ({ kinds: [...b.kinds], state: b.state })),
     undecided: tally.undecided.slice(0, 100).map((u) => ({ kinds: [...u.kinds], state: u.state, why: u.why })),

@@ -100,6 +100,15 @@ describe('exploration', () => {
     expect(everyTrace).toEqual(allOrders);
   });
 
+  test('under a preemption bound every schedule within the bound is reached (no sleep sets there)', () => {
+    const programs = [['UPDATE a SET x = 1', 'UPDATE a SET x = 2'], ['BEGIN', 'BEGIN', 'UPDATE a SET x = 3'], ['UPDATE a SET x = 4', 'COMMIT']];
+    for (const bound of [0, 1]) {
+      const reached = new Set(explore(programs, bound).schedules.map((s) => s.join(' ')));
+      const within = interleavings(programs).filter((s) => preemptions(s, programs) <= bound).map((s) => s.join(' '));
+      expect(within.filter((s) => !reached.has(s)), `bound ${bound}`).toEqual([]);
+    }
+  });
+
   test('a preemption bound of 0 runs each session to its end before another starts', () => {
     const programs = [['UPDATE a SET x = 1', 'UPDATE a SET x = 2'], ['UPDATE a SET x = 3', 'UPDATE a SET x = 4']];
     const { schedules, tree } = explore(programs, 0);
@@ -119,4 +128,18 @@ function interleavings(programs: ReadonlyArray<Program>): string[][] {
   };
   walk(programs.map(() => 0), []);
   return out;
+}
+
+/** Switches away from a session that had steps left. */
+function preemptions(schedule: ReadonlyArray<string>, programs: ReadonlyArray<Program>): number {
+  const done = programs.map(() => 0);
+  let count = 0;
+  let previous = -1;
+  for (const step of schedule) {
+    const session = Number(step.slice(1, step.indexOf(':'))) - 1;
+    if (previous >= 0 && session !== previous && done[previous]! < programs[previous]!.length) count++;
+    done[session]!++;
+    previous = session;
+  }
+  return count;
 }

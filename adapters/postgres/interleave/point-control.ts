@@ -55,6 +55,11 @@ export class PointControl {
     };
   }
 
+  /** The scheduler connection's backend: sessions waiting at a yield wait on its locks. */
+  get backendPid(): number {
+    return (this.scheduler as unknown as { processID: number }).processID;
+  }
+
   /** Before a statement of `pid` goes: its first yield will wait (and nothing later of an earlier statement is held). */
   async arm(pid: number): Promise<void> {
     const step = this.held.get(pid);

@@ -4,8 +4,10 @@
 //
 // After each release the gate waits until the batch is quiet: every released unit has been
 // answered or is blocked on a lock, and every call still running has its next unit held at the
-// wire. Blocked means waiting for a heavyweight lock (row, transaction id, advisory, relation),
-// read from the server's own pg_locks on a side connection: a lock is marked granted by the
+// wire. Blocked means waiting for a heavyweight lock (row, transaction id, advisory, relation)
+// that another session of the batch holds, read from the server's own pg_blocking_pids on a side
+// connection (a wait on a backend outside the batch, such as autovacuum, ends by itself and is
+// waited out): a lock is marked granted by the
 // backend that releases it, before that backend answers, so a waiter woken by a COMMIT is never
 // mistaken for a blocked one. Only then is the next choice made, among the sessions with a held
 // unit, so the choices, the server's answers and the order in which calls finish depend on the
@@ -299,10 +301,17 @@ export class StatementGate {
     }
   }
 
+  /**
+   * Whether every running unit waits on a lock that a session of the batch (or the scheduler of
+   * the points inside functions) holds. A wait on anything else (autovacuum truncating a table,
+   * another client) ends by itself, at a moment no schedule decides: the unit is still running.
+   */
   private async allBlocked(running: ReadonlyArray<Lane>): Promise<boolean> {
     const pids = running.map((l) => l.pid);
-    const result = await this.probe.query<{ pid: number }>('SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pid = ANY($1::int[])', [pids]);
-    const waiting = new Set(result.rows.map((r) => r.pid));
+    const result = await this.probe.query<{ pid: number; blockers: number[] }>('SELECT pid, pg_blocking_pids(pid) AS blockers FROM unnest($1::int[]) AS pid', [pids]);
+    const ours = new Set([...this.proxies.values()].flatMap((proxy) => proxy.lanes.filter((l) => !l.closed).map((l) => l.pid)));
+    if (this.points !== null) ours.add(this.points.backendPid);
+    const waiting = new Set(result.rows.filter((r) => r.blockers.some((b) => ours.has(b))).map((r) => r.pid));
     // A unit answered while the probe ran is no longer running: look again.
     return running.every((l) => l.running && waiting.has(l.pid));
   }
