@@ -39,13 +39,33 @@ export function assertSchemaName(schema: string): void {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
 }
 
+/** Key chosen once for this project; it only orders concurrent migrators of one database. */
+const MIGRATION_LOCK = 7204771001;
+
+/**
+ * Replaces functions of the schema (a store's function variants, store.ts `functions`) under the
+ * migrators' lock: two stores replacing the same function at once would otherwise fail with
+ * "tuple concurrently updated". Safe to call concurrently.
+ */
+export async function replaceFunctions(client: pg.ClientBase, definitions: ReadonlyArray<string>): Promise<void> {
+  if (definitions.length === 0) return;
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    for (const sql of definitions) await client.query(sql.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Create the schema if needed and apply every migration not yet recorded. Safe to call concurrently. */
 export async function migrate(client: pg.ClientBase, schema: string): Promise<number> {
   assertSchemaName(schema);
   await client.query('BEGIN');
   try {
-    // Key chosen once for this project; it only orders concurrent migrators of one database.
-    await client.query('SELECT pg_advisory_xact_lock(7204771001)');
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(`SET LOCAL search_path TO ${schema}`);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_version (

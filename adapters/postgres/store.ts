@@ -31,7 +31,7 @@ import {
   reconcileScope,
   transitionIntent,
 } from './record-commands.ts';
-import { assertSchemaName, migrate } from './schema.ts';
+import { assertSchemaName, migrate, replaceFunctions } from './schema.ts';
 import { isConnectionError, TransactionRunner, type TransactionHooks, type Tx } from './transaction.ts';
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -164,7 +164,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const client = await pool.connect();
       try {
         await migrate(client, schema);
-        for (const variant of Object.values(options.functions ?? {})) await client.query(variant.sql.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'));
+        await replaceFunctions(client, Object.values(options.functions ?? {}).map((variant) => variant.sql));
         client.release();
       } catch (error) {
         client.release(error instanceof Error ? error : true);
