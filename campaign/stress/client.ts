@@ -9,8 +9,11 @@ import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../../ad
 import type { Stream } from '../../sim/prng.ts';
 import { wallNow, type HistoryRecorder } from './history.ts';
 import { Aim } from './timing.ts';
-import { reservationSteps, SIDE_NEEDS, sideJob, sideOperator } from './side-flows.ts';
+import { reservationSteps, SIDE_NEEDS, sideJob, sideOperator, sideTour } from './side-flows.ts';
 import type { StressWorld } from './world.ts';
+
+/** The client that runs the opening tour of every kind (side-flows.ts sideTour). */
+const FIRST_CLIENT = 'c0';
 
 /** Thrown out of a workflow when a command did not get an outcome: the workflow stops there. */
 class NoOutcome extends Error {}
@@ -62,8 +65,16 @@ export async function runClient(client: StressClient, world: StressWorld, record
       throw new NoOutcome(message);
     }
   };
-  const flows = workflowsOf({ random, name, aim, world, startedAt, send, supports, versions: new Map(), serial: { next: 0 } });
+  const ctx: FlowContext = { random, name, aim, world, startedAt, send, supports, versions: new Map(), serial: { next: 0 } };
+  const flows = workflowsOf(ctx);
   const total = flows.reduce((n, f) => n + f.weight, 0);
+  if (name === FIRST_CLIENT) {
+    try {
+      await sideTour(ctx);
+    } catch (error) {
+      if (!(error instanceof NoOutcome)) throw error;
+    }
+  }
   while (wallNow() < deadline) {
     let dice = random.int(1, total);
     const flow = flows.find((f) => (dice -= f.weight) <= 0)!;

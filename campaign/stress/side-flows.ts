@@ -78,3 +78,87 @@ export async function reservationSteps(ctx: SideContext, reservationId: string):
   const end = random.pick(['ConsumeReservation', 'ReleaseReservation', 'FailReservation'] as const);
   if (supports(end)) await send({ kind: end, reservationId });
 }
+
+/**
+ * One call of every kind the store implements, in sequence, before the first client's random
+ * workflows start: what the run sends does not depend on how many operations the machine gets
+ * through. Leases, permits and reservations are taken and ended by this one client alone, on
+ * scopes of the tour's own and the judged semaphores, so every check still holds for them.
+ */
+export async function sideTour(ctx: SideContext): Promise<void> {
+  const { name, world, send, supports } = ctx;
+  const [scope, second] = world.tourScopes;
+  const has = (...kinds: Command['kind'][]) => kinds.every(supports);
+  if (has('Acquire')) {
+    const got = await send({ kind: 'Acquire', scope: scope!, holder: name, ttlMs: world.ttlMs.max });
+    if (got.kind === 'Acquired') {
+      const token = got.lease.token;
+      if (has('Renew')) await send({ kind: 'Renew', scope: scope!, holder: name, expectedToken: token, ttlMs: world.ttlMs.max });
+      if (has('Mutate')) await send({ kind: 'Mutate', scope: scope!, aggregate: world.aggregate, holder: name, token, expectedVersion: 0 });
+      if (has('Release')) await send({ kind: 'Release', scope: scope!, holder: name, token });
+    }
+  }
+  if (has('AcquireAll', 'Release')) {
+    const all = await send({ kind: 'AcquireAll', scopes: [scope!, second!], holder: name, ttlMs: world.ttlMs.max });
+    if (all.kind === 'AcquiredAll') for (const lease of all.leases) await send({ kind: 'Release', scope: lease.scope, holder: name, token: lease.token });
+  }
+  await tourCapacity(ctx);
+  if (has('IdempotencyBegin', 'IdempotencyComplete')) {
+    const ref = { tenant: world.tenant, operation: world.operation, subject: world.subject, key: `${name}-tour`, digest: 'digest-a' };
+    const begun = await send({ kind: 'IdempotencyBegin', ...ref, retentionMs: world.retentionMs, retryAfterTerminal: false });
+    if (begun.kind === 'New') await send({ kind: 'IdempotencyComplete', ...ref, outcome: { kind: 'Succeeded', response: 'tour' } });
+  }
+  await tourJob(ctx);
+  if (has('AdvanceRoleEpoch')) await send({ kind: 'AdvanceRoleEpoch', role: world.sideRole, epoch: ++ctx.serial.next });
+  if (has('ReconcileScope')) await send({ kind: 'ReconcileScope', scope: world.sideScopes[0]!, actor: name });
+  if (has('DefineCapacity')) await send({ kind: 'DefineCapacity', scope: world.sideSemaphore, capacity: 2 });
+  if (has('Inspect')) await send({ kind: 'Inspect' });
+}
+
+/** A permit taken and released; three reservations ended each in one of the three ways. */
+async function tourCapacity(ctx: SideContext): Promise<void> {
+  const { name, world, send, supports } = ctx;
+  const semaphore = world.semaphores[0]!;
+  if (supports('AcquirePermit')) {
+    const permitId = `${name}-tour-p`;
+    const got = await send({ kind: 'AcquirePermit', scope: semaphore, permitId, holder: name, units: 1, ttlMs: world.ttlMs.max });
+    if (got.kind === 'Granted' && supports('ReleasePermit')) await send({ kind: 'ReleasePermit', scope: semaphore, permitId });
+  }
+  if (!supports('Reserve')) return;
+  for (const end of ['ConsumeReservation', 'ReleaseReservation', 'FailReservation'] as const) {
+    const reservationId = `${name}-tour-${end}`;
+    const got = await send({ kind: 'Reserve', scope: semaphore, reservationId, owner: name, units: 1, ttlMs: world.ttlMs.max });
+    if (got.kind !== 'Reserved') continue;
+    if (end === 'ConsumeReservation' && supports('ActivateReservation')) await send({ kind: 'ActivateReservation', reservationId });
+    if (supports(end)) await send({ kind: end, reservationId });
+  }
+}
+
+/** A job with a waiter that gives up, dispatched, an intent planned and moved, handed off, forced free, finished, returned, listed. */
+async function tourJob(ctx: SideContext): Promise<void> {
+  const { name, world, send, supports } = ctx;
+  if (!SIDE_NEEDS.every(supports)) return;
+  const scope = world.sideScopes[0]!;
+  const jobId = `${name}-tour-job`;
+  if ((await send({ kind: 'SubmitJob', jobId, scope })).kind !== 'JobSubmitted') return;
+  if (supports('Enqueue')) {
+    const queued = await send({ kind: 'Enqueue', scope, waiterId: `${name}-tour-w`, holder: name, priority: 0 });
+    if (queued.kind === 'Enqueued' && supports('CancelWait')) await send({ kind: 'CancelWait', scope, waiterId: `${name}-tour-w` });
+  }
+  const dispatched = await send({ kind: 'DispatchJob', jobId, holder: name, ttlMs: world.ttlMs.max });
+  if (dispatched.kind !== 'JobDispatched') return;
+  const lease = dispatched.lease;
+  if (supports('PlanIntent')) {
+    const planned = await send({ kind: 'PlanIntent', intentId: `${name}-tour-i`, scope, token: lease.token, operation: 'deploy', retrySafety: 'Idempotent' });
+    if (planned.kind === 'Planned' && supports('TransitionIntent')) await send({ kind: 'TransitionIntent', intentId: `${name}-tour-i`, to: 'Started' });
+  }
+  if (supports('FinishJob')) await send({ kind: 'FinishJob', jobId, token: lease.token });
+  if (supports('ReturnJob')) await send({ kind: 'ReturnJob', jobId, token: lease.token });
+  let current = lease;
+  if (supports('Handoff')) {
+    const handed = await send({ kind: 'Handoff', scope, holder: name, token: lease.token, newHolder: `${name}-next`, ttlMs: world.ttlMs.max });
+    if (handed.kind === 'HandedOff') current = handed.lease;
+  }
+  if (supports('ForceRelease')) await send({ kind: 'ForceRelease', scope, expectedToken: current.token, expectedExpiresAt: current.expiresAt, actor: name, reason: 'tour', privileged: true });
+  if (supports('ListJobs')) await send({ kind: 'ListJobs' });
+}

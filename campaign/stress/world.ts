@@ -23,6 +23,8 @@ export interface StressWorld {
   readonly sideSemaphore: string;
   /** The role whose epoch the side workflows raise; no judged command carries a guard. */
   readonly sideRole: string;
+  /** Lease scopes only the first client's opening tour (side-flows.ts sideTour) uses. */
+  readonly tourScopes: ReadonlyArray<string>;
 }
 
 export function stressWorld(clients: number, durationMs: number): StressWorld {
@@ -43,5 +45,6 @@ export function stressWorld(clients: number, durationMs: number): StressWorld {
     sideScopes: ['side-1', 'side-2'],
     sideSemaphore: 'side-semaphore',
     sideRole: 'side-role',
+    tourScopes: ['tour-1', 'tour-2'],
   };
 }

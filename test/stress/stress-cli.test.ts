@@ -29,8 +29,9 @@ async function stress(adapter: string, seed: number, extra: ReadonlyArray<string
   return { code: result.code, json: JSON.parse(result.stdout) as StressJson };
 }
 
-test('stress sends every command kind the store implements (memory: all of them) and the memory store passes', async () => {
-  const { code, json } = await stress('memory', 1, ['--duration', '2s']);
+test('stress sends every command kind the store implements (memory: all of them), however few operations the run gets through, and the memory store passes', async () => {
+  // One client for 1 ms: the first client's opening tour sends every kind before the clock matters.
+  const { code, json } = await stress('memory', 1, ['--duration', '1ms', '--clients', '1']);
   expect(ALL_COMMAND_KINDS.filter((kind) => (json.byKind[kind] ?? 0) === 0)).toEqual([]);
   expect(json.violationCount).toBe(0);
   expect(code).toBe(0);
