@@ -6,11 +6,11 @@
 
 import pc from 'picocolors';
 import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
-import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
+import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult, type ExploreLimits } from '../../campaign/race/explore.ts';
 import { loadClassifier } from '../../campaign/race/independence.ts';
 import { RaceSession } from '../../campaign/race/race-session.ts';
 import type { RaceFile } from '../../campaign/race/race-file.ts';
-import { caseOf, raceCases, shardOf } from '../../campaign/race/space.ts';
+import { caseOf, raceCases, shardOf, type RaceCase } from '../../campaign/race/space.ts';
 import type { CommandKind } from '../../model/commands.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
@@ -94,40 +94,45 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
     await loadClassifier();
     const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS);
     const cases = shard === undefined ? all : shardOf(all, shard);
-    const progress = startProgress(cases.length, 'race', !options.json);
-    let lastLine = Date.now();
-    let next = 0;
-    // Each worker explores whole cases on stores of its own (a schema each); a case's schedules
-    // run one at a time, so what a case finds does not depend on the others.
-    const work = async (worker: RaceSession): Promise<void> => {
-      while (next < cases.length) {
-        const raceCase = cases[next++]!;
-        let result: CaseResult;
-        try {
-          result = await exploreCase(worker, raceCase, { maxSchedules, preemptions });
-        } catch (error) {
-          // A case that could not run (a stall, a lost connection) is undecided; the others go on,
-          // on fresh stores.
-          await worker.close();
-          result = { outcome: 'undecided', schedules: 0, pruned: 0, beyondBound: 0, why: `could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
-        }
-        count(tally, raceCase, result);
-        progress.tick(`${tally.failing.length} failing`);
-        if (!process.stderr.isTTY && Date.now() - lastLine >= PIPED_PROGRESS_MS) {
-          lastLine = Date.now();
-          process.stderr.write(`race: ${tally.cases}/${cases.length} cases, ${tally.schedules} schedules, ${tally.failing.length} failing\n`);
-        }
-      }
-    };
-    const outcomes = await Promise.allSettled(sessions.map(work));
-    progress.stop();
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
+    await exploreAll(cases, sessions, { maxSchedules, preemptions }, tally, options.json === true);
     await report(tally, { spec, depth, kinds, insideFunctions, preemptions, maxSchedules, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
   } finally {
     await Promise.allSettled(sessions.map((worker) => worker.close()));
     await adapter.close();
   }
+}
+
+/**
+ * Every case, each explored whole by one worker on stores of its own (a schema each); a case's
+ * schedules run one at a time, so what a case finds does not depend on the others. A case that
+ * could not run (a stall, a lost connection) is undecided, and the others go on on fresh stores.
+ */
+async function exploreAll(cases: ReadonlyArray<RaceCase>, sessions: ReadonlyArray<RaceSession>, limits: ExploreLimits, tally: Tally, json: boolean): Promise<void> {
+  const progress = startProgress(cases.length, 'race', !json);
+  let lastLine = Date.now();
+  let next = 0;
+  const work = async (worker: RaceSession): Promise<void> => {
+    while (next < cases.length) {
+      const raceCase = cases[next++]!;
+      let result: CaseResult;
+      try {
+        result = await exploreCase(worker, raceCase, limits);
+      } catch (error) {
+        await worker.close();
+        result = { outcome: 'undecided', schedules: 0, pruned: 0, beyondBound: 0, why: `could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+      }
+      count(tally, raceCase, result);
+      progress.tick(`${tally.failing.length} failing`);
+      if (!process.stderr.isTTY && Date.now() - lastLine >= PIPED_PROGRESS_MS) {
+        lastLine = Date.now();
+        process.stderr.write(`race: ${tally.cases}/${cases.length} cases, ${tally.schedules} schedules, ${tally.failing.length} failing\n`);
+      }
+    }
+  };
+  const outcomes = await Promise.allSettled(sessions.map(work));
+  progress.stop();
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 export async function replayRace(path: string, file: RaceFile, json: boolean): Promise<void> {
