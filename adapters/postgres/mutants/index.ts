@@ -122,6 +122,16 @@ export const POSTGRES_MUTANTS: ReadonlyArray<PostgresMutant> = postgresMutants({
     commands: {},
     functions: unlockedFunction('Release'),
   },
+  'mutate-function-unlocked': {
+    bug: "testbed_mutate reads the lease and the aggregate's version without locking the scope's counter row and writes in later statements of the same function, so two writes expecting the same version are both accepted",
+    breaks: '000 §25–§27, §66',
+    source: '002 (writes that do not bind to the lease and version observed); a check and a write inside one server-side function',
+    raceKinds: ['Mutate'],
+    caughtBy: ['race'],
+    strategy: 'random-functions',
+    commands: {},
+    functions: unlockedFunction('Mutate'),
+  },
   'renew-function-unlocked': {
     bug: "testbed_renew checks the lease without locking the scope's counter row and extends it in a later statement of the same function, so a renewal racing its lease's expiry extends the lease of the holder that acquired the scope meanwhile",
     breaks: '000 §31–§33, §78, §282',
