@@ -5,7 +5,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../reports/atomic-write.ts';
+import { writeFileAtomic } from '../campaign/atomic-write.ts';
 import { renderTable, runBench } from './suite.ts';
 
 interface Args {

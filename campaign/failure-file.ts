@@ -4,10 +4,10 @@
 // whole when the file is read (sim/plan-schema.ts): a damaged or edited plan is refused with the
 // field that is wrong, never played as some other plan.
 
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.ts';
 import createMemoryStore, { MEMORY_ADAPTER } from '../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
@@ -104,19 +104,12 @@ export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutan
   };
 }
 
-/** Writes atomically: a temporary file in the same directory, then a rename over `path`. */
+/** Writes atomically (atomic-write.ts), its directory made when missing. */
 export async function writeFailureFile(path: string, failure: FailureFile): Promise<void> {
   const checked = failureFileSchema.safeParse(failure);
   if (!checked.success) throw new FailureFileError(path, `refusing to write an invalid failure file: ${firstIssue(checked.error)}`);
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(failure, null, 2)}\n`, { encoding: 'utf8', flag: 'wx' });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, `${JSON.stringify(failure, null, 2)}\n`);
 }
 
 export async function readFailureFile(path: string): Promise<FailureFile> {

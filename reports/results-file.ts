@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { GateRunInput } from './gate-input.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../campaign/atomic-write.ts';
 
 /** The input is not a valid GateRunInput; `problems` lists each bad field as `path: message`. */
 export class GateInputError extends Error {

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { GateWork, Shard } from '../campaign/shard-plan.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../campaign/atomic-write.ts';
 import type { GateRunInput } from './gate-input.ts';
 import { GateInputError, validateGateInput } from './results-file.ts';
 

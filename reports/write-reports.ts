@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateRunInput } from './gate-input.ts';
 import { computeGates } from './gate-status.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../campaign/atomic-write.ts';
 import { renderGatesJson } from './render/gates-json.ts';
 import { renderGatesMd } from './render/gates-md.ts';
 import { renderIndexHtml } from './render/index-html.ts';

@@ -36,7 +36,7 @@ export async function defineCapacity(tx: Tx, command: DefineCapacityCommand): Pr
   return { kind: 'Defined', capacity: command.capacity };
 }
 
-interface Admission {
+export interface Admission {
   readonly capacity: number;
   readonly inUse: number;
   readonly now: number;

@@ -2,10 +2,10 @@
 // starting state and actors, from which the commands are rebuilt exactly), the schedule that broke it, and
 // its trace hash, so that `testbed replay` runs that one schedule again and must give the same hash.
 
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { ALL_COMMAND_KINDS } from '../check/command-arbitraries.ts';
 import { CASE_ACTORS, type CaseActors } from './commands.ts';
 import { RACE_STATES } from './states.ts';
@@ -35,16 +35,9 @@ export function isRaceFile(json: unknown): boolean {
   return typeof json === 'object' && json !== null && (json as { type?: unknown }).type === 'race';
 }
 
-/** Writes atomically: a temporary file in the same directory, then a rename. */
+/** Writes atomically (atomic-write.ts), its directory made when missing. */
 export async function writeRaceFile(path: string, file: RaceFile): Promise<void> {
   raceFileSchema.parse(file);
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(file, null, 2)}\n`, { encoding: 'utf8', flag: 'wx' });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
 }

@@ -3,10 +3,10 @@
 // is, its summary, and its smallest failure with the case index that orders ties, so that
 // `testbed merge` gives the verdict and the smallest failure the unsharded run would give.
 
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { raceFileSchema, type RaceFile } from './race-file.ts';
 
 export const RACE_SHARD_PATTERN = /^race-shard-\d+-of-\d+\.json$/;
@@ -53,14 +53,7 @@ export type RaceShard = z.infer<typeof raceShardSchema>;
 export async function writeRaceShard(path: string, shard: RaceShard): Promise<void> {
   raceShardSchema.parse(shard);
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(shard, null, 2)}\n`, { encoding: 'utf8', flag: 'wx' });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, `${JSON.stringify(shard, null, 2)}\n`);
 }
 
 export class RaceShardSetError extends Error {

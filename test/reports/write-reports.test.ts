@@ -3,7 +3,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../reports/atomic-write.ts';
+import { writeFileAtomic } from '../../campaign/atomic-write.ts';
 import { computeGates, GATE_CATALOGUE, GateInputError, writeReports } from '../../reports/index.ts';
 import { cleanInput, STALE_REPLAY, STALE_RUN, STALE_VIOLATION, staleHolderFailingInput } from './fixtures.ts';
 import { scratchDirs } from '../scratch-dirs.ts';

@@ -11,33 +11,20 @@
 import type { ReserveCommand } from '../../../model/commands.ts';
 import type { ReserveResult } from '../../../model/outcomes.ts';
 import { pendingReservation } from '../../../model/reservation.ts';
-import { isValidId, isValidTtl, isValidUnits } from '../../../model/validation.ts';
+import { isValidId } from '../../../model/validation.ts';
 import { encodeText } from '../text-codec.ts';
 import type { CommandBodies } from '../store.ts';
 import type { Tx } from '../transaction.ts';
+import { unlockedAdmit } from './unlocked-admission.ts';
 
 async function reserve(tx: Tx, command: ReserveCommand): Promise<ReserveResult> {
-  if (!isValidTtl(command.ttlMs)) return { kind: 'Rejected', reason: 'ttl-out-of-bounds' };
-  const scope = encodeText(command.scope);
-  // THE BUG: whether the scope exists, and then the units in use, are plain reads: no scope lock.
-  const [exists] = await tx.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM scope_counter WHERE scope = $1) AS found', [scope]);
-  if (!exists!.found) return { kind: 'Rejected', reason: 'undefined-capacity' };
-  const now = await tx.now();
-  const [row] = await tx.query<{ capacity: number | null; taken: boolean; blocked: string | null; in_use: number }>(
-    `SELECT (SELECT capacity FROM capacity WHERE scope = $1) AS capacity,
-            EXISTS (SELECT 1 FROM reservation WHERE reservation_id = $2) AS taken,
-            (SELECT state FROM blocked_scope WHERE scope = $1) AS blocked,
-            ((SELECT coalesce(sum(units), 0) FROM permit WHERE scope = $1 AND expires_at > $3)
-             + (SELECT coalesce(sum(units), 0) FROM reservation
-                 WHERE scope = $1 AND state IN ('Pending', 'Active') AND expires_at > $3))::bigint AS in_use`,
-    [scope, encodeText(command.reservationId), now],
-  );
-  if (row!.capacity === null) return { kind: 'Rejected', reason: 'undefined-capacity' };
   const idsValid = isValidId(command.reservationId) && isValidId(command.owner);
-  if (!isValidUnits(command.units) || !idsValid || row!.taken) return { kind: 'Rejected', reason: 'invalid-argument' };
-  if (row!.blocked === 'Quarantined') return { kind: 'Rejected', reason: 'quarantined' };
-  if (row!.blocked !== null) return { kind: 'Rejected', reason: 'blocked-for-reconciliation' };
-  if (row!.in_use + command.units > row!.capacity) return { kind: 'Overbooked', inUse: row!.in_use, capacity: row!.capacity };
+  const taken = 'EXISTS (SELECT 1 FROM reservation WHERE reservation_id = $2)';
+  // THE BUG: the admission reads without the scope lock (unlocked-admission.ts).
+  const admission = await unlockedAdmit(tx, command, command.reservationId, idsValid, taken);
+  if (typeof admission === 'string') return { kind: 'Rejected', reason: admission };
+  const { capacity, inUse, now } = admission;
+  if (inUse + command.units > capacity) return { kind: 'Overbooked', inUse, capacity };
   const reservation = pendingReservation(command, now);
   await tx.query(
     `INSERT INTO reservation (reservation_id, scope, owner, units, state, created_at, expires_at)

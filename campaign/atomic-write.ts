@@ -1,4 +1,4 @@
-// A report file is either the old one or the complete new one, never half of either: write a
+// A file the testbed writes (a report, a failure file, a shard file) is either the old one or the complete new one, never half of either: write a
 // temporary file in the same directory (same filesystem, so rename is atomic), flush it, rename.
 
 import { randomBytes } from 'node:crypto';
