@@ -6,6 +6,7 @@
 import { availableParallelism, cpus } from 'node:os';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { measureEventRate, type EventRateResult } from './event-rate.ts';
+import { measureRaceExhaust, type RaceExhaust } from './race-exhaust.ts';
 import { measureRaceThroughput, type RaceThroughput } from './race-throughput.ts';
 import { measureLockstepReplay, type LockstepReplayResult } from './lockstep-replay.ts';
 import { measureMutantDetection, type MutantDetection } from './mutant-detection.ts';
@@ -33,6 +34,8 @@ export const TARGETS = Object.freeze({
   /** The command-level check catches a store mutant within this time and shrinks it to this many steps. */
   checkMsMax: 5_000,
   checkStepsMax: 6,
+  /** `testbed race --adapter postgres` exhausts every pair of kinds within this (30 minutes on 2 cores). */
+  raceExhaustSecondsMax: 1_800,
 });
 
 export interface BenchOptions {
@@ -79,6 +82,8 @@ export interface BenchReport {
   readonly interleavedReplay: LockstepReplayResult | null;
   /** The race stage on the built-in store: schedules per second over the lease kinds' cases. */
   readonly race: RaceThroughput | null;
+  /** `testbed race` on every pair of kinds of the built-in store, timed whole (full bench only). */
+  readonly raceExhaust: RaceExhaust | null;
   readonly sweepMemory: SweepMemoryResult;
   /** Per store mutant, time to the first failure of the command-level check and of a sweep. */
   readonly stageRace: ReadonlyArray<StageRace>;
@@ -124,6 +129,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   let lockstepReplay: LockstepReplayResult | null = null;
   let interleavedReplay: LockstepReplayResult | null = null;
   let race: RaceThroughput | null = null;
+  let raceExhaust: RaceExhaust | null = null;
   if (options.postgres) {
     postgres = [];
     for (const connections of [1, 16]) {
@@ -136,6 +142,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     interleavedReplay = await measureLockstepReplay({ scenario: STANDARD_SCENARIO, seeds: size.lockstepSeeds, interleave: 'random' });
     step('race stage on PostgreSQL');
     race = await measureRaceThroughput(['Acquire', 'Renew', 'Release']);
+    if (!options.quick) {
+      step('race stage: every pair of kinds on the built-in store');
+      raceExhaust = await measureRaceExhaust();
+    }
   }
   step(`memory over a ${size.sweepSeeds}-seed sweep`);
   const sweepMemory = await measureSweepMemory({ scenario: STANDARD_SCENARIO, seeds: size.sweepSeeds, sampleEvery: size.sampleEvery });
@@ -143,9 +153,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   step(`one shard's seed-runs per second; merging ${size.shards} shard files`);
   const shards = await measureShardMerge({ shards: size.shards, seedsPerShard: 10_000, runSeeds: size.shardRunSeeds });
 
-  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, sweepMemory, stageRace, shards });
+  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, raceExhaust, sweepMemory, stageRace, shards });
   const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', startedAt };
-  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, sweepMemory, stageRace, shards, rows };
+  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, raceExhaust, sweepMemory, stageRace, shards, rows };
 }
 
 function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'>): BenchRow[] {
@@ -233,6 +243,15 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
       measured: `${fmt(r.race.schedulesPerSecond)} (${r.race.schedules} schedules, ${r.race.prunedBranches} branches skipped)`,
       against: `interleaved replay ${fmt(r.interleavedReplay.operationsPerSecond)} ops/s`,
       meets: null,
+    });
+  }
+  if (r.raceExhaust !== null) {
+    const x = r.raceExhaust;
+    rows.push({
+      figure: `race: every pair of kinds exhausted on postgres (s)`,
+      measured: `${fmt(x.seconds)} (${x.cases} cases, ${x.schedules} schedules, ${x.prunedBranches} branches skipped, exit ${String(x.exitCode)})`,
+      against: `≤ ${TARGETS.raceExhaustSecondsMax} s, exhausted, exit 0`,
+      meets: x.exhausted && x.exitCode === 0 && x.seconds <= TARGETS.raceExhaustSecondsMax,
     });
   }
   const m = r.sweepMemory;

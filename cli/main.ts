@@ -75,6 +75,8 @@ function buildProgram(): Command {
     .command('replay')
     .description('replay a failure file exactly')
     .argument('<failure.json>', 'a failure file written by run, sweep, check or race')
+    .option('--adapter <name>', "the store to replay on, as the file names it: needed when that is a store module or exec: command, which replay runs only when named here")
+    .option('--trust-file-adapter', 'run the store module or exec: command the file names without naming it again')
     .option('--json', 'print one JSON document')
     .action(async (file, options) => (await import('./commands/replay.ts')).replayCommand(file, options));
 
@@ -107,7 +109,11 @@ function buildProgram(): Command {
     .option('--depth <n>', 'calls per case: 2 (pairs) or 3 (triples)', '2')
     .option('--inside-functions', 'also step between the statements of PL/pgSQL functions in the run schema (schedules bounded by --preemptions)')
     .option('--preemptions <n>', 'at most this many switches away from a session that could go on, per schedule (default: none between statements, 2 inside functions)')
-    .option('--max-schedules <n>', 'schedules per case before it is reported as bounded', '5000')
+    .option('--strategy <name>', 'exhaustive (every schedule, orders of independent steps skipped), random (a random walk per schedule) or pct (PCT schedules of bug depth --pct-depth)', 'exhaustive')
+    .option('--max-schedules <n>', 'schedules per case: the budget before a case is reported as bounded (exhaustive, default 5000), or the samples per case (random, pct: default 50)')
+    .option('--seed <n>', 'the seed of random and pct schedules', '1')
+    .option('--pct-depth <d>', 'PCT bug depth: d - 1 priority change points per schedule, at scheduling points (1 to 10)', '3')
+    .option('--stop-at-first', 'start no case after one fails; report the failing case that comes first in case order')
     .option('--workers <n>', 'cases explored at once, each on stores of its own (1 to 8)', '4')
     .addOption(shardOption())
     .option('--out <dir>', 'output directory (the failure file)', 'out')

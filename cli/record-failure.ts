@@ -11,6 +11,7 @@ import { runScenario, type SimRunResult } from '../sim/run.ts';
 import { renderCounterexample } from '../campaign/counterexample.ts';
 import { shrinkPlan } from '../campaign/shrink.ts';
 import type { ResolvedAdapter } from './adapters.ts';
+import { replayCommandLine } from './replay-trust.ts';
 import { firstLine } from './errors.ts';
 
 export interface RecordedFailure {
@@ -75,6 +76,6 @@ export async function recordFailure(result: SimRunResult, scenario: Scenario, ad
     runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...policy, ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }) });
   const shrunk = await shrinkPlan(result.plan, execute, invariant, { maxRuns: interleave === undefined ? 300 : INTERLEAVED_SHRINK_RUNS });
   const writeError = await saveFailureFile(file, failureOf(shrunk.plan, shrunk.result, extra));
-  const counterexample = renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: writeError === null ? [`npx testbed replay ${file}`] : [] });
+  const counterexample = renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: writeError === null ? [replayCommandLine(file, adapter.name)] : [] });
   return { file, writeError, shrunk: true, counterexample };
 }

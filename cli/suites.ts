@@ -1,6 +1,6 @@
 // Test suites as gate evidence: the gate run executes a few vitest suites itself (the store
 // conformance suite on memory and PostgreSQL, idempotency key scoping, scope identity, SQL races
-// under controlled interleaving) and
+// under controlled interleaving and explored by the race stage) and
 // counts their results, so those gates rest on tests that ran in the same run.
 
 import { spawnSync } from 'node:child_process';
@@ -31,6 +31,10 @@ const SUITES: ReadonlyArray<SuiteSpec> = [
   // Real concurrency on PostgreSQL, replayable: the store passes interleaved, and each SQL race
   // mutant that interleaving can expose is caught (the suite fails if one escapes).
   { name: 'sql-races-interleaved', file: 'test/postgres/interleave.test.ts', needsPostgres: true },
+  // The race stage (campaign/race/): the store passes every schedule of the cases it explores, and
+  // every SQL race mutant whose race is between client statements fails a case of its race kinds
+  // with a schedule that replays exactly (the suite fails if one escapes).
+  { name: 'sql-races-exhaustive', file: 'test/postgres/race.test.ts', needsPostgres: true },
 ];
 
 interface VitestJson {

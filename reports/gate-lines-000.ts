@@ -55,9 +55,9 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     scenarios: ['standard-mix', 'swarm-mix', 'split-brain-partition', 'controller-crash-reconcile', 'db-crash', 'db-failover', 'clock-skew', 'semaphore-capacity', 'fairness-starvation', 'renewal-race', 'displaced-waiter-recheck'],
     // Any bug these sweeps catch shows they can fail: no particular invariant is the rule here.
     mutants: ['advisory-lock-only', 'release-before-reconcile', 'client-clock-expiry', 'epoch-reset-after-restore'],
-    // Concurrent transactions on PostgreSQL, interleaved from the seed: the suite fails when the
-    // store fails sql-contention or a SQL race mutant escapes.
-    suites: ['sql-races-interleaved'],
+    // Concurrent transactions on PostgreSQL, interleaved from the seed and explored schedule by
+    // schedule: each suite fails when the store fails or a SQL race mutant escapes.
+    suites: ['sql-races-interleaved', 'sql-races-exhaustive'],
   }],
 ];
 
@@ -74,11 +74,15 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew'],
     mutants: ['advisory-lock-only', 'client-clock-expiry'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
+    // Every schedule of concurrent calls on PostgreSQL: the suite fails when one breaks a rule on
+    // the store or a SQL race mutant escapes.
+    suites: ['sql-races-exhaustive'],
   }],
   ['higher-fencing-token', 'Every new owner receives a higher fencing token.', {
     scenarios: ['lease-expiry-new-epoch', 'force-release-observed-epoch', 'db-failover', 'restore'],
     mutants: ['epoch-reset-after-restore'],
     invariants: ['fencing-monotonic', 'restore-invalidates'],
+    suites: ['sql-races-exhaustive'],
   }],
   ['stale-holder-rejected', 'Stale holders cannot mutate protected state.', {
     scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew'],
@@ -142,6 +146,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     scenarios: ['semaphore-capacity'],
     mutants: ['semaphore-off-by-one', 'capacity-checks-full-only'],
     invariants: ['capacity'],
+    suites: ['sql-races-exhaustive'],
   }],
   ['reservations-expire', 'Device/test-account reservations expire and reconcile.', {
     scenarios: ['semaphore-capacity', 'renewal-failure-stops-holder', 'clock-skew'],
@@ -166,7 +171,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['postgres-same-semantics', 'Postgres/Stoolap implementations preserve same semantic model.', {
     scenarios: ['standard-mix@postgres'],
-    suites: ['check-postgres', 'check-mutants', 'conformance-postgres', 'differential-postgres'],
+    suites: ['check-postgres', 'check-mutants', 'conformance-postgres', 'differential-postgres', 'sql-races-exhaustive'],
     note: 'PostgreSQL only; there is no Stoolap adapter.',
   }],
   ['federation-fences-site', 'Federation authority fences site-local ownership.', { note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED }],

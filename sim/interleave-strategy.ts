@@ -5,12 +5,13 @@
 //   of Finding Bugs", 2010): the sessions get distinct random priorities, the highest-priority
 //   held session always goes next, and at `depth - 1` random steps the session about to go is
 //   dropped below every other. A bug that needs d ordering constraints is found with probability
-//   at least 1/(n·k^(d-1)) per batch (n sessions, k steps).
+//   at least 1/(n·k^(d-1)) per batch (n sessions, k steps). The change points fall on scheduling
+//   points: each choice of the next statement, or, stepping inside functions, of the next point.
 
 import type { Chooser } from '../adapters/interleaving.ts';
 import type { Stream } from './prng.ts';
 
-/** PCT's bug depth: two change points, enough for the check-then-act races of two sessions. */
+/** PCT's bug depth by default: two change points, enough for the check-then-act races of two sessions. */
 export const PCT_DEPTH = 3;
 /**
  * Steps a call is expected to take, to place PCT's change points over the batch: its statements,
@@ -20,7 +21,11 @@ export const PCT_DEPTH = 3;
 export const STEPS_PER_CALL = 4;
 export const STEPS_PER_CALL_INSIDE_FUNCTIONS = 16;
 
-export function chooserFor(strategy: 'random' | 'pct', stream: Stream, sessions: ReadonlyArray<string>, stepsPerCall = STEPS_PER_CALL): Chooser {
+/**
+ * `depth`: PCT's bug depth d (d - 1 change points). A candidate that is not among `sessions` has
+ * the lowest priority.
+ */
+export function chooserFor(strategy: 'random' | 'pct', stream: Stream, sessions: ReadonlyArray<string>, stepsPerCall = STEPS_PER_CALL, depth = PCT_DEPTH): Chooser {
   if (strategy === 'random') return (candidates) => stream.int(0, candidates.length - 1);
   const priority = new Map<string, number>();
   const order = [...sessions];
@@ -33,15 +38,16 @@ export function chooserFor(strategy: 'random' | 'pct', stream: Stream, sessions:
   const steps = Math.max(1, sessions.length * stepsPerCall);
   // Distinct change points (as many as there are steps to place them at).
   const changeAt = new Map<number, number>();
-  for (let c = 1; c < PCT_DEPTH && changeAt.size < steps; c++) {
+  for (let c = 1; c < depth && changeAt.size < steps; c++) {
     let at = stream.int(1, steps);
     while (changeAt.has(at)) at = (at % steps) + 1;
     changeAt.set(at, -c);
   }
   let step = 0;
+  const rank = (session: string): number => priority.get(session) ?? -Infinity;
   const best = (candidates: ReadonlyArray<string>): number => {
     let index = 0;
-    for (let i = 1; i < candidates.length; i++) if (priority.get(candidates[i]!)! > priority.get(candidates[index]!)!) index = i;
+    for (let i = 1; i < candidates.length; i++) if (rank(candidates[i]!) > rank(candidates[index]!)) index = i;
     return index;
   };
   return (candidates) => {

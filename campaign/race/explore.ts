@@ -4,6 +4,7 @@
 import type { Chooser } from '../../adapters/interleaving.ts';
 import type { Command } from '../../model/commands.ts';
 import { judgeSchedule, type RaceVerdict } from './judge.ts';
+import { raceHistory } from './race-history.ts';
 import { RaceSetupError, type RaceSession, type ScheduleRun } from './race-session.ts';
 import { ScheduleNondeterminismError, ScheduleTree } from './schedule-tree.ts';
 import type { RaceCase } from './space.ts';
@@ -14,7 +15,8 @@ export interface RaceFailure {
 }
 
 export interface CaseResult {
-  readonly outcome: 'pass' | 'fail' | 'undecided' | 'bounded';
+  /** `sampled`: every sampled schedule passed (sample.ts); `pass`: every schedule of the case did. */
+  readonly outcome: 'pass' | 'fail' | 'undecided' | 'bounded' | 'sampled';
   readonly schedules: number;
   readonly pruned: number;
   readonly beyondBound: number;
@@ -30,8 +32,10 @@ export function sessionsOf(depth: number): string[] {
 /** Runs one schedule of `raceCase` chosen by `choose` and judges it. */
 export async function runAndJudge(session: RaceSession, raceCase: RaceCase, choose: Chooser): Promise<{ verdict: RaceVerdict; run: ScheduleRun }> {
   const run = await session.run(raceCase, choose);
-  const calls = raceCase.commands.map((command: Command, i) => ({ session: sessionsOf(raceCase.kinds.length)[i]!, command }));
-  const verdict = judgeSchedule(raceCase.built.model, calls, run.batch.settled, run.view, Math.max(...raceCase.arrivals));
+  const sessions = sessionsOf(raceCase.kinds.length);
+  const calls = raceCase.commands.map((command: Command, i) => ({ session: sessions[i]!, command }));
+  const history = raceHistory(raceCase, sessions, run.batch.settled);
+  const verdict = judgeSchedule(raceCase.built.model, calls, run.batch.settled, run.view, Math.max(...raceCase.arrivals), history);
   return { verdict, run };
 }
 

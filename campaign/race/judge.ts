@@ -1,8 +1,11 @@
-// Whether one schedule of a race case went right: the answers are those of some serial order of
-// the same commands from the same state in the reference model (linearizability, judged by
-// sim/batch-order.ts, which also lets each call read any store time it ran through), every answer
-// is one the port allows, and what the store holds afterwards (Inspect) is what one of those
-// serial orders leaves behind.
+// Whether one schedule of a race case went right: every answer is one the port allows; the
+// checkers of concurrent histories pass on the schedule's history (race-history.ts: one owner a
+// scope, rising tokens, capacity kept, one first request a key, ...) where every command in it is
+// of a kind they follow (JUDGED_KINDS); the answers are those of
+// some serial order of the same commands from the same state in the reference model
+// (linearizability, judged by sim/batch-order.ts, which also lets each call read any store time
+// it ran through); and what the store holds afterwards (Inspect) is what one of those serial
+// orders leaves behind.
 
 import type { SettledCall } from '../../adapters/interleaving.ts';
 import { StoreUnavailableError } from '../../adapters/port.ts';
@@ -12,11 +15,13 @@ import type { ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { explainBatch, type BatchEntry } from '../../sim/batch-order.ts';
 import { contractBreach } from '../../sim/port-contract.ts';
+import type { StressHistory } from '../stress/history.ts';
+import { checkStressHistory, JUDGED_KINDS } from '../stress/checks/index.ts';
 
 export interface RaceVerdict {
   readonly kind: 'pass' | 'fail' | 'undecided';
-  /** The rule broken (fail) or why no verdict (undecided). */
-  readonly rule?: 'linearizability' | 'final-state' | 'port-contract' | 'serial';
+  /** The rule broken (fail): one of these, or the invariant a history checker names. */
+  readonly rule?: 'linearizability' | 'final-state' | 'port-contract' | 'serial' | (string & {});
   readonly message?: string;
 }
 
@@ -24,8 +29,11 @@ export function describeCall(session: string, command: Command): string {
   return `${session} ${command.kind} ${JSON.stringify(command)}`;
 }
 
-/** The verdict of one schedule; `view` is the store's Inspect answer after the batch, at `end`. */
-export function judgeSchedule(start: ModelState, calls: ReadonlyArray<{ readonly session: string; readonly command: Command }>, settled: ReadonlyArray<SettledCall>, view: unknown, end: number): RaceVerdict {
+/**
+ * The verdict of one schedule; `view` is the store's Inspect answer after the batch, at `end`;
+ * `history` is the schedule's history (race-history.ts).
+ */
+export function judgeSchedule(start: ModelState, calls: ReadonlyArray<{ readonly session: string; readonly command: Command }>, settled: ReadonlyArray<SettledCall>, view: unknown, end: number, history: StressHistory): RaceVerdict {
   const entries: BatchEntry[] = [];
   for (const { call, result, storeTimes } of settled) {
     const { session, command } = calls[call]!;
@@ -38,6 +46,12 @@ export function judgeSchedule(start: ModelState, calls: ReadonlyArray<{ readonly
     const breach = contractBreach(command, result.value);
     if (breach !== null) return { kind: 'fail', rule: 'port-contract', message: `${describeCall(session, command)} ${breach}` };
     entries.push({ command, actual: result.value, process: session, storeTimes });
+  }
+  if (history.every((op) => JUDGED_KINDS.has(op.command.kind))) {
+    const checked = checkStressHistory(history);
+    const broken = checked.violations[0];
+    if (broken !== undefined) return { kind: 'fail', rule: broken.invariant, message: broken.message };
+    if (checked.undecided.length > 0) return { kind: 'undecided', message: `a history checker could not decide: ${checked.undecided[0]!}` };
   }
   const order = explainBatch([start], entries, end);
   if (order.kind === 'undecided') return { kind: 'undecided', message: order.why };

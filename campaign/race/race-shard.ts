@@ -19,6 +19,10 @@ export const raceSummarySchema = z
     depth: z.number().int(),
     kinds: z.array(z.string()),
     insideFunctions: z.boolean(),
+    strategy: z.enum(['exhaustive', 'random', 'pct']),
+    stopAtFirst: z.boolean().optional(),
+    seed: z.number().int().optional(),
+    pctDepth: z.number().int().optional(),
     preemptionBound: z.number().int().nullable(),
     maxSchedules: z.number().int(),
     cases: z.number().int().nonnegative(),
@@ -62,8 +66,8 @@ export class RaceShardSetError extends Error {
 
 /** The fields every shard of one run shares. */
 function workOf(summary: RaceSummary): string {
-  const { adapter, depth, kinds, insideFunctions, preemptionBound, maxSchedules } = summary;
-  return JSON.stringify({ adapter, depth, kinds, insideFunctions, preemptionBound, maxSchedules });
+  const { adapter, depth, kinds, insideFunctions, strategy, seed, pctDepth, preemptionBound, maxSchedules } = summary;
+  return JSON.stringify({ adapter, depth, kinds, insideFunctions, strategy, seed, pctDepth, preemptionBound, maxSchedules });
 }
 
 /** The shards 1..n of one run, merged: the summary of the whole and its smallest failure. */
@@ -75,7 +79,7 @@ export function mergeRaceShards(shards: ReadonlyArray<RaceShard>, version: strin
   }
   const work = workOf(shards[0]!.summary);
   const other = shards.find((s) => workOf(s.summary) !== work || s.testbed !== version);
-  if (other !== undefined) throw new RaceShardSetError(`shard ${other.shard.index}/${count} is of another race run (adapter, kinds, depth, bounds or testbed version differ)`);
+  if (other !== undefined) throw new RaceShardSetError(`shard ${other.shard.index}/${count} is of another race run (adapter, kinds, depth, strategy, bounds or testbed version differ)`);
   const all = shards.map((s) => s.summary);
   const sum = (f: (s: RaceSummary) => number) => all.reduce((n, s) => n + f(s), 0);
   const largest = all.flatMap((s) => s.largestCases).sort((a, b) => b.schedules - a.schedules).slice(0, 10);

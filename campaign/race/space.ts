@@ -1,5 +1,5 @@
 // The space of race cases, a pure function of the kinds a store implements and the depth: every
-// multiset of `depth` kinds (ordered tuples where the calls arrive at different times, since
+// multiset of `depth` kinds, fewest distinct kinds first (ordered tuples where the calls arrive at different times, since
 // which arrives first then matters), each from every starting state (states.ts) that gives the
 // calls a behaviour no earlier state gave them. Behaviour is what the calls answer in each serial
 // order from the state (whole outcomes: tokens, versions, expiries): a state in which every order
@@ -26,6 +26,17 @@ function multisets(kinds: ReadonlyArray<CommandKind>, depth: number, from = 0): 
   const out: CommandKind[][] = [];
   for (let i = from; i < kinds.length; i++) for (const rest of multisets(kinds, depth - 1, i)) out.push([kinds[i]!, ...rest]);
   return out;
+}
+
+/**
+ * The multisets with fewest distinct kinds first (two calls of one kind: two contenders, a
+ * duplicate request, a retry, the commonest race), each group in kind order; so a run that stops
+ * at its first failure reaches every kind's race with itself before any mixed pair.
+ */
+function caseOrder(kinds: ReadonlyArray<CommandKind>, depth: number): CommandKind[][] {
+  const all = multisets(kinds, depth);
+  const distinct = (set: ReadonlyArray<CommandKind>): number => new Set(set).size;
+  return all.map((set, i) => ({ set, i })).sort((a, b) => distinct(a.set) - distinct(b.set) || a.i - b.i).map(({ set }) => set);
 }
 
 function orderings(kinds: ReadonlyArray<CommandKind>): CommandKind[][] {
@@ -87,7 +98,7 @@ export function raceCases(kinds: ReadonlyArray<CommandKind>, depth: number, impl
   const implemented = new Set(implementedKinds);
   const usable = states.filter((s) => s.chain.every((kind) => implemented.has(kind))).map((state) => ({ state, built: buildState(state) }));
   const cases: RaceCase[] = [];
-  for (const set of multisets(kinds, depth)) {
+  for (const set of caseOrder(kinds, depth)) {
     const seen = new Set<string>();
     for (const { state, built } of usable) {
       for (const ordered of state.timing === 'expiring' ? orderings(set) : [set]) {

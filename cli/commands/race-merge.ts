@@ -11,6 +11,7 @@ import { UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { packageVersion } from '../version.ts';
+import { replayCommandLine } from '../replay-trust.ts';
 import { exitOf, printSummary } from './race-output.ts';
 
 /** The race shard files among `given` (files, or directories holding them); null when `given` names none. */
@@ -50,7 +51,7 @@ export async function mergeRace(files: ReadonlyArray<string>, options: { readonl
   }
   await checkOutDir(options.out);
   const failurePath = path.join(options.out, 'race-failure.json');
-  const failure = merged.failure === null ? null : { ...merged.failure, replay: `npx testbed replay ${failurePath}` };
+  const failure = merged.failure === null ? null : { ...merged.failure, replay: replayCommandLine(failurePath, merged.failure.adapter) };
   if (failure !== null) await writeRaceFile(failurePath, failure);
   process.exitCode = exitOf(merged.summary);
   if (options.json) {

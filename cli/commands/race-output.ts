@@ -14,6 +14,7 @@ import type { CommandKind } from '../../model/commands.ts';
 import { EXIT } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { packageVersion } from '../version.ts';
+import { replayCommandLine } from '../replay-trust.ts';
 
 export interface Tally {
   cases: number;
@@ -43,13 +44,19 @@ export function count(tally: Tally, raceCase: RaceCase, result: CaseResult): voi
   else if (result.outcome === 'undecided') tally.undecided.push({ ...name, why: result.why ?? '' });
 }
 
+/** How a case's schedules are chosen (race.ts strategyOf). */
+export type Strategy =
+  | { readonly name: 'exhaustive'; readonly maxSchedules: number; readonly preemptions: number | null }
+  | { readonly name: 'random' | 'pct'; readonly maxSchedules: number; readonly seed: number; readonly pctDepth: number };
+
 export interface ReportContext {
   readonly spec: string;
   readonly depth: number;
   readonly kinds: ReadonlyArray<CommandKind>;
   readonly insideFunctions: boolean;
-  readonly preemptions: number | null;
-  readonly maxSchedules: number;
+  readonly strategy: Strategy;
+  /** The first failing case in case order is reported, not the smallest failure. */
+  readonly stopAtFirst: boolean;
   readonly out: string;
   readonly json: boolean;
   readonly total: number;
@@ -64,10 +71,13 @@ function sizeOf(f: Failing): number {
   return schedule === undefined ? Number.MAX_SAFE_INTEGER : describeSchedule(schedule, []).length * 10_000 + schedule.length;
 }
 
-/** The failing case whose schedule is smallest, ties to the earlier case. */
-function smallest(failing: ReadonlyArray<Failing>): Failing | null {
+/** The failing case whose schedule is smallest, ties to the earlier case (`first`: the earliest case). */
+function smallest(failing: ReadonlyArray<Failing>, first: boolean): Failing | null {
   let best: Failing | null = null;
-  for (const f of failing) if (best === null || sizeOf(f) < sizeOf(best) || (sizeOf(f) === sizeOf(best) && f.raceCase.index < best.raceCase.index)) best = f;
+  for (const f of failing) {
+    const earlier = best === null || f.raceCase.index < best.raceCase.index;
+    if (best === null || (first ? earlier : sizeOf(f) < sizeOf(best) || (sizeOf(f) === sizeOf(best) && earlier))) best = f;
+  }
   return best;
 }
 
@@ -86,25 +96,30 @@ function failureFileOf(worst: Failing, context: ReportContext, path: string): Ra
     schedule: [...run.batch.schedule],
     violation: { rule: worst.result.failure!.verdict.rule ?? 'unknown', message: worst.result.failure!.verdict.message ?? '' },
     traceHash: run.traceHash,
-    replay: `npx testbed replay ${path}`,
+    replay: replayCommandLine(path, context.spec),
   };
 }
 
 function summaryOf(tally: Tally, context: ReportContext): RaceSummary {
+  const strategy = context.strategy;
+  const exhaustive = strategy.name === 'exhaustive';
   return {
     adapter: context.spec,
     depth: context.depth,
     kinds: [...context.kinds],
     insideFunctions: context.insideFunctions,
-    preemptionBound: context.preemptions,
-    maxSchedules: context.maxSchedules,
+    strategy: strategy.name,
+    ...(exhaustive ? {} : { seed: strategy.seed, ...(strategy.name === 'pct' ? { pctDepth: strategy.pctDepth } : {}) }),
+    preemptionBound: exhaustive ? strategy.preemptions : null,
+    maxSchedules: strategy.maxSchedules,
+    stopAtFirst: context.stopAtFirst,
     ...(context.shard === undefined ? {} : { shard: `${context.shard.index}/${context.shard.count}` }),
     cases: tally.cases,
     schedules: tally.schedules,
     prunedBranches: tally.pruned,
     branchesBeyondBound: tally.beyondBound,
-    // Every schedule of every case ran: none bounded, none past a preemption bound, none cut short by a failure or no verdict.
-    exhausted: tally.bounded.length === 0 && tally.beyondBound === 0 && tally.failing.length === 0 && tally.undecided.length === 0,
+    // Every schedule of every case ran: none sampled, none bounded, none past a preemption bound, none cut short by a failure or no verdict.
+    exhausted: exhaustive && tally.bounded.length === 0 && tally.beyondBound === 0 && tally.failing.length === 0 && tally.undecided.length === 0,
     largestCases: tally.largest.map((l) => ({ ...l, kinds: [...l.kinds] })),
     bounded: tally.bounded.slice(0, 100).map((b) => ({ kinds: [...b.kinds], state: b.state })),
     undecided: tally.undecided.slice(0, 100).map((u) => ({ kinds: [...u.kinds], state: u.state, why: u.why })),
@@ -127,7 +142,7 @@ export function exitOf(summary: RaceSummary): number {
 
 export async function report(tally: Tally, context: ReportContext): Promise<void> {
   tally.failing.sort((a, b) => a.raceCase.index - b.raceCase.index);
-  const worst = smallest(tally.failing);
+  const worst = smallest(tally.failing, context.stopAtFirst);
   const path = join(context.out, 'race-failure.json');
   const file = worst === null ? null : failureFileOf(worst, context, path);
   if (file !== null) await writeRaceFile(path, file);
@@ -145,7 +160,7 @@ export async function report(tally: Tally, context: ReportContext): Promise<void
   }
   printSummary(summary);
   if (worst === null) return;
-  out(pc.red(`${tally.failing.length} cases failed; the smallest failing schedule:`));
+  out(pc.red(context.stopAtFirst ? `a case failed; the first failing case in case order:` : `${tally.failing.length} cases failed; the smallest failing schedule:`));
   for (const line of failureText(worst)) out(line);
   out(file === null ? 'the case failed in its setup: the store differs from the model on serial calls (testbed check finds such bugs)' : `replay: ${file.replay}`);
 }
@@ -154,12 +169,19 @@ const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
 /** The summary's lines: what was explored, the bounded and undecided cases; for a pass, the verdict. */
 export function printSummary(summary: RaceSummary): void {
-  const explored = summary.exhausted ? 'every schedule' : summary.preemptionBound === null ? 'schedules up to --max-schedules per case' : `schedules with at most ${summary.preemptionBound} preemptions`;
+  const explored = sampledText(summary) ?? (summary.exhausted ? 'every schedule' : summary.preemptionBound === null ? 'schedules up to --max-schedules per case' : `schedules with at most ${summary.preemptionBound} preemptions`);
   out(`race on ${summary.adapter}: ${summary.cases} cases of ${summary.depth} calls, ${summary.schedules} schedules run (${explored}${summary.insideFunctions ? ', stepping inside functions' : ''}), ${summary.prunedBranches} branches skipped as orders of independent steps`);
   if (summary.bounded.length > 0) out(pc.yellow(`bounded: ${summary.bounded.length} cases reached --max-schedules before their last schedule (first: ${summary.bounded[0]!.kinds.join('+')} from '${summary.bounded[0]!.state}')`));
   for (const u of summary.undecided.slice(0, 10)) out(pc.yellow(`undecided: ${u.kinds.join('+')} from '${u.state}': ${u.why}`));
+  if (summary.stopAtFirst === true && summary.failing > 0) out(pc.yellow('--stop-at-first: cases after the first failing one did not run'));
   if (summary.failing > 0) return;
   out(summary.undecided.length > 0 ? pc.yellow(`no schedule failed; ${summary.undecided.length} cases undecided`) : pc.green('no schedule broke a rule'));
+}
+
+function sampledText(summary: RaceSummary): string | null {
+  if (summary.strategy !== 'random' && summary.strategy !== 'pct') return null;
+  const how = summary.strategy === 'pct' ? `PCT of depth ${String(summary.pctDepth)}` : 'random walks';
+  return `up to ${summary.maxSchedules} sampled schedules per case, ${how}, seed ${String(summary.seed)}`;
 }
 
 export function failureText({ raceCase, result }: Tally['failing'][number]): string[] {

@@ -1,24 +1,26 @@
-// `testbed race`: every interleaving of small sets of concurrent calls on a PostgreSQL store,
-// judged against the reference model (campaign/race/). Exit 0 when no schedule broke a rule (the
+// `testbed race`: every interleaving of small sets of concurrent calls on a PostgreSQL store, or
+// seeded random or PCT samples of them (`--strategy`), judged against the reference model
+// (campaign/race/). Exit 0 when no schedule broke a rule (the
 // summary says whether every schedule ran: `exhausted`), 1 when one did (the smallest first
 // failure of a case is printed and written as a failure file that `testbed replay` reproduces),
 // 2 on bad input, 3 when a case could not be decided.
 
 import pc from 'picocolors';
 import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
-import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult, type ExploreLimits } from '../../campaign/race/explore.ts';
+import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
 import { loadClassifier } from '../../campaign/race/independence.ts';
 import { RaceSession } from '../../campaign/race/race-session.ts';
+import { sampleCase } from '../../campaign/race/sample.ts';
 import type { RaceFile } from '../../campaign/race/race-file.ts';
 import { caseOf, raceCases, shardOf, type RaceCase } from '../../campaign/race/space.ts';
 import type { CommandKind } from '../../model/commands.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
-import { count, failureText, report, type Tally } from './race-output.ts';
+import { count, failureText, report, type Strategy, type Tally } from './race-output.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
-import { shardFrom } from '../seeds.ts';
+import { parseSeed, shardFrom } from '../seeds.ts';
 
 export interface RaceCommandOptions {
   readonly adapter: string;
@@ -26,7 +28,11 @@ export interface RaceCommandOptions {
   readonly depth: string;
   readonly insideFunctions?: boolean;
   readonly preemptions?: string;
-  readonly maxSchedules: string;
+  readonly strategy: string;
+  readonly maxSchedules?: string;
+  readonly seed: string;
+  readonly pctDepth: string;
+  readonly stopAtFirst?: boolean;
   readonly workers: string;
   readonly shard?: string;
   readonly out: string;
@@ -35,6 +41,8 @@ export interface RaceCommandOptions {
 
 /** Preemptions a schedule may make inside functions unless --preemptions says otherwise. */
 export const DEFAULT_FUNCTION_PREEMPTIONS = 2;
+/** Schedules per case unless --max-schedules says otherwise: the exhaustive budget, and the samples of random and pct. */
+const DEFAULT_MAX_SCHEDULES = { exhaustive: 5000, sampled: 50 } as const;
 /** When output is piped, a progress line at least this often. */
 const PIPED_PROGRESS_MS = 10_000;
 
@@ -65,6 +73,27 @@ function kindsOf(option: string | undefined, declared: ReadonlyArray<CommandKind
   return ALL_COMMAND_KINDS.filter((k) => wanted.includes(k));
 }
 
+/** How each case's schedules are chosen: every one (a preemption bound aside), or samples. */
+function strategyOf(options: RaceCommandOptions, insideFunctions: boolean): Strategy {
+  const name = options.strategy;
+  if (name !== 'exhaustive' && name !== 'random' && name !== 'pct') throw new UsageError(`bad --strategy '${name}': expected exhaustive, random or pct`);
+  const maxSchedules = positive(options.maxSchedules ?? String(DEFAULT_MAX_SCHEDULES[name === 'exhaustive' ? 'exhaustive' : 'sampled']), '--max-schedules', 1_000_000);
+  const seed = parseSeed(options.seed);
+  const pctDepth = positive(options.pctDepth, '--pct-depth', 10);
+  if (name !== 'exhaustive') {
+    if (options.preemptions !== undefined) throw new UsageError(`--preemptions bounds --strategy exhaustive; ${name} schedules are not bounded`);
+    return { name, maxSchedules, seed, pctDepth };
+  }
+  const preemptions = options.preemptions === undefined ? (insideFunctions ? DEFAULT_FUNCTION_PREEMPTIONS : null) : preemptionsOf(options.preemptions);
+  return { name, maxSchedules, preemptions };
+}
+
+/** One case's schedules, run and judged as the strategy says. */
+function caseRunner(strategy: Strategy): (session: RaceSession, raceCase: RaceCase) => Promise<CaseResult> {
+  if (strategy.name === 'exhaustive') return (session, raceCase) => exploreCase(session, raceCase, strategy);
+  return (session, raceCase) => sampleCase(session, raceCase, { strategy: strategy.name, seed: strategy.seed, pctDepth: strategy.pctDepth, schedules: strategy.maxSchedules });
+}
+
 export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   const spec = options.adapter;
   if (!racesOn(spec)) {
@@ -72,13 +101,14 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   }
   const depth = positive(options.depth, '--depth', 3);
   if (depth < 2) throw new UsageError('--depth must be 2 or 3: a race needs two calls');
-  const maxSchedules = positive(options.maxSchedules, '--max-schedules', 1_000_000);
   const insideFunctions = options.insideFunctions === true;
-  const preemptions = options.preemptions === undefined ? (insideFunctions ? DEFAULT_FUNCTION_PREEMPTIONS : null) : preemptionsOf(options.preemptions);
+  const strategy = strategyOf(options, insideFunctions);
+  const stopAtFirst = options.stopAtFirst === true;
   const workers = positive(options.workers, '--workers', 8);
   // Names are checked before any server starts; whether the store implements them, after.
   kindsOf(options.kinds, undefined);
   const shard = shardFrom(options.shard);
+  if (stopAtFirst && shard !== undefined) throw new UsageError('--stop-at-first cannot be used with --shard: which case fails first is a question for the whole run');
   await checkOutDir(options.out);
   const adapter = await resolveAdapter(spec, { interleave: insideFunctions ? 'random-functions' : 'random' });
   if (adapter.interleave === undefined) {
@@ -94,8 +124,8 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
     await loadClassifier();
     const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS);
     const cases = shard === undefined ? all : shardOf(all, shard);
-    await exploreAll(cases, sessions, { maxSchedules, preemptions }, tally, options.json === true);
-    await report(tally, { spec, depth, kinds, insideFunctions, preemptions, maxSchedules, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
+    await exploreAll(cases, sessions, caseRunner(strategy), { stopAtFirst, json: options.json === true }, tally);
+    await report(tally, { spec, depth, kinds, insideFunctions, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
   } finally {
     await Promise.allSettled(sessions.map((worker) => worker.close()));
     await adapter.close();
@@ -106,17 +136,19 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
  * Every case, each explored whole by one worker on stores of its own (a schema each); a case's
  * schedules run one at a time, so what a case finds does not depend on the others. A case that
  * could not run (a stall, a lost connection) is undecided, and the others go on on fresh stores.
+ * Cases start in case order, so under `stopAtFirst` every case before the first failing one has
+ * started when it fails, and runs to its end: the first failing case is the same on every run.
  */
-async function exploreAll(cases: ReadonlyArray<RaceCase>, sessions: ReadonlyArray<RaceSession>, limits: ExploreLimits, tally: Tally, json: boolean): Promise<void> {
-  const progress = startProgress(cases.length, 'race', !json);
+async function exploreAll(cases: ReadonlyArray<RaceCase>, sessions: ReadonlyArray<RaceSession>, runCase: ReturnType<typeof caseRunner>, how: { stopAtFirst: boolean; json: boolean }, tally: Tally): Promise<void> {
+  const progress = startProgress(cases.length, 'race', !how.json);
   let lastLine = Date.now();
   let next = 0;
   const work = async (worker: RaceSession): Promise<void> => {
-    while (next < cases.length) {
+    while (next < cases.length && !(how.stopAtFirst && tally.failing.length > 0)) {
       const raceCase = cases[next++]!;
       let result: CaseResult;
       try {
-        result = await exploreCase(worker, raceCase, limits);
+        result = await runCase(worker, raceCase);
       } catch (error) {
         await worker.close();
         result = { outcome: 'undecided', schedules: 0, pruned: 0, beyondBound: 0, why: `could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };

@@ -17,6 +17,7 @@ import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { startRealRun } from '../real-faults.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
+import { checkReplayTrust, type ReplayTrust } from '../replay-trust.ts';
 
 /** `npx testbed run --scenario <s> --seed <n> --adapter <a> [--faults real]`, as `replayLine` writes it. */
 const WORD = `('(?:[^']|'\\\\'')*'|\\S+)`;
@@ -59,9 +60,12 @@ function checkConsistent(file: string, failure: FailureFile): void {
   if (failure.interleave === 'free' && failure.violations.length === 0) throw bad('a free-running failure names no violation to look for');
 }
 
-export async function replayCommand(file: string, options: { readonly json?: boolean }): Promise<void> {
+export async function replayCommand(file: string, options: { readonly json?: boolean } & ReplayTrust): Promise<void> {
   const race = await raceFileAt(file);
-  if (race !== null) return (await import('./race.ts')).replayRace(file, race, options.json === true);
+  if (race !== null) {
+    checkReplayTrust(file, race.adapter, options);
+    return (await import('./race.ts')).replayRace(file, race, options.json === true);
+  }
   let failure;
   try {
     failure = await readFailureFile(file);
@@ -70,6 +74,7 @@ export async function replayCommand(file: string, options: { readonly json?: boo
     throw error;
   }
   checkConsistent(file, failure);
+  checkReplayTrust(file, failure.adapter, options);
   if (failure.faults === 'real' && failure.adapter !== 'postgres') throw new UsageError(`${file}: not a failure file: real faults ran on ${failure.adapter}, they need postgres`);
   // A real-fault failure replays on a fresh primary/replica pair with the same real actions.
   const real = failure.faults === 'real' ? await startRealRun(failure.seed) : undefined;

@@ -10,6 +10,7 @@ import { formatRun, printJson, runJson } from '../format.ts';
 import { startRealRun } from '../real-faults.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
 import { recordFailure, unwrittenLine } from '../record-failure.ts';
+import { replayCommandLine } from '../replay-trust.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeed } from '../seeds.ts';
 
@@ -85,7 +86,7 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
     const recorded = await recordFailure(result, scenario, adapter, options.shrink);
     if (!options.json) {
       if (recorded.counterexample !== null) process.stdout.write(`\n${recorded.counterexample}\n`);
-      else if (recorded.writeError === null) process.stdout.write(`failure written to ${recorded.file} (replay: npx testbed replay ${recorded.file})\n`);
+      else if (recorded.writeError === null) process.stdout.write(`failure written to ${recorded.file} (replay: ${replayCommandLine(recorded.file, adapter.name)})\n`);
     }
     if (recorded.writeError !== null) process.stderr.write(`${unwrittenLine(recorded.writeError)}\n`);
     if (options.json) {

@@ -82,6 +82,11 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Reco
   ['race with a bad preemption bound', ['race', '--preemptions', 'two'], /--preemptions must be a whole number from 0 to 100/],
   ['race with an unknown command kind', ['race', '--kinds', 'Acquire,Teleport'], /--kinds: unknown command kind 'Teleport'/],
   ['race with no workers', ['race', '--workers', '0'], /--workers must be a whole number from 1 to 8/],
+  ['race with an unknown strategy', ['race', '--strategy', 'bfs'], /bad --strategy 'bfs': expected exhaustive, random or pct/],
+  ['race with a PCT depth of 0', ['race', '--strategy', 'pct', '--pct-depth', '0'], /--pct-depth must be a whole number from 1 to 10/],
+  ['race with a preemption bound on samples', ['race', '--strategy', 'random', '--preemptions', '2'], /--preemptions bounds --strategy exhaustive/],
+  ['race stopping at the first failure of a shard', ['race', '--stop-at-first', '--shard', '1/2'], /--stop-at-first cannot be used with --shard/],
+  ['race with a bad seed', ['race', '--strategy', 'pct', '--seed', 'x'], /bad seed "x"/],
   ['replay of a damaged race failure file', ['replay', file('race-failure.json', JSON.stringify({ version: 1, type: 'race', adapter: 'postgres', kinds: ['Acquire'] }))], /not a race failure file/],
   // Scenario files that pass field by field but that no run can combine.
   ['scenario file with network delay min above max', ['run', '--scenario', scenarioFile('delay.json', (s) => (s.faults.profile = { networkDelayMsMin: 10, networkDelayMsMax: 2 })), '--seed', '1'], /networkDelayMsMax \(2\) must be at least networkDelayMsMin \(10\)/],

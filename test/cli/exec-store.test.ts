@@ -31,7 +31,7 @@ describe('exec: stores', () => {
     const { firstFailure } = JSON.parse(sweep.stdout) as { firstFailure: { seed: number; replay: string; failureFile: string } };
     expect(firstFailure.replay).toContain(`--adapter '${unfenced}'`);
     // The failure file's replay line, quoted, is read back as the adapter that ran.
-    const replay = await runCliAsync(['replay', firstFailure.failureFile, '--json'], { cwd });
+    const replay = await runCliAsync(['replay', firstFailure.failureFile, '--adapter', unfenced, '--json'], { cwd });
     expect(replay.code, replay.stderr).toBe(1);
     expect(JSON.parse(replay.stdout)).toMatchObject({ exact: true, valid: false });
     const run = async () => JSON.parse((await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', String(firstFailure.seed), '--adapter', unfenced, '--json', '--no-shrink'], { cwd })).stdout) as { valid: boolean; traceHash: string };

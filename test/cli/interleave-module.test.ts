@@ -49,7 +49,7 @@ describe('--interleave on a store module', () => {
     const url = await freshSchemaUrl(pg.server().connectionString, schema);
     const serial = await runCliAsync(['run', '--scenario', SCENARIO, '--seed', String(first.seed), '--adapter', racy], { cwd, env: { DATABASE_URL: url }, timeoutMs: 120_000 });
     expect(serial.code, serial.stdout + serial.stderr).toBe(0);
-    const replay = await testbed(['replay', first.failureFile!], cwd);
+    const replay = await testbed(['replay', first.failureFile!, '--adapter', racy], cwd);
     expect(replay.code, replay.stderr).toBe(1);
     expect(replay.stdout).toMatch(/trace hash matches the failure file/);
   }, 180_000);
@@ -68,7 +68,7 @@ describe('--interleave on a store module', () => {
     const free = await testbed(['sweep', '--scenario', SCENARIO, '--seeds', '1..5', '--adapter', racy, '--concurrency', 'free', '--json'], cwd);
     expect(free.code, free.stderr).toBe(1);
     const first = (JSON.parse(free.stdout) as SweepJson).firstFailure!;
-    const replay = await testbed(['replay', first.failureFile!, '--json'], cwd);
+    const replay = await testbed(['replay', first.failureFile!, '--trust-file-adapter', '--json'], cwd);
     const reruns = JSON.parse(replay.stdout) as { reruns: number; reproduced: number; exact: boolean };
     expect(reruns).toMatchObject({ reruns: 10, exact: false });
     expect(replay.code).toBe(reruns.reproduced > 0 ? 1 : 0);

@@ -49,7 +49,7 @@ describe('a failure of a user module store', () => {
     expect(firstFailure.shrunk).toBe(true);
     const file = path.resolve(dir, firstFailure.failureFile);
     const written = JSON.parse(readFileSync(file, 'utf8')) as { traceHash: string };
-    const replay = await runCliAsync(['replay', file, '--json'], { cwd: dir });
+    const replay = await runCliAsync(['replay', file, '--trust-file-adapter', '--json'], { cwd: dir });
     expect(replay.code, replay.stderr).toBe(1);
     const replayed = JSON.parse(replay.stdout) as { traceHash: string; exact: boolean; valid: boolean };
     expect(replayed).toMatchObject({ exact: true, valid: false, traceHash: written.traceHash });

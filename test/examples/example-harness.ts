@@ -41,7 +41,7 @@ export function exampleHarness(name: string, scenario: string, cliTimeoutMs: num
     /** Replays the failure file the unfenced sweep wrote: it fails again, with the same trace hash. */
     async expectReplayMatches(expect: ExpectStatic, sweepStdout: string, cwd: string): Promise<void> {
       const failureFile = /^failure file: (.+)$/m.exec(sweepStdout)![1]!;
-      const replay = await testbed(unfencedPg, ['replay', failureFile], cwd);
+      const replay = await testbed(unfencedPg, ['replay', failureFile, '--adapter', path.join(example, 'unfenced.ts')], cwd);
       expect(replay.code, replay.stderr).toBe(1);
       expect(replay.stdout).toMatch(/trace hash matches the failure file/);
     },

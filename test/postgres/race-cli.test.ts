@@ -1,6 +1,7 @@
 // `testbed race` end to end on a SQL race mutant (000 §25–§30): the whole run and two shards merged
 // give the same counts and the same smallest failure, whose failure file `testbed replay`
-// reproduces with the same trace hash; the built-in store passes the same cases (exit 0).
+// reproduces with the same trace hash; PCT samples inside functions find a race inside one
+// function the same way from the same seed; the built-in store passes the same cases (exit 0).
 
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -29,6 +30,20 @@ describe('testbed race', () => {
     const mergedJson = JSON.parse(merged.stdout) as typeof wholeJson;
     expect({ cases: mergedJson.cases, schedules: mergedJson.schedules, failing: mergedJson.failing, traceHash: mergedJson.traceHash }).toEqual({ cases: wholeJson.cases, schedules: wholeJson.schedules, failing: wholeJson.failing, traceHash: wholeJson.traceHash });
     const replay = await runCliAsync(['replay', mergedJson.failureFile], { env: env(), timeoutMs: 120_000 });
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toContain('trace hash matches the failure file');
+  }, 600_000);
+
+  test('PCT samples stepping inside functions catch a race inside one function, from the same seed the same failure, which replays exactly', async () => {
+    const dir = scratch();
+    const args = ['race', '--adapter', 'postgres-mutant:release-function-unlocked', '--inside-functions', '--kinds', 'Release,Acquire', '--strategy', 'pct', '--max-schedules', '20', '--stop-at-first', '--workers', '2', '--json'];
+    const first = await runCliAsync([...args, '--out', path.join(dir, 'a')], { env: env(), timeoutMs: 240_000 });
+    expect(first.code, first.stderr).toBe(1);
+    const json = JSON.parse(first.stdout) as { strategy: string; pctDepth: number; exhausted: boolean; traceHash: string; failureFile: string; failures: Array<{ kinds: string[]; state: string }> };
+    expect({ strategy: json.strategy, pctDepth: json.pctDepth, exhausted: json.exhausted }).toEqual({ strategy: 'pct', pctDepth: 3, exhausted: false });
+    const again = await runCliAsync([...args, '--out', path.join(dir, 'b')], { env: env(), timeoutMs: 240_000 });
+    expect((JSON.parse(again.stdout) as typeof json).traceHash).toBe(json.traceHash);
+    const replay = await runCliAsync(['replay', json.failureFile], { env: env(), timeoutMs: 120_000 });
     expect(replay.code, replay.stderr).toBe(1);
     expect(replay.stdout).toContain('trace hash matches the failure file');
   }, 600_000);

@@ -24,7 +24,7 @@ export const PUBLISHED_SCENARIOS = [
 /** Every mutant of the catalogue, as `testbed mutants` publishes them. */
 export const PUBLISHED_MUTANTS: ReadonlyArray<string> = MUTANTS.map((m) => m.name);
 
-export const SUITES = ['check-postgres', 'check-mutants', 'conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity', 'sql-races-interleaved'] as const;
+export const SUITES = ['check-postgres', 'check-mutants', 'conformance', 'conformance-postgres', 'differential-postgres', 'idempotency', 'scope-identity', 'sql-races-exhaustive', 'sql-races-interleaved'] as const;
 
 /** A message with every character that markup must escape. */
 export const HOSTILE_MESSAGE = `write under token 1 accepted after token 2 <img src=x onerror="window.__injected=1"> & 'quoted' ]]> \u0001`;

@@ -2,6 +2,7 @@
 // pairs of operations), so a history of a few hundred thousand operations is checked in well under
 // a second. A check that throws could not decide: the run is undecided, never passed.
 
+import type { Command } from '../../../model/commands.ts';
 import type { StressHistory } from '../history.ts';
 import { grantsOf, type Grant } from '../leases.ts';
 import type { StressViolation } from '../violation.ts';
@@ -14,6 +15,18 @@ import { checkLeasesSurelyHeld } from './lease-surely-held.ts';
 import { checkNoPhantomLease, NO_PHANTOM_LEASE } from './phantom-lease.ts';
 
 export const STRESS_INVARIANTS = [LEASE_EXCLUSIVE, FENCING_MONOTONIC, NO_PHANTOM_LEASE, ACCEPTED_WRITES, CAPACITY, IDEMPOTENCY_NEW_ONCE, DIGEST_CONFLICT] as const;
+
+/**
+ * The command kinds the checks follow in full on the scopes they judge (the stress clients' own,
+ * client.ts, and the setup's). Other kinds on those scopes (jobs, handoffs, forced releases,
+ * waiters, recovery epochs) grant or end leases the checks do not see, so a history with them
+ * there is not theirs to judge: stress sends them on side scopes (side-flows.ts), and race judges
+ * such cases by the reference model alone (campaign/race/judge.ts).
+ */
+export const JUDGED_KINDS: ReadonlySet<Command['kind']> = new Set<Command['kind']>([
+  'Acquire', 'AcquireAll', 'Renew', 'Release', 'Mutate', 'IdempotencyBegin', 'IdempotencyComplete',
+  'DefineCapacity', 'AcquirePermit', 'ReleasePermit', 'Reserve', 'ReleaseReservation', 'ConsumeReservation', 'FailReservation', 'Inspect',
+]);
 
 /**
  * How far store time can be trusted. 'store': the store stamps each decision with its own clock
