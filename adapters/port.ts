@@ -163,6 +163,20 @@ export class OutcomeUnknownError extends Error {
   }
 }
 
+/**
+ * Thrown by the testbed (not by stores) when a call into a store did not settle within its time
+ * limit: nothing is known of the call, and the run cannot go on; it ends undecided, naming the call.
+ */
+export class CallTimeoutError extends Error {
+  constructor(
+    readonly call: string,
+    readonly limitMs: number,
+  ) {
+    super(`${call} did not finish within ${limitMs >= 1000 ? `${Math.round(limitMs / 1000)} s` : `${limitMs} ms`}`);
+    this.name = 'CallTimeoutError';
+  }
+}
+
 /** Thrown when the store could not be reached at all: the request was definitely not applied. */
 export class StoreUnavailableError extends Error {
   constructor(

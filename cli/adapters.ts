@@ -10,13 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
-import { isSyncStore, OutcomeUnknownError, type CallContext, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
+import { CallTimeoutError, isSyncStore, OutcomeUnknownError, type CallContext, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
-import { awaiting, bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
+import { bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
+import { callTimeoutMs, limitCall } from './call-limit.ts';
 
 export interface ResolvedAdapter {
   readonly name: string;
@@ -129,9 +130,6 @@ async function serverOrFail(): Promise<PostgresServer> {
   }
 }
 
-/** How long a user's store factory may take to open a store (the check allows a store call as long). */
-export const FACTORY_TIMEOUT_MS = 10_000;
-
 async function resolveModule(spec: string, interleave: InterleaveStrategy | undefined): Promise<ResolvedAdapter> {
   const file = path.resolve(spec);
   if (!existsSync(file)) throw new UsageError(`adapter module not found: ${spec}`);
@@ -189,18 +187,20 @@ async function resolveExec(spec: string): Promise<ResolvedAdapter> {
  * that run's), so a store that is costly to open is opened once per run, not once more up front.
  */
 async function userStore(spec: string, userFactory: StoreFactory, probeConnection?: string): Promise<ResolvedAdapter> {
+  const limitMs = callTimeoutMs();
   const open = async (options: StoreOptions): Promise<Store> => {
     let store: unknown;
     try {
-      store = await awaiting(`the store factory of ${spec}`, Promise.resolve(userFactory(options)));
+      store = await limitCall(`the store factory of ${spec}`, () => userFactory(options), limitMs);
     } catch (error) {
+      if (error instanceof CallTimeoutError) throw new UndecidedError(error.message, { cause: error });
       throw new UndecidedError(`the store factory of ${spec} failed: ${firstLine(error)}`, { cause: error });
     }
-    return checkedStore(spec, checkStore(spec, store));
+    return checkedStore(spec, checkStore(spec, store), limitMs);
   };
   const forward = forwardingTime();
   const probeOptions: StoreOptions = { time: forward.time, callerClock: forward.callerClock, ...(probeConnection === undefined ? {} : { connectionString: probeConnection }) };
-  let spare: Store | null = await bounded(`the store factory of ${spec}`, open(probeOptions), FACTORY_TIMEOUT_MS);
+  let spare: Store | null = await open(probeOptions);
   const deterministic = spare.capabilities?.deterministic === true;
   const factory: StoreFactory = async (options) => {
     if (spare === null || options.time === 'database' || options.connectionString !== undefined) return open(options);
@@ -279,18 +279,25 @@ async function syntaxErrorOf(file: string, spec: string): Promise<string | null>
  * defines, unknown outcome and unavailable) names the store and the command, and a call that
  * never answers is named if the command stops waiting for it. Everything else is the store's own.
  */
-function checkedStore(spec: string, inner: Store): Store {
+function checkedStore(spec: string, inner: Store, limitMs: number): Store {
   const named = (command: Command, error: unknown): unknown =>
-    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError
+    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof CallTimeoutError
       ? error
       : new Error(`store ${spec} threw on ${command.kind}: ${firstLine(error)}`, { cause: error });
   const execute = async (command: Command, call?: CallContext): Promise<unknown> => {
     try {
-      return await awaiting<unknown>(`store ${spec} on ${command.kind}`, inner.execute(command, call));
+      return await limitCall<unknown>(`store ${spec} on ${command.kind}`, () => inner.execute(command, call), limitMs);
     } catch (error) {
       throw named(command, error);
     }
   };
+  // The other calls, each within the same limit (a store that keeps the process alive cannot hang the command).
+  const limited = (name: 'lifecycle' | 'snapshot' | 'restore' | 'close'): ((...args: unknown[]) => Promise<unknown>) | undefined => {
+    const method = (inner as unknown as Record<string, unknown>)[name];
+    if (typeof method !== 'function') return undefined;
+    return (...args) => limitCall(`${name}() of store ${spec}`, () => (method as (...a: unknown[]) => unknown).apply(inner, args), limitMs);
+  };
+  const calls = { lifecycle: limited('lifecycle'), snapshot: limited('snapshot'), restore: limited('restore'), close: limited('close') };
   const executeSync = isSyncStore(inner)
     ? (command: Command): unknown => {
         try {
@@ -304,6 +311,7 @@ function checkedStore(spec: string, inner: Store): Store {
     get(target, key) {
       if (key === 'execute') return execute;
       if (key === 'executeSync') return executeSync;
+      if (typeof key === 'string' && key in calls) return calls[key as keyof typeof calls];
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

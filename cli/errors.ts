@@ -70,11 +70,11 @@ export function waitingFor(): string | undefined {
  * not settled after `timeoutMs`. The timer does not keep the process alive on its own, so a
  * promise that can never settle is reported at once (see `waitingFor`), not after the timeout.
  */
-export async function bounded<T>(label: string, promise: Promise<T>, timeoutMs: number): Promise<T> {
+export async function bounded<T>(label: string, promise: Promise<T>, timeoutMs: number, timedOut: () => Error = () => new UndecidedError(`${label} did not finish within ${Math.round(timeoutMs / 1000)} s`)): Promise<T> {
   waits.push(label);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UndecidedError(`${label} did not finish within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    timer = setTimeout(() => reject(timedOut()), timeoutMs);
     timer.unref();
   });
   try {

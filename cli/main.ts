@@ -185,18 +185,43 @@ function interrupted(signal: NodeJS.Signals): void {
   process.stderr.write(`\ntestbed: interrupted by ${signal}; ${found}\n`);
   for (const file of files) process.stderr.write(`replay: npx testbed replay ${file}\n`);
   // The exit hooks stop any server this process started; its watchdog removes the rest.
-  process.exit(signal === 'SIGINT' ? 130 : 143);
+  exitWith(signal === 'SIGINT' ? 130 : 143);
 }
 
 let finished = false;
+/** Set before each exit the testbed itself makes; any other exit came from code it ran. */
+let ownExit = false;
+function exitWith(code: number): never {
+  ownExit = true;
+  process.exit(code);
+}
 // The event loop ran dry before the command finished: something awaited a promise that nothing
 // will ever settle (a store factory or a store call that never answers). Say what, and stop.
 process.on('beforeExit', () => {
   if (finished) return;
   const what = waitingFor();
   process.stderr.write(`testbed: could not decide: ${what === undefined ? 'the command' : what} never finished (a promise that nothing settles)\n`);
-  process.exit(EXIT.undecided);
+  exitWith(EXIT.undecided);
 });
+// Code the testbed runs (a store module) ended the process before the command finished: no exit
+// of that kind may pass for a verdict. Writes to stderr are synchronous here, and the exit code
+// set in this listener is the one the process ends with.
+process.on('exit', (code) => {
+  if (finished || ownExit) return;
+  const what = waitingFor();
+  process.stderr.write(`testbed: could not decide: the process was ended (process.exit(${code})) ${what === undefined ? 'before the command finished' : `during ${what}`}, with no verdict\n`);
+  process.exitCode = EXIT.undecided;
+});
+// An error that no call awaited (thrown from a store's timer or callback): one line, naming what
+// the command was waiting for, never a stack trace unless asked.
+const stray = (error: unknown): void => {
+  const what = waitingFor();
+  process.stderr.write(`testbed: could not decide: an error no call awaited${what === undefined ? '' : ` (during ${what})`}: ${describeError(error)}\n`);
+  if (process.argv.includes('--verbose')) process.stderr.write(`${stackChain(error)}\n`);
+  exitWith(EXIT.undecided);
+};
+process.on('uncaughtException', stray);
+process.on('unhandledRejection', stray);
 process.once('SIGINT', interrupted);
 process.once('SIGTERM', interrupted);
 
@@ -204,4 +229,4 @@ const code = await main(process.argv, process.argv.includes('--verbose'));
 finished = true;
 // Exit once stdout has drained, so that a lingering handle (a pool, a timer in a library)
 // can never keep a finished command alive.
-process.stdout.write('', () => process.exit(code));
+process.stdout.write('', () => exitWith(code));
