@@ -22,7 +22,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Command } from '../model/commands.ts';
 import { COMMAND_KINDS } from '../model/outcome-kinds.ts';
-import { OutcomeUnknownError, type LifecycleEvent, type Store, type StoreCapabilities, type StoreImage, type StoreOptions } from './port.ts';
+import { OutcomeUnknownError, StoreLostError, type LifecycleEvent, type Store, type StoreCapabilities, type StoreImage, type StoreOptions } from './port.ts';
 
 export const EXEC_PROTOCOL = 1;
 
@@ -50,6 +50,8 @@ class ExecChannel {
   /** Why the channel can no longer be used (the process ended or broke the protocol); null while it can. */
   private broken: string | null = null;
   private exitStatus = 'ended';
+  /** Whether the process is gone (ended, never started, stopped for hanging) rather than broke the protocol. */
+  private lost = false;
   readonly done: Promise<void>;
 
   constructor(
@@ -80,15 +82,24 @@ class ExecChannel {
     });
   }
 
+  /** Why the channel is broken: a lost store (exit 3) when the process is gone, a store error (a finding) when it broke the protocol. */
+  private brokenError(): Error {
+    const message = `${this.broken}${this.lastWords()}`;
+    return this.lost ? new StoreLostError(message) : new ExecStoreError(message);
+  }
+
   private lastWords(): string {
     const last = this.stderr.filter((l) => l.trim() !== '').at(-1);
     return last === undefined ? '' : ` (its last words: ${last.trim().slice(0, 200)})`;
   }
 
   /** Marks the channel unusable and fails every request in flight with why. */
-  private breakWith(why: string): void {
-    this.broken ??= `store process \`${this.command}\` ${why}`;
-    const error = new ExecStoreError(`${this.broken}${this.lastWords()}`);
+  private breakWith(why: string, lost = true): void {
+    if (this.broken === null) {
+      this.broken = `store process \`${this.command}\` ${why}`;
+      this.lost = lost;
+    }
+    const error = this.brokenError();
     for (const pending of this.pending.values()) {
       clearTimeout(pending.timer);
       pending.reject(error);
@@ -102,13 +113,13 @@ class ExecChannel {
     try {
       reply = JSON.parse(line);
     } catch {
-      this.breakWith(`wrote a line that is not JSON: ${line.slice(0, 120)}`);
+      this.breakWith(`wrote a line that is not JSON: ${line.slice(0, 120)}`, false);
       return;
     }
     const id = (reply as { id?: unknown } | null)?.id;
     const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
     if (pending === undefined) {
-      this.breakWith(`answered a request it was not asked: ${line.slice(0, 120)}`);
+      this.breakWith(`answered a request it was not asked: ${line.slice(0, 120)}`, false);
       return;
     }
     this.pending.delete(id as number);
@@ -118,7 +129,7 @@ class ExecChannel {
 
   /** Sends one request and waits for the reply with its id; a process that does not answer in time is stopped. */
   request(type: string, body: Record<string, unknown>, what: string): Promise<Record<string, unknown>> {
-    if (this.broken !== null) return Promise.reject(new ExecStoreError(`${this.broken}${this.lastWords()}`));
+    if (this.broken !== null) return Promise.reject(this.brokenError());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -117,4 +117,6 @@ export interface Interleaving {
   readonly windowMs: number;
   /** Opens the main store and one session per name, all on one fresh database state. */
   open(options: StoreOptions, sessions: ReadonlyArray<string>): Promise<InterleavedStores>;
+  /** The same store on the same server, interleaved by another strategy (race steps inside functions so). */
+  withStrategy(strategy: InterleaveStrategy): Interleaving;
 }

@@ -164,10 +164,16 @@ export class OutcomeUnknownError extends Error {
 }
 
 /**
- * Thrown by the testbed (not by stores) when a call into a store did not settle within its time
- * limit: nothing is known of the call, and the run cannot go on; it ends undecided, naming the call.
+ * Thrown by the testbed (not by stores) when a store can no longer be called: its process ended,
+ * or a call did not settle within its time limit. Nothing is known of the call, and the run
+ * cannot go on; it ends undecided (exit 3), naming the call, never as a finding about the store.
  */
-export class CallTimeoutError extends Error {
+export class StoreLostError extends Error {
+  override name = 'StoreLostError';
+}
+
+/** A call into a store that did not settle within its time limit (cli/call-limit.ts). */
+export class CallTimeoutError extends StoreLostError {
   constructor(
     readonly call: string,
     readonly limitMs: number,

@@ -1,6 +1,7 @@
 // The time `npx testbed race --adapter postgres` takes to exhaust every pair of the port's command
-// kinds on the built-in store, as a user runs it (the CLI in a child process, its default four
-// workers), with its own count of cases and schedules. Minutes on two cores: the full bench only.
+// kinds on the built-in store, as a user runs it (the CLI in a child process, its defaults: four
+// workers, and PCT samples inside functions after each case), with its own count of cases and
+// schedules. Minutes on two cores: the full bench only.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +28,12 @@ export async function measureRaceExhaust(): Promise<RaceExhaust> {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const seconds = (performance.now() - started) / 1000;
-    const summary = JSON.parse(stdout) as { cases: number; schedules: number; prunedBranches: number; exhausted: boolean };
+    let summary: { cases: number; schedules: number; prunedBranches: number; exhausted: boolean };
+    try {
+      summary = JSON.parse(stdout) as typeof summary;
+    } catch {
+      throw new Error(`testbed race exited ${String(exitCode)} without its JSON summary`);
+    }
     return { seconds, cases: summary.cases, schedules: summary.schedules, prunedBranches: summary.prunedBranches, exhausted: summary.exhausted, exitCode };
   } finally {
     rmSync(out, { recursive: true, force: true });

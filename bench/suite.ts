@@ -245,10 +245,10 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
       meets: null,
     });
   }
-  if (r.raceExhaust !== null) {
-    const x = r.raceExhaust;
+  const x = r.raceExhaust;
+  if (x !== null) {
     rows.push({
-      figure: `race: every pair of kinds exhausted on postgres (s)`,
+      figure: 'race: every pair of kinds exhausted on postgres (s)',
       measured: `${fmt(x.seconds)} (${x.cases} cases, ${x.schedules} schedules, ${x.prunedBranches} branches skipped, exit ${String(x.exitCode)})`,
       against: `≤ ${TARGETS.raceExhaustSecondsMax} s, exhausted, exit 0`,
       meets: x.exhausted && x.exitCode === 0 && x.seconds <= TARGETS.raceExhaustSecondsMax,

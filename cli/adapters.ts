@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
-import { CallTimeoutError, isSyncStore, OutcomeUnknownError, type CallContext, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
+import { CallTimeoutError, isSyncStore, StoreLostError, OutcomeUnknownError, type CallContext, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
@@ -276,12 +276,13 @@ async function syntaxErrorOf(file: string, spec: string): Promise<string | null>
 
 /**
  * A user's store, as the simulator calls it: an error it throws (other than the two the port
- * defines, unknown outcome and unavailable) names the store and the command, and a call that
- * never answers is named if the command stops waiting for it. Everything else is the store's own.
+ * defines, unknown outcome and unavailable) names the store and the command, and every call but
+ * the synchronous executeSync has the time limit of call-limit.ts, past which it rejects with a
+ * CallTimeoutError naming it. Everything else is the store's own.
  */
 function checkedStore(spec: string, inner: Store, limitMs: number): Store {
   const named = (command: Command, error: unknown): unknown =>
-    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof CallTimeoutError
+    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof StoreLostError
       ? error
       : new Error(`store ${spec} threw on ${command.kind}: ${firstLine(error)}`, { cause: error });
   const execute = async (command: Command, call?: CallContext): Promise<unknown> => {

@@ -85,16 +85,6 @@ export async function bounded<T>(label: string, promise: Promise<T>, timeoutMs: 
   }
 }
 
-/** Marks `label` as awaited while `promise` is pending, without a time limit. */
-export async function awaiting<T>(label: string, promise: Promise<T>): Promise<T> {
-  waits.push(label);
-  try {
-    return await promise;
-  } finally {
-    waits.splice(waits.lastIndexOf(label), 1);
-  }
-}
-
 /** The stack of an error and of every cause under it, for `--verbose`. */
 export function stackChain(error: unknown): string {
   const parts: string[] = [];

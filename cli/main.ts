@@ -4,8 +4,10 @@
 // Whatever goes wrong ends in one line naming what failed; `--verbose` adds the stack trace.
 
 import { Command, CommanderError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
 import { describeError, EXIT, firstLine, stackChain, UndecidedError, UsageError, waitingFor } from './errors.ts';
 import { writtenFailureFiles } from './record-failure.ts';
+import { replayCommandLine } from './replay-trust.ts';
 import { packageVersion } from './version.ts';
 
 const adapterOption = () =>
@@ -114,6 +116,7 @@ function buildProgram(): Command {
     .option('--seed <n>', 'the seed of random and pct schedules', '1')
     .option('--pct-depth <d>', 'PCT bug depth: d - 1 priority change points per schedule, at scheduling points (1 to 10)', '3')
     .option('--stop-at-first', 'start no case after one fails; report the failing case that comes first in case order')
+    .option('--function-samples <n>', 'after each case, that many PCT samples that also step inside the PL/pgSQL functions its calls run (default 10; 0: none; --inside-functions explores inside them instead)')
     .option('--workers <n>', 'cases explored at once, each on stores of its own (1 to 8)', '4')
     .addOption(shardOption())
     .option('--out <dir>', 'output directory (the failure file)', 'out')
@@ -178,12 +181,22 @@ async function main(argv: string[], verbose: boolean): Promise<number> {
   }
 }
 
+/** The adapter a failure file names ('' when it cannot be read: then the line needs no --adapter). */
+function recordedAdapter(file: string): string {
+  try {
+    const adapter = (JSON.parse(readFileSync(file, 'utf8')) as { adapter?: unknown }).adapter;
+    return typeof adapter === 'string' ? adapter : '';
+  } catch {
+    return '';
+  }
+}
+
 /** After an interrupt, what was already found: every failure file written so far, with how to replay it. */
 function interrupted(signal: NodeJS.Signals): void {
   const files = writtenFailureFiles();
   const found = files.length === 0 ? 'no failure file was written' : `failure files written: ${files.join(', ')}`;
   process.stderr.write(`\ntestbed: interrupted by ${signal}; ${found}\n`);
-  for (const file of files) process.stderr.write(`replay: npx testbed replay ${file}\n`);
+  for (const file of files) process.stderr.write(`replay: ${replayCommandLine(file, recordedAdapter(file))}\n`);
   // The exit hooks stop any server this process started; its watchdog removes the rest.
   exitWith(signal === 'SIGINT' ? 130 : 143);
 }
@@ -215,6 +228,8 @@ process.on('exit', (code) => {
 // An error that no call awaited (thrown from a store's timer or callback): one line, naming what
 // the command was waiting for, never a stack trace unless asked.
 const stray = (error: unknown): void => {
+  // The verdict is printed and the process is on its way out: it stands.
+  if (finished) return;
   const what = waitingFor();
   process.stderr.write(`testbed: could not decide: an error no call awaited${what === undefined ? '' : ` (during ${what})`}: ${describeError(error)}\n`);
   if (process.argv.includes('--verbose')) process.stderr.write(`${stackChain(error)}\n`);

@@ -4,6 +4,7 @@
 // otherwise it exits 2 saying what it would run. The replay lines the testbed prints for such
 // files carry the `--adapter` they need, so pasting one still works.
 
+import path from 'node:path';
 import { shellWord } from '../sim/run.ts';
 import { isUserStore } from './adapters.ts';
 import { UsageError } from './errors.ts';
@@ -22,10 +23,16 @@ export function replayCommandLine(file: string, adapter: string): string {
 
 /** Throws a usage error unless the file's adapter may run: built in, named again by the user, or trusted. */
 export function checkReplayTrust(file: string, recorded: string, trust: ReplayTrust): void {
-  if (trust.adapter !== undefined && trust.adapter !== recorded) {
+  if (trust.adapter !== undefined && !sameAdapter(trust.adapter, recorded)) {
     throw new UsageError(`${file} was recorded on adapter ${recorded}, not ${trust.adapter}: a replay runs on the store the failure came from`);
   }
   if (!isUserStore(recorded) || trust.adapter !== undefined || trust.trustFileAdapter === true) return;
   const what = recorded.startsWith('exec:') ? `runs the command ${recorded.slice('exec:'.length)}` : `loads the store module ${recorded}`;
   throw new UsageError(`${file}: replaying it ${what}; replay runs only code named on its command line: ${replayCommandLine(file, recorded)} (or --trust-file-adapter)`);
+}
+
+/** Two adapter specs name the same store: equal, or module paths that resolve to the same file. */
+function sameAdapter(a: string, b: string): boolean {
+  if (a === b) return true;
+  return isUserStore(a) && isUserStore(b) && !a.startsWith('exec:') && !b.startsWith('exec:') && path.resolve(a) === path.resolve(b);
 }

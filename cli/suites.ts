@@ -15,6 +15,9 @@ import type { SuiteEvidence } from '../reports/index.ts';
 const ROOT = path.resolve(import.meta.dirname, path.basename(path.dirname(import.meta.dirname)) === 'dist' ? '../..' : '..');
 const VITEST = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
 
+/** How long the suites may run in all: minutes on a loaded 2-core machine, never a hang. */
+const SUITES_TIMEOUT_MS = 900_000;
+
 interface SuiteSpec {
   readonly name: string;
   readonly file: string;
@@ -67,7 +70,7 @@ export function runSuites(withPostgres: boolean): SuiteEvidence[] {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: 'ignore',
-      timeout: 300_000,
+      timeout: SUITES_TIMEOUT_MS,
     });
     let report: VitestJson;
     try {

@@ -6,7 +6,7 @@
 
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
-import { CallTimeoutError, OutcomeUnknownError, StoreUnavailableError, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
+import { OutcomeUnknownError, StoreLostError, StoreUnavailableError, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
 import { chooserOf, CLOCK_SESSION, insideFunctions, type InterleavedStores, type Interleaving } from '../adapters/interleaving.ts';
 import { chooserFor, STEPS_PER_CALL, STEPS_PER_CALL_INSIDE_FUNCTIONS } from './interleave-strategy.ts';
 import type { Streams } from './prng.ts';
@@ -189,8 +189,9 @@ export class DatabaseNode {
    * throws is a bug of the store: a port-contract finding, and an unknown outcome for the caller.
    */
   private failedAtDb(m: Message, command: Command, error: unknown): void {
-    // The call never settled: the run cannot go on, and ends undecided (cli/call-limit.ts).
-    if (error instanceof CallTimeoutError) throw error;
+    // The store can no longer be called (its process ended, a call never settled): the run
+    // cannot go on, and ends undecided.
+    if (error instanceof StoreLostError) throw error;
     if (error instanceof StoreUnavailableError) {
       this.host.reply(m, MSG_DB_REP, { error: 'unavailable' });
       return;

@@ -1,11 +1,13 @@
 // The store port's contract, checked on every answer a store gives in a simulated run: the
-// outcome is an object whose `kind` is one of the command's outcome kinds (model/outcome-kinds.ts)
-// and whose tokens are safe integers; a store that throws anything but the port's two
+// outcome is an object whose `kind` is one of the command's outcome kinds (model/outcome-kinds.ts),
+// whose tokens are safe integers, and whose fields have the shape of that outcome
+// (outcome-schema.ts); a store that throws anything but the port's two
 // infrastructure errors has a bug. Either is a `port-contract` finding naming the command, the
 // process and what the store did; the caller sees the call's outcome as unknown.
 
 import type { Command } from '../model/commands.ts';
 import { OUTCOME_KINDS } from '../model/outcome-kinds.ts';
+import { shapeBreach } from './outcome-schema.ts';
 import type { Violation } from '../model/verdict.ts';
 
 export const PORT_CONTRACT = 'port-contract';
@@ -20,7 +22,8 @@ export function contractBreach(command: Command, outcome: unknown): string | nul
   }
   const token = tokenOf(outcome);
   if (token !== undefined && !(Number.isSafeInteger(token) && (token as number) > 0)) return `answered ${describe(outcome)}: a fencing token must be a positive safe integer`;
-  return null;
+  const shape = shapeBreach(command.kind, outcome);
+  return shape === null ? null : `answered ${describe(outcome)}, which is not the port's shape of ${kind}: ${shape}`;
 }
 
 /** The token of an outcome that grants or names a lease, if it has one. */

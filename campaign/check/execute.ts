@@ -3,7 +3,7 @@
 // diverges (its answer is the error); a store that cannot be reached, answers with an unknown
 // outcome or does not answer in time aborts the whole check, which could not decide.
 
-import { CallTimeoutError, OutcomeUnknownError, StoreUnavailableError, type StoreImage } from '../../adapters/port.ts';
+import { OutcomeUnknownError, StoreLostError, StoreUnavailableError, type StoreImage } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import { sameData } from '../../model/data-equal.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
@@ -129,7 +129,7 @@ async function answerOf(call: () => Promise<unknown>, timeoutMs: number, what: s
     return await within(call(), timeoutMs, what);
   } catch (error) {
     if (error instanceof Abort) throw error;
-    if (error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof CallTimeoutError) {
+    if (error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof StoreLostError) {
       throw new Abort(`the store failed on ${what}: ${messageOf(error)}`);
     }
     return { thrown: messageOf(error) };

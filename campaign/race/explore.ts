@@ -12,6 +12,8 @@ import type { RaceCase } from './space.ts';
 export interface RaceFailure {
   readonly verdict: RaceVerdict;
   readonly run: ScheduleRun | null;
+  /** The schedule stepped inside server-side functions (its replay must too). */
+  readonly insideFunctions?: boolean;
 }
 
 export interface CaseResult {
@@ -20,6 +22,8 @@ export interface CaseResult {
   readonly schedules: number;
   readonly pruned: number;
   readonly beyondBound: number;
+  /** Of `schedules`, those sampled stepping inside functions after the case's exploration between statements. */
+  readonly insideSchedules?: number;
   readonly failure?: RaceFailure;
   /** Why no verdict (undecided). */
   readonly why?: string;

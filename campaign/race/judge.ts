@@ -8,7 +8,7 @@
 // orders leaves behind.
 
 import type { SettledCall } from '../../adapters/interleaving.ts';
-import { StoreUnavailableError } from '../../adapters/port.ts';
+import { StoreLostError, StoreUnavailableError } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import { sameData } from '../../model/data-equal.ts';
 import type { ModelState } from '../../model/state.ts';
@@ -40,6 +40,8 @@ export function judgeSchedule(start: ModelState, calls: ReadonlyArray<{ readonly
     if (result.status === 'rejected') {
       // Not applied, as the store says: no serial order needs it.
       if (result.reason instanceof StoreUnavailableError) continue;
+      // The store can no longer be called (its process ended, a call never settled): no verdict.
+      if (result.reason instanceof StoreLostError) return { kind: 'undecided', message: result.reason.message };
       const why = result.reason instanceof Error ? `${result.reason.name}: ${result.reason.message}` : String(result.reason);
       return { kind: 'fail', rule: 'port-contract', message: `${describeCall(session, command)} threw ${why.split('\n')[0]}` };
     }

@@ -19,6 +19,7 @@ export const raceSummarySchema = z
     depth: z.number().int(),
     kinds: z.array(z.string()),
     insideFunctions: z.boolean(),
+    functionSamples: z.number().int().nonnegative(),
     strategy: z.enum(['exhaustive', 'random', 'pct']),
     stopAtFirst: z.boolean().optional(),
     seed: z.number().int().optional(),
@@ -27,6 +28,7 @@ export const raceSummarySchema = z
     maxSchedules: z.number().int(),
     cases: z.number().int().nonnegative(),
     schedules: z.number().int().nonnegative(),
+    insideSchedules: z.number().int().nonnegative(),
     prunedBranches: z.number().int().nonnegative(),
     branchesBeyondBound: z.number().int().nonnegative(),
     exhausted: z.boolean(),
@@ -66,8 +68,8 @@ export class RaceShardSetError extends Error {
 
 /** The fields every shard of one run shares. */
 function workOf(summary: RaceSummary): string {
-  const { adapter, depth, kinds, insideFunctions, strategy, seed, pctDepth, preemptionBound, maxSchedules } = summary;
-  return JSON.stringify({ adapter, depth, kinds, insideFunctions, strategy, seed, pctDepth, preemptionBound, maxSchedules });
+  const { adapter, depth, kinds, insideFunctions, functionSamples, strategy, seed, pctDepth, preemptionBound, maxSchedules } = summary;
+  return JSON.stringify({ adapter, depth, kinds, insideFunctions, functionSamples, strategy, seed, pctDepth, preemptionBound, maxSchedules });
 }
 
 /** The shards 1..n of one run, merged: the summary of the whole and its smallest failure. */
@@ -87,6 +89,7 @@ export function mergeRaceShards(shards: ReadonlyArray<RaceShard>, version: strin
     ...shards[0]!.summary,
     cases: sum((s) => s.cases),
     schedules: sum((s) => s.schedules),
+    insideSchedules: sum((s) => s.insideSchedules),
     prunedBranches: sum((s) => s.prunedBranches),
     branchesBeyondBound: sum((s) => s.branchesBeyondBound),
     exhausted: all.every((s) => s.exhausted),

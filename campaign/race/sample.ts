@@ -24,7 +24,15 @@ export interface Sampling {
   readonly pctDepth: number;
   /** Schedules per case. */
   readonly schedules: number;
+  /**
+   * Stepping inside functions after an exploration between statements: a case whose first
+   * schedule stops at no point inside a function has nothing more to sample.
+   */
+  readonly onlyInsideFunctions?: boolean;
 }
+
+/** Whether a schedule stopped inside a server-side function (an entry `s1@12`). */
+const POINT = /@\d+$/;
 
 /** Always the first candidate: the schedule PCT measures a case's scheduling points on. */
 const firstCandidate: Chooser = () => 0;
@@ -43,8 +51,9 @@ export async function sampleCase(session: RaceSession, raceCase: RaceCase, sampl
       const { verdict, run } = await runAndJudge(session, raceCase, choose);
       schedules++;
       if (measuring) stepsPerCall = Math.max(1, Math.ceil(run.batch.schedule.length / raceCase.kinds.length));
-      if (verdict.kind === 'fail') return { outcome: 'fail', ...counts(), failure: { verdict, run } };
+      if (verdict.kind === 'fail') return { outcome: 'fail', ...counts(), failure: { verdict, run, ...(sampling.onlyInsideFunctions === true ? { insideFunctions: true } : {}) } };
       if (verdict.kind === 'undecided') undecided ??= verdict.message ?? 'no verdict';
+      if (sampling.onlyInsideFunctions === true && i === 0 && !run.batch.schedule.some((s) => POINT.test(s))) break;
     }
   } catch (error) {
     if (error instanceof RaceSetupError) return { outcome: 'fail', ...counts(), failure: { verdict: { kind: 'fail', rule: 'serial', message: error.message }, run: null } };

@@ -6,6 +6,7 @@
 import type { Command } from '../../model/commands.ts';
 import type { Outcome, OutcomeOf } from '../../model/outcomes.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../../adapters/port.ts';
+import { contractBreach } from '../../sim/port-contract.ts';
 import type { Stream } from '../../sim/prng.ts';
 import { wallNow, type HistoryRecorder } from './history.ts';
 import { Aim } from './timing.ts';
@@ -52,18 +53,26 @@ export async function runClient(client: StressClient, world: StressWorld, record
   const supports = supportsOf(client.store);
   const send = async <C extends Command>(command: C): Promise<OutcomeOf<C>> => {
     const op = recorder.invoke(name, command);
+    let outcome: OutcomeOf<C>;
     try {
-      const outcome = await client.store.execute(command);
-      recorder.complete(op, 'ok', outcome as Outcome);
-      aim.took(op.completedAt - op.invokedAt);
-      if (outcome.kind === 'Acquired') aim.saw(outcome.lease.acquiredAt, op.invokedAt, op.completedAt);
-      return outcome;
+      outcome = await client.store.execute(command);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const status = error instanceof StoreUnavailableError ? 'fail' : error instanceof OutcomeUnknownError ? 'unknown' : 'error';
       recorder.complete(op, status, undefined, message);
       throw new NoOutcome(message);
     }
+    // An answer the port does not allow is no outcome: a finding, never read by a checker.
+    const breach = contractBreach(command, outcome);
+    if (breach !== null) {
+      recorder.complete(op, 'error', undefined, breach);
+      op.breach = true;
+      throw new NoOutcome(breach);
+    }
+    recorder.complete(op, 'ok', outcome as Outcome);
+    aim.took(op.completedAt - op.invokedAt);
+    if (outcome.kind === 'Acquired') aim.saw(outcome.lease.acquiredAt, op.invokedAt, op.completedAt);
+    return outcome;
   };
   const ctx: FlowContext = { random, name, aim, world, startedAt, send, supports, versions: new Map(), serial: { next: 0 } };
   const flows = workflowsOf(ctx);

@@ -9,7 +9,8 @@ import { streamFor } from '../../sim/prng.ts';
 import { checkStressHistory, type StressTiming } from './checks/index.ts';
 import { canStress, runClient, supportsOf } from './client.ts';
 import { HistoryRecorder, wallNow, type OpStatus, type StressHistory } from './history.ts';
-import type { StressViolation } from './violation.ts';
+import { violation, type StressViolation } from './violation.ts';
+import { PORT_CONTRACT } from '../../sim/port-contract.ts';
 import { stressWorld, type StressWorld } from './world.ts';
 
 /** The stores the clients use: one per client (its own session), or one shared by all. */
@@ -136,11 +137,16 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
   const byStatus: Record<OpStatus, number> = { ok: 0, fail: 0, unknown: 0, error: 0 };
   const byKind: Partial<Record<Command['kind'], number>> = {};
   const errors: string[] = [];
+  // Answers that broke the port contract are findings about the store (the first few: a store
+  // that breaks it usually does so everywhere), not errors that leave the run undecided.
+  const breaches: StressViolation[] = [];
   for (const op of history) {
     if (op.client === 'setup') continue;
     byStatus[op.status]++;
     byKind[op.command.kind] = (byKind[op.command.kind] ?? 0) + 1;
-    if (op.status === 'error' && errors.length < 5) errors.push(`${op.command.kind}: ${op.error}`);
+    const breach = op.breach === true;
+    if (breach && breaches.length < 5) breaches.push(violation(PORT_CONTRACT, scopeOf(op.command), [op], `${op.command.kind} by ${op.client}: the store ${op.error ?? ''}`));
+    if (op.status === 'error' && !breach && errors.length < 5) errors.push(`${op.command.kind}: ${op.error}`);
   }
   const operations = history.filter((op) => op.client !== 'setup').length;
   const elapsedMs = finishedAt - startedAt;
@@ -155,8 +161,16 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
     throughput: operations / (elapsedMs / 1000),
     byStatus,
     byKind,
-    violations: verdict.violations,
+    violations: [...breaches, ...verdict.violations],
     undecided: verdict.undecided,
     errors,
   };
+}
+
+/** The scope a command names, or its kind when it names none (for a finding's heading). */
+function scopeOf(command: Command): string {
+  const fields = command as unknown as { scope?: unknown; scopes?: unknown };
+  if (typeof fields.scope === 'string') return fields.scope;
+  if (Array.isArray(fields.scopes) && typeof fields.scopes[0] === 'string') return fields.scopes[0];
+  return command.kind;
 }

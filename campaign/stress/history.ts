@@ -28,6 +28,8 @@ export interface StressOp {
   outcome?: Outcome;
   /** The error message, for fail, unknown and error. */
   error?: string;
+  /** An error: the store's answer broke the port contract (a finding, not an error of the run). */
+  breach?: true;
 }
 
 export type StressHistory = ReadonlyArray<StressOp>;

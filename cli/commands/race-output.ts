@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import pc from 'picocolors';
 import type { CaseResult } from '../../campaign/race/explore.ts';
+import type { Strategy } from '../../campaign/race/run-case.ts';
 import { writeRaceFile, type RaceFile } from '../../campaign/race/race-file.ts';
 import { writeRaceShard, type RaceSummary } from '../../campaign/race/race-shard.ts';
 import { describeSchedule } from '../../campaign/race/schedule-text.ts';
@@ -19,6 +20,8 @@ import { replayCommandLine } from '../replay-trust.ts';
 export interface Tally {
   cases: number;
   schedules: number;
+  /** Of `schedules`, those sampled stepping inside functions (--function-samples). */
+  insideSchedules: number;
   pruned: number;
   beyondBound: number;
   bounded: Array<{ kinds: ReadonlyArray<string>; state: string }>;
@@ -33,6 +36,7 @@ export const LARGEST = 10;
 export function count(tally: Tally, raceCase: RaceCase, result: CaseResult): void {
   tally.cases++;
   tally.schedules += result.schedules;
+  tally.insideSchedules += result.insideSchedules ?? 0;
   tally.pruned += result.pruned;
   tally.beyondBound += result.beyondBound;
   const name = { kinds: raceCase.kinds, state: raceCase.state.name };
@@ -44,16 +48,13 @@ export function count(tally: Tally, raceCase: RaceCase, result: CaseResult): voi
   else if (result.outcome === 'undecided') tally.undecided.push({ ...name, why: result.why ?? '' });
 }
 
-/** How a case's schedules are chosen (race.ts strategyOf). */
-export type Strategy =
-  | { readonly name: 'exhaustive'; readonly maxSchedules: number; readonly preemptions: number | null }
-  | { readonly name: 'random' | 'pct'; readonly maxSchedules: number; readonly seed: number; readonly pctDepth: number };
-
 export interface ReportContext {
   readonly spec: string;
   readonly depth: number;
   readonly kinds: ReadonlyArray<CommandKind>;
   readonly insideFunctions: boolean;
+  /** PCT samples per case stepping inside functions after the exploration between statements. */
+  readonly functionSamples: number;
   readonly strategy: Strategy;
   /** The first failing case in case order is reported, not the smallest failure. */
   readonly stopAtFirst: boolean;
@@ -89,7 +90,7 @@ function failureFileOf(worst: Failing, context: ReportContext, path: string): Ra
     version: 1,
     type: 'race',
     adapter: context.spec,
-    insideFunctions: context.insideFunctions,
+    insideFunctions: worst.result.failure!.insideFunctions ?? context.insideFunctions,
     kinds: [...worst.raceCase.kinds],
     state: worst.raceCase.state.name,
     actors: worst.raceCase.actors,
@@ -108,6 +109,7 @@ function summaryOf(tally: Tally, context: ReportContext): RaceSummary {
     depth: context.depth,
     kinds: [...context.kinds],
     insideFunctions: context.insideFunctions,
+    functionSamples: context.functionSamples,
     strategy: strategy.name,
     ...(exhaustive ? {} : { seed: strategy.seed, ...(strategy.name === 'pct' ? { pctDepth: strategy.pctDepth } : {}) }),
     preemptionBound: exhaustive ? strategy.preemptions : null,
@@ -116,6 +118,7 @@ function summaryOf(tally: Tally, context: ReportContext): RaceSummary {
     ...(context.shard === undefined ? {} : { shard: `${context.shard.index}/${context.shard.count}` }),
     cases: tally.cases,
     schedules: tally.schedules,
+    insideSchedules: tally.insideSchedules,
     prunedBranches: tally.pruned,
     branchesBeyondBound: tally.beyondBound,
     // Every schedule of every case ran: none sampled, none bounded, none past a preemption bound, none cut short by a failure or no verdict.
@@ -170,7 +173,8 @@ const out = (line: string): void => void process.stdout.write(`${line}\n`);
 /** The summary's lines: what was explored, the bounded and undecided cases; for a pass, the verdict. */
 export function printSummary(summary: RaceSummary): void {
   const explored = sampledText(summary) ?? (summary.exhausted ? 'every schedule' : summary.preemptionBound === null ? 'schedules up to --max-schedules per case' : `schedules with at most ${summary.preemptionBound} preemptions`);
-  out(`race on ${summary.adapter}: ${summary.cases} cases of ${summary.depth} calls, ${summary.schedules} schedules run (${explored}${summary.insideFunctions ? ', stepping inside functions' : ''}), ${summary.prunedBranches} branches skipped as orders of independent steps`);
+  const inside = summary.insideFunctions ? ', stepping inside functions' : (summary.insideSchedules ?? 0) > 0 ? `; then ${summary.insideSchedules} PCT samples stepping inside functions, up to ${summary.functionSamples} a case` : '';
+  out(`race on ${summary.adapter}: ${summary.cases} cases of ${summary.depth} calls, ${summary.schedules} schedules run (${explored}${inside}), ${summary.prunedBranches} branches skipped as orders of independent steps`);
   if (summary.bounded.length > 0) out(pc.yellow(`bounded: ${summary.bounded.length} cases reached --max-schedules before their last schedule (first: ${summary.bounded[0]!.kinds.join('+')} from '${summary.bounded[0]!.state}')`));
   for (const u of summary.undecided.slice(0, 10)) out(pc.yellow(`undecided: ${u.kinds.join('+')} from '${u.state}': ${u.why}`));
   if (summary.stopAtFirst === true && summary.failing > 0) out(pc.yellow('--stop-at-first: cases after the first failing one did not run'));

@@ -7,17 +7,17 @@
 
 import pc from 'picocolors';
 import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
-import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
+import { replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
 import { loadClassifier } from '../../campaign/race/independence.ts';
 import { RaceSession } from '../../campaign/race/race-session.ts';
-import { sampleCase } from '../../campaign/race/sample.ts';
+import { caseRunner, type RaceWorker, type Strategy } from '../../campaign/race/run-case.ts';
 import type { RaceFile } from '../../campaign/race/race-file.ts';
 import { caseOf, raceCases, shardOf, type RaceCase } from '../../campaign/race/space.ts';
 import type { CommandKind } from '../../model/commands.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
-import { count, failureText, report, type Strategy, type Tally } from './race-output.ts';
+import { count, failureText, report, type Tally } from './race-output.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
 import { parseSeed, shardFrom } from '../seeds.ts';
@@ -33,6 +33,7 @@ export interface RaceCommandOptions {
   readonly seed: string;
   readonly pctDepth: string;
   readonly stopAtFirst?: boolean;
+  readonly functionSamples?: string;
   readonly workers: string;
   readonly shard?: string;
   readonly out: string;
@@ -88,10 +89,14 @@ function strategyOf(options: RaceCommandOptions, insideFunctions: boolean): Stra
   return { name, maxSchedules, preemptions };
 }
 
-/** One case's schedules, run and judged as the strategy says. */
-function caseRunner(strategy: Strategy): (session: RaceSession, raceCase: RaceCase) => Promise<CaseResult> {
-  if (strategy.name === 'exhaustive') return (session, raceCase) => exploreCase(session, raceCase, strategy);
-  return (session, raceCase) => sampleCase(session, raceCase, { strategy: strategy.name, seed: strategy.seed, pctDepth: strategy.pctDepth, schedules: strategy.maxSchedules });
+/** PCT samples per case stepping inside functions after the exploration between statements, unless --function-samples says otherwise. */
+export const DEFAULT_FUNCTION_SAMPLES = 10;
+
+function functionSamplesOf(options: RaceCommandOptions, insideFunctions: boolean): number {
+  if (options.functionSamples === undefined) return insideFunctions ? 0 : DEFAULT_FUNCTION_SAMPLES;
+  if (insideFunctions) throw new UsageError('--function-samples adds samples inside functions to an exploration between statements; --inside-functions already steps inside them');
+  if (!/^\d+$/.test(options.functionSamples) || Number(options.functionSamples) > 100_000) throw new UsageError(`--function-samples must be a whole number from 0 to 100000, got '${options.functionSamples}'`);
+  return Number(options.functionSamples);
 }
 
 export async function raceCommand(options: RaceCommandOptions): Promise<void> {
@@ -104,6 +109,7 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   const insideFunctions = options.insideFunctions === true;
   const strategy = strategyOf(options, insideFunctions);
   const stopAtFirst = options.stopAtFirst === true;
+  const functionSamples = functionSamplesOf(options, insideFunctions);
   const workers = positive(options.workers, '--workers', 8);
   // Names are checked before any server starts; whether the store implements them, after.
   kindsOf(options.kinds, undefined);
@@ -115,19 +121,24 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
     await adapter.close();
     throw new UsageError(`race needs a store whose statements it can hold: ${spec} does not take options.connectionString`);
   }
-  const tally: Tally = { cases: 0, schedules: 0, pruned: 0, beyondBound: 0, bounded: [], undecided: [], failing: [], largest: [] };
-  const sessions = Array.from({ length: workers }, () => new RaceSession(adapter.interleave!, sessionsOf(depth)));
-  const session = sessions[0]!;
+  const tally: Tally = { cases: 0, schedules: 0, insideSchedules: 0, pruned: 0, beyondBound: 0, bounded: [], undecided: [], failing: [], largest: [] };
+  const stepping = functionSamples > 0 ? adapter.interleave.withStrategy('random-functions') : null;
+  const pool: RaceWorker[] = Array.from({ length: workers }, () => ({
+    between: new RaceSession(adapter.interleave!, sessionsOf(depth)),
+    inside: stepping === null ? null : new RaceSession(stepping, sessionsOf(depth)),
+  }));
   try {
-    const declared = await session.declaredKinds();
+    const declared = await pool[0]!.between.declaredKinds();
     const kinds = kindsOf(options.kinds, declared);
     await loadClassifier();
     const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS);
     const cases = shard === undefined ? all : shardOf(all, shard);
-    await exploreAll(cases, sessions, caseRunner(strategy), { stopAtFirst, json: options.json === true }, tally);
-    await report(tally, { spec, depth, kinds, insideFunctions, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
+    const seed = parseSeed(options.seed);
+    const pctDepth = positive(options.pctDepth, '--pct-depth', 10);
+    await exploreAll(cases, pool, caseRunner(strategy, { samples: functionSamples, seed, pctDepth }), { stopAtFirst, json: options.json === true }, tally);
+    await report(tally, { spec, depth, kinds, insideFunctions, functionSamples, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
   } finally {
-    await Promise.allSettled(sessions.map((worker) => worker.close()));
+    await Promise.allSettled(pool.flatMap((worker) => [worker.between.close(), worker.inside?.close()]));
     await adapter.close();
   }
 }
@@ -139,18 +150,18 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
  * Cases start in case order, so under `stopAtFirst` every case before the first failing one has
  * started when it fails, and runs to its end: the first failing case is the same on every run.
  */
-async function exploreAll(cases: ReadonlyArray<RaceCase>, sessions: ReadonlyArray<RaceSession>, runCase: ReturnType<typeof caseRunner>, how: { stopAtFirst: boolean; json: boolean }, tally: Tally): Promise<void> {
+async function exploreAll(cases: ReadonlyArray<RaceCase>, pool: ReadonlyArray<RaceWorker>, runCase: ReturnType<typeof caseRunner>, how: { stopAtFirst: boolean; json: boolean }, tally: Tally): Promise<void> {
   const progress = startProgress(cases.length, 'race', !how.json);
   let lastLine = Date.now();
   let next = 0;
-  const work = async (worker: RaceSession): Promise<void> => {
+  const work = async (worker: RaceWorker): Promise<void> => {
     while (next < cases.length && !(how.stopAtFirst && tally.failing.length > 0)) {
       const raceCase = cases[next++]!;
       let result: CaseResult;
       try {
         result = await runCase(worker, raceCase);
       } catch (error) {
-        await worker.close();
+        await Promise.allSettled([worker.between.close(), worker.inside?.close()]);
         result = { outcome: 'undecided', schedules: 0, pruned: 0, beyondBound: 0, why: `could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
       }
       count(tally, raceCase, result);
@@ -161,7 +172,7 @@ async function exploreAll(cases: ReadonlyArray<RaceCase>, sessions: ReadonlyArra
       }
     }
   };
-  const outcomes = await Promise.allSettled(sessions.map(work));
+  const outcomes = await Promise.allSettled(pool.map(work));
   progress.stop();
   const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (failed !== undefined) throw failed.reason;

@@ -6,6 +6,7 @@
 
 import { describe, expect, test } from 'vitest';
 import type { SettledCall } from '../../adapters/interleaving.ts';
+import { CallTimeoutError } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import type { ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
@@ -49,6 +50,19 @@ describe('judging a race schedule', () => {
     const verdict = judge(raceCase, [first.outcome, second.outcome], first.state);
     expect(verdict.kind).toBe('fail');
     expect(['lease-exclusive', 'fencing-monotonic']).toContain(verdict.rule);
+  });
+
+  test('a call whose store was lost (a call past its time limit) leaves the schedule undecided, never a finding', () => {
+    const raceCase = caseOf(['Acquire', 'Acquire'], 'free', 'rival')!;
+    const { answers, state } = serially(raceCase);
+    const end = Math.max(...raceCase.arrivals);
+    const settled: SettledCall[] = [
+      { call: 0, result: { status: 'fulfilled', value: answers[0] }, storeTimes: [end] },
+      { call: 1, result: { status: 'rejected', reason: new CallTimeoutError('store x on Acquire', 20_000) }, storeTimes: [end] },
+    ];
+    const calls = raceCase.commands.map((command: Command, i) => ({ session: SESSIONS[i]!, command }));
+    const verdict = judgeSchedule(raceCase.built.model, calls, settled, step(state, { kind: 'Inspect' }, end).outcome, end, raceHistory(raceCase, SESSIONS, settled));
+    expect(verdict).toEqual({ kind: 'undecided', message: 'store x on Acquire did not finish within 20 s' });
   });
 
   test("a job's lease in the setup is the reference model's to judge: the store's correct Busy answer passes", () => {

@@ -87,6 +87,8 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Reco
   ['race with a preemption bound on samples', ['race', '--strategy', 'random', '--preemptions', '2'], /--preemptions bounds --strategy exhaustive/],
   ['race stopping at the first failure of a shard', ['race', '--stop-at-first', '--shard', '1/2'], /--stop-at-first cannot be used with --shard/],
   ['race with a bad seed', ['race', '--strategy', 'pct', '--seed', 'x'], /bad seed "x"/],
+  ['race sampling inside functions it already explores', ['race', '--inside-functions', '--function-samples', '5'], /--inside-functions already steps inside them/],
+  ['race with a bad number of function samples', ['race', '--function-samples', 'many'], /--function-samples must be a whole number from 0 to 100000/],
   ['replay of a damaged race failure file', ['replay', file('race-failure.json', JSON.stringify({ version: 1, type: 'race', adapter: 'postgres', kinds: ['Acquire'] }))], /not a race failure file/],
   // Scenario files that pass field by field but that no run can combine.
   ['scenario file with network delay min above max', ['run', '--scenario', scenarioFile('delay.json', (s) => (s.faults.profile = { networkDelayMsMin: 10, networkDelayMsMax: 2 })), '--seed', '1'], /networkDelayMsMax \(2\) must be at least networkDelayMsMin \(10\)/],

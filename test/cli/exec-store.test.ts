@@ -1,8 +1,8 @@
 // `--adapter exec:<command>`: a store in any language, over JSON lines. The Python lease store of
 // examples/exec-store passes a lease scenario; its unfenced variant is caught, and the replay line
 // (quoted for the shell) replays the failure with the same trace hash. A process that breaks the
-// protocol is named in one line: exit 3 when no store could be opened, exit 1 (a finding) when a
-// call fails.
+// protocol is named in one line: exit 3 when no store could be opened or its process died, exit 1
+// (a finding) when a call fails.
 
 import { writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
@@ -45,6 +45,25 @@ describe('exec: stores', () => {
     expect(result.code).toBe(3);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/store process `no-such-store-command-xyz` exited with code 127 \(its last words: .*not found\)/);
+  });
+
+  test('a store process that dies after init_ok: exit 3, one line with its last words, no finding', () => {
+    const script = `import json,sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if r["type"] == "init":
+        print(json.dumps({"id": r["id"], "type": "init_ok"}), flush=True)
+    else:
+        print("out of memory", file=sys.stderr, flush=True)
+        sys.exit(4)`;
+    const dir = scratch();
+    const file = `${dir}/dies.py`;
+    writeFileSync(file, script);
+    const result = runCli(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', `exec:python3 ${file}`]);
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    const last = result.stderr.trimEnd().split('\n').at(-1)!;
+    expect(last).toMatch(/^testbed: could not decide: .*exited with code 4 \(its last words: out of memory\)$/);
+    expect(result.stdout).not.toMatch(/port-contract/);
   });
 
   test('a store whose every call fails is a finding naming the command (exit 1), not a crash', () => {

@@ -3,7 +3,7 @@
 // pool waiting on a lock does) is cut off at the call time limit, a store that calls
 // process.exit(0) inside a call, and an error thrown from a store's own timer, each end with exit
 // 3 and one line naming the call, within 30 s; an answer of the wrong shape is a port-contract
-// finding naming the call (exit 1).
+// finding naming the call and the field (exit 1) under run, sweep and stress.
 
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -47,13 +47,25 @@ describe('a store cannot hang the testbed or end it silently', () => {
     expect(result.ms).toBeLessThan(30_000);
   }, 60_000);
 
-  test('an answer of the wrong shape is a port-contract finding naming the call (exit 1)', async () => {
+  // A lease without its fields used to end run and sweep with "TypeError: Cannot read properties
+  // of undefined", and stress undecided.
+  test.each([
+    ['run', ['run', '--scenario', 'stale-holder', '--seed', '1', '--no-shrink']],
+    ['sweep', ['sweep', '--scenario', 'stale-holder', '--seeds', '1..2', '--no-shrink']],
+    ['stress', ['stress', '--duration', '1s', '--clients', '2']],
+  ])('an answer of the wrong shape is a port-contract finding naming the call and the field under %s (exit 1)', async (_, args) => {
+    const file = store(scratch(), 'store.mjs', FREE.replace('NEXT', "{ kind: 'Acquired' }"));
+    const result = await runCliAsync([...args, '--adapter', file], { env: LIMIT, timeoutMs: 60_000 });
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/port-contract: Acquire by .*the store answered \{"kind":"Acquired"\}, which is not the port's shape of Acquired: lease: /);
+    expect(result.stdout + result.stderr).not.toMatch(/TypeError/);
+  }, 60_000);
+
+  test('a token that is not a number is a port-contract finding (exit 1)', async () => {
     const file = store(scratch(), 'store.mjs', FREE.replace('NEXT', "{ kind: 'Acquired', lease: { scope: c.scope, holder: c.holder, token: '1', acquiredAt: 0, expiresAt: 'later' } }"));
     const result = await run(file);
     expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/port-contract/);
-    expect(result.stdout).toMatch(/Acquire/);
-    expect(result.stderr).not.toMatch(/TypeError/);
+    expect(result.stdout).toMatch(/port-contract: Acquire/);
   }, 60_000);
 
   test('TESTBED_CALL_TIMEOUT_MS that is not a number of milliseconds is bad input (exit 2)', async () => {

@@ -1,8 +1,10 @@
 // `testbed race` end to end on a SQL race mutant (000 §25–§30): the whole run and two shards merged
 // give the same counts and the same smallest failure, whose failure file `testbed replay`
 // reproduces with the same trace hash; PCT samples inside functions find a race inside one
-// function the same way from the same seed; the built-in store passes the same cases (exit 0).
+// function the same way from the same seed, also by default after the exploration between
+// statements; the built-in store passes the same cases (exit 0).
 
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCliAsync } from '../cli/run-cli.ts';
@@ -47,6 +49,21 @@ describe('testbed race', () => {
     expect(replay.code, replay.stderr).toBe(1);
     expect(replay.stdout).toContain('trace hash matches the failure file');
   }, 600_000);
+
+  test('by default, a race inside one function is caught by the samples that step inside functions, and replays exactly', async () => {
+    const dir = scratch();
+    const result = await runCliAsync(['race', '--adapter', 'postgres-mutant:release-function-unlocked', '--kinds', 'Release,Acquire', '--workers', '2', '--json', '--out', dir], { env: env(), timeoutMs: 240_000 });
+    expect(result.code, result.stderr).toBe(1);
+    const json = JSON.parse(result.stdout) as { functionSamples: number; insideSchedules: number; failureFile: string };
+    expect(json.functionSamples).toBe(10);
+    expect(json.insideSchedules).toBeGreaterThan(0);
+    const file = JSON.parse(readFileSync(json.failureFile, 'utf8')) as { insideFunctions: boolean; schedule: string[] };
+    expect(file.insideFunctions).toBe(true);
+    expect(file.schedule.some((step) => /@\d+$/.test(step))).toBe(true);
+    const replay = await runCliAsync(['replay', json.failureFile], { env: env(), timeoutMs: 120_000 });
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toContain('trace hash matches the failure file');
+  }, 300_000);
 
   test('the built-in store passes the same cases', async () => {
     const result = await runCliAsync([...RACE, '--adapter', 'postgres', '--out', scratch()], { env: env(), timeoutMs: 240_000 });

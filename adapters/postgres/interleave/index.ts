@@ -158,6 +158,7 @@ export function postgresInterleaving(
   return {
     strategy,
     windowMs: INTERLEAVE_WINDOW_MS,
+    withStrategy: (other) => postgresInterleaving(other, connectionString, freshSchema, variant),
     open: async (options, sessions) => {
       const schema = freshSchema();
       const points = insideFunctions(strategy) ? { schema } : {};
@@ -210,6 +211,7 @@ export function connectingInterleaving(strategy: InterleaveStrategy, connectionS
   return {
     strategy,
     windowMs: INTERLEAVE_WINDOW_MS,
+    withStrategy: (other) => connectingInterleaving(other, connectionString, freshSchema, factory),
     open: async (options, sessions) => {
       const clock = options.time === 'database' ? undefined : options.time;
       const schema = freshSchema();
