@@ -55,6 +55,9 @@ export interface ReportContext {
   readonly insideFunctions: boolean;
   /** PCT samples per case stepping inside functions after the exploration between statements. */
   readonly functionSamples: number;
+  /** The seed and PCT depth of sampled schedules (random, pct, and the samples inside functions). */
+  readonly seed: number;
+  readonly pctDepth: number;
   readonly strategy: Strategy;
   /** The first failing case in case order is reported, not the smallest failure. */
   readonly stopAtFirst: boolean;
@@ -111,7 +114,8 @@ function summaryOf(tally: Tally, context: ReportContext): RaceSummary {
     insideFunctions: context.insideFunctions,
     functionSamples: context.functionSamples,
     strategy: strategy.name,
-    ...(exhaustive ? {} : { seed: strategy.seed, ...(strategy.name === 'pct' ? { pctDepth: strategy.pctDepth } : {}) }),
+    ...(exhaustive && context.functionSamples === 0 ? {} : { seed: context.seed }),
+    ...(strategy.name === 'pct' || context.functionSamples > 0 ? { pctDepth: context.pctDepth } : {}),
     preemptionBound: exhaustive ? strategy.preemptions : null,
     maxSchedules: strategy.maxSchedules,
     stopAtFirst: context.stopAtFirst,

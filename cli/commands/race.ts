@@ -136,7 +136,7 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
     const seed = parseSeed(options.seed);
     const pctDepth = positive(options.pctDepth, '--pct-depth', 10);
     await exploreAll(cases, pool, caseRunner(strategy, { samples: functionSamples, seed, pctDepth }), { stopAtFirst, json: options.json === true }, tally);
-    await report(tally, { spec, depth, kinds, insideFunctions, functionSamples, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
+    await report(tally, { spec, depth, kinds, insideFunctions, functionSamples, seed, pctDepth, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
   } finally {
     await Promise.allSettled(pool.flatMap((worker) => [worker.between.close(), worker.inside?.close()]));
     await adapter.close();
