@@ -158,9 +158,20 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
     guard.release();
   };
 
+  // The server admits only this run: password authentication (SCRAM) on its socket and on
+  // 127.0.0.1, with a password made for it, which travels in the connection string and nowhere
+  // else (the file initdb reads it from is removed at once).
+  const password = randomBytes(18).toString('base64url');
   try {
     checkServerCanEnter(dataDir);
-    run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C', '--no-instructions']);
+    const pwfile = path.join(baseDir, 'pwfile');
+    fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+    if (user) fs.chownSync(pwfile, user.uid, user.gid);
+    try {
+      run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--no-sync', '-E', 'UTF8', '--locale=C', '--no-instructions']);
+    } finally {
+      fs.rmSync(pwfile, { force: true });
+    }
     const all: Record<string, string> = {
       fsync: 'off',
       full_page_writes: 'off',
@@ -182,7 +193,7 @@ async function startEmbedded(settings: Readonly<Record<string, string>>): Promis
         };
         return {
           kind: 'embedded',
-          connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+          connectionString: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
           schema: 'public',
           port,
           dataDir,

@@ -1,5 +1,6 @@
-// The PostgreSQL harness: an embedded server leaves no process and no temp dir after stop();
-// DATABASE_URL mode gives each use its own schema; containers are skipped without Docker.
+// The PostgreSQL harness: an embedded server leaves no process and no temp dir after stop(), and
+// admits only the run that started it (its password); DATABASE_URL mode gives each use its own
+// schema; containers are skipped without Docker.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,37 @@ describe('postgres harness', () => {
     await server.stop();
     expect(alive(pid!)).toBe(false);
     expect(fs.existsSync(server.baseDir!)).toBe(false);
+  });
+
+  test('the embedded server admits only the run: a connection without its password is refused, on 127.0.0.1 and on the socket', async () => {
+    const server = await startPostgres({ kind: 'embedded' });
+    try {
+      const url = new URL(server.connectionString);
+      expect(url.password.length).toBeGreaterThanOrEqual(20);
+      const refused = async (config: pg.ClientConfig): Promise<string> => {
+        const client = new pg.Client({ ...config, connectionTimeoutMillis: 10_000 });
+        client.on('error', () => {});
+        try {
+          await client.connect();
+          await client.end();
+          return 'connected';
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      };
+      const port = Number(url.port);
+      for (const host of ['127.0.0.1', server.baseDir!]) {
+        expect(await refused({ host, port, user: 'postgres', database: 'postgres', password: 'guess' }), host).toMatch(/password authentication failed/);
+        expect(await refused({ host, port, user: 'postgres', database: 'postgres' }), host).not.toBe('connected');
+      }
+      const admitted = new pg.Client(server.connectionString);
+      await admitted.connect();
+      await admitted.end();
+      // The file initdb read the password from is gone.
+      expect(fs.existsSync(path.join(server.baseDir!, 'pwfile'))).toBe(false);
+    } finally {
+      await server.stop();
+    }
   });
 
   test('a crashed server (pg_ctl stop -m immediate) is still cleaned up by stop()', async () => {
