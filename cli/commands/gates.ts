@@ -117,7 +117,7 @@ class GateRun {
     }
 
     if (share.suites) {
-      this.say(pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity, SQL races interleaved`));
+      this.say(pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity, SQL races interleaved and explored`));
       this.suites.push(...(await this.phases.time('suites', async () => runSuites(work.postgres))));
     }
 

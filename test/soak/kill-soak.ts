@@ -5,13 +5,15 @@
 // Only the main process is killed, the hardest case: nothing of it runs after the kill, so the
 // watchdogs it started must do everything. Exit 0 when every kill left nothing behind, 1 otherwise.
 // The command and the moment of each kill are drawn from the seed; the machine's timing decides
-// where in the run that moment falls, so a kill is not replayed exactly.
+// where in the run that moment falls, so a kill is not replayed exactly. Only what each killed run
+// made counts (own-traces.ts), so other checkouts' servers and runs on the machine do not.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import seedrandom from 'seedrandom';
+import { OwnTraces } from './own-traces.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'cli/bin.mjs');
@@ -24,62 +26,6 @@ const COMMANDS: ReadonlyArray<{ readonly name: string; readonly args: (seed: num
   { name: 'real-fault failover', args: () => ['run', '--scenario', 'db-failover-unmitigated', '--seed', '1', '--adapter', 'postgres', '--faults', 'real'], windowMs: 6_500 },
   { name: 'real-fault restore', args: () => ['run', '--scenario', 'restore', '--seed', '1', '--adapter', 'postgres', '--faults', 'real'], windowMs: 6_500 },
 ];
-
-/** What a run of the testbed may leave only while it lives. */
-interface Traces {
-  readonly processes: ReadonlyArray<string>;
-  readonly dirs: ReadonlyArray<string>;
-  readonly shm: ReadonlyArray<string>;
-}
-
-const TEMP_PREFIXES = ['testbed-pg-', 'pg-cluster-', 'testbed-suites-'];
-
-function processes(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    let cmdline: string;
-    try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-    } catch {
-      continue;
-    }
-    if (Number(pid) === process.pid) continue;
-    // The testbed's own: its command, its watchdogs, and servers whose data dirs lie in its temp
-    // dirs (a postmaster names its data dir; its workers end with it). Other servers do not count.
-    if (/testbed-pg-|pg-cluster-|testbed-suites-|cli\/bin\.mjs/.test(cmdline)) found.push(`${pid} ${cmdline.slice(0, 160)}`);
-  }
-  return found;
-}
-
-function traces(): Traces {
-  const dirs = [tmpdir(), '/dev/shm'].flatMap((base) => {
-    try {
-      return readdirSync(base).filter((name) => TEMP_PREFIXES.some((p) => name.startsWith(p))).map((name) => path.join(base, name));
-    } catch {
-      return [];
-    }
-  });
-  let posix: string[] = [];
-  try {
-    posix = readdirSync('/dev/shm').filter((name) => name.startsWith('PostgreSQL.')).map((name) => `/dev/shm/${name}`);
-  } catch {
-    // No /dev/shm: nothing to leak there.
-  }
-  let sysv: string[] = [];
-  try {
-    sysv = readFileSync('/proc/sysvipc/shm', 'utf8').trim().split('\n').slice(1).map((line) => `sysv shm ${line.trim().split(/\s+/).slice(0, 2).join(' ')}`);
-  } catch {
-    // No System V IPC view.
-  }
-  return { processes: processes(), dirs, shm: [...posix, ...sysv] };
-}
-
-/** What `after` holds that `before` did not. */
-function left(before: Traces, after: Traces): string[] {
-  const diff = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => b.filter((x) => !a.includes(x));
-  const pidless = (lines: ReadonlyArray<string>) => lines.map((l) => l.replace(/^\d+ /, ''));
-  return [...diff(pidless(before.processes), pidless(after.processes)).map((p) => `process ${p}`), ...diff(before.dirs, after.dirs), ...diff(before.shm, after.shm)];
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -96,19 +42,34 @@ interface Kill {
 
 const CLEAN_WAIT_MS = 30_000;
 
-async function killOnce(index: number, random: () => number, baseline: Traces, scratch: string): Promise<Kill> {
+async function killOnce(index: number, random: () => number, scratch: string): Promise<Kill> {
   const command = COMMANDS[Math.floor(random() * COMMANDS.length)]!;
   const killAtMs = Math.round(100 + random() * command.windowMs);
-  const child = spawn(process.execPath, [BIN, ...command.args(1 + Math.floor(random() * 1000))], { cwd: scratch, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  // A TMPDIR of the run's own, which the server user can enter (as root the server runs as postgres).
+  const tmp = mkdtempSync(path.join(scratch, `run-${index}-`));
+  chmodSync(tmp, 0o755);
+  const child = spawn(process.execPath, [BIN, ...command.args(1 + Math.floor(random() * 1000))], { cwd: scratch, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1', TMPDIR: tmp } });
+  const own = new OwnTraces(tmp, child.pid!);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const exitedFirst = await Promise.race([exited.then(() => true), sleep(killAtMs).then(() => false)]);
-  if (!exitedFirst) child.kill('SIGKILL');
+  const deadline = performance.now() + killAtMs;
+  let exitedFirst = false;
+  // Watch the run while it lives: short-lived helpers and the segments its servers map.
+  while (!exitedFirst && performance.now() < deadline) {
+    own.observe();
+    exitedFirst = await Promise.race([exited.then(() => true), sleep(Math.min(100, Math.max(0, deadline - performance.now()))).then(() => false)]);
+  }
+  if (!exitedFirst) {
+    own.observe();
+    child.kill('SIGKILL');
+  }
   await exited;
   const killed = performance.now();
-  let remaining = left(baseline, traces());
+  own.observe();
+  let remaining = own.left();
   while (remaining.length > 0 && performance.now() - killed < CLEAN_WAIT_MS) {
     await sleep(250);
-    remaining = left(baseline, traces());
+    own.observe();
+    remaining = own.left();
   }
   return { index, command: command.name, killAtMs, exitedFirst, cleanMs: remaining.length === 0 ? Math.round(performance.now() - killed) : null, left: remaining };
 }
@@ -127,17 +88,14 @@ function option(name: string, fallback: number): number {
 const kills = option('--kills', 100);
 const seed = option('--seed', 1);
 const json = process.argv.includes('--json');
-const baseline = traces();
-if (baseline.processes.length > 0 || baseline.dirs.length > 0) {
-  process.stderr.write(`kill-soak: the machine is not quiet (${[...baseline.processes, ...baseline.dirs].length} testbed processes or dirs already); what they leave would be counted\n`);
-}
 const random = seedrandom(`kill-soak:${seed}`);
 const scratch = mkdtempSync(path.join(tmpdir(), 'kill-soak-'));
+chmodSync(scratch, 0o755);
 const results: Kill[] = [];
 try {
   // A run that ends before its moment is checked too, but does not count as a kill: draw again.
   for (let i = 1; results.filter((k) => !k.exitedFirst).length < kills && i <= kills * 3; i++) {
-    const kill = await killOnce(i, random, baseline, scratch);
+    const kill = await killOnce(i, random, scratch);
     results.push(kill);
     const what = kill.exitedFirst ? 'exited before its kill (not counted)' : `killed at ${kill.killAtMs} ms`;
     const outcome = kill.left.length === 0 ? `clean after ${kill.cleanMs} ms` : `LEFT ${kill.left.length}: ${kill.left.slice(0, 3).join('; ')}`;
