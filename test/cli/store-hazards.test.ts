@@ -1,6 +1,7 @@
 // A store cannot hang the testbed or end it without a verdict (docs/ARCHITECTURE.md "The CLI
-// contract"): a store that never answers a call while it keeps the process alive (a timer, as a
-// pool waiting on a lock does) is cut off at the call time limit, a store that calls
+// contract"): a store that never answers a call (its factory, execute, lifecycle, snapshot,
+// restore or close) while it keeps the process alive (a timer, as a pool waiting on a lock does)
+// is cut off at the call time limit, a store that calls
 // process.exit(0) inside a call, and an error thrown from a store's own timer, each end with exit
 // 3 and one line naming the call, within 30 s; an answer of the wrong shape is a port-contract
 // finding naming the call and the field (exit 1) under run, sweep and stress.
@@ -24,9 +25,9 @@ function store(dir: string, name: string, body: string): string {
 
 const FREE = "export default async () => ({ async execute(c) { return c.kind === 'Acquire' ? NEXT : { kind: 'Inspected', leases: [] }; }, async close() {} });\n";
 
-async function run(adapter: string, env: Record<string, string> = LIMIT) {
+async function run(adapter: string, env: Record<string, string> = LIMIT, scenario = 'stale-holder') {
   const started = Date.now();
-  const result = await runCliAsync(['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', adapter, '--no-shrink'], { env, timeoutMs: 60_000 });
+  const result = await runCliAsync(['run', '--scenario', scenario, '--seed', '1', '--adapter', adapter, '--no-shrink'], { env, timeoutMs: 60_000 });
   // What run prints before it starts (its replay line and settings) aside, the lines it ends with.
   const lines = result.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('npx testbed run') && !line.startsWith('seed 1:'));
   return { ...result, ms: Date.now() - started, lines };
@@ -37,10 +38,13 @@ describe('a store cannot hang the testbed or end it silently', () => {
     ['execute never answers', `${ALIVE}export default async () => ({ execute: () => new Promise(() => {}), async close() {} });\n`, /store .* on \w+ did not finish within 2 s/],
     ['the factory never answers', `${ALIVE}export default () => new Promise(() => {});\n`, /the store factory of .* did not finish within 2 s/],
     ['close never answers', `${ALIVE}${FREE.replace('NEXT', "{ kind: 'Busy', scope: c.scope }").replace('async close() {}', 'close: () => new Promise(() => {})')}`, /close\(\) of store .* did not finish within 2 s/],
+    ['lifecycle never answers', `${ALIVE}${FREE.replace('NEXT', "{ kind: 'Busy', scope: c.scope }").replace('async close() {}', 'lifecycle: () => new Promise(() => {}), async close() {}')}`, /lifecycle\(\) of store .* did not finish within 2 s/],
+    ['snapshot never answers', `${ALIVE}${FREE.replace('NEXT', "{ kind: 'Busy', scope: c.scope }").replace('async close() {}', 'snapshot: () => new Promise(() => {}), async restore() {}, async close() {}')}`, /snapshot\(\) of store .* did not finish within 2 s/, 'restore'],
+    ['restore never answers', `${ALIVE}${FREE.replace('NEXT', "{ kind: 'Busy', scope: c.scope }").replace('async close() {}', "async snapshot() { return { kind: 'image' }; }, restore: () => new Promise(() => {}), async close() {}")}`, /restore\(\) of store .* did not finish within 2 s/, 'restore'],
     ['execute calls process.exit(0)', "export default async () => ({ async execute() { process.exit(0); }, async close() {} });\n", /the process was ended \(process\.exit\(0\)\) during store .* on \w+, with no verdict/],
     ["an error thrown from the store's timer", "export default async () => ({ execute() { setTimeout(() => { throw new Error('boom in a timer'); }, 1); return new Promise(() => setInterval(() => {}, 1000)); }, async close() {} });\n", /an error no call awaited \(during store .* on \w+\): .*boom in a timer/],
-  ])('%s: exit 3, one line naming the call, within 30 s', async (_, body, message) => {
-    const result = await run(store(scratch(), 'store.mjs', body));
+  ])('%s: exit 3, one line naming the call, within 30 s', async (_, body, message, scenario = 'stale-holder') => {
+    const result = await run(store(scratch(), 'store.mjs', body), LIMIT, scenario);
     expect(result.code, result.stderr).toBe(3);
     expect(result.lines).toEqual([expect.stringMatching(message)]);
     expect(result.stderr).not.toMatch(/^\s+at /m);
