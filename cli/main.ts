@@ -11,7 +11,7 @@ import { replayCommandLine } from './replay-trust.ts';
 import { packageVersion } from './version.ts';
 
 const adapterOption = () =>
-  new Option('--adapter <adapter>', 'memory | postgres | mutant:<name> | postgres-mutant:<name> | path to a store module').default('memory');
+  new Option('--adapter <adapter>', 'memory | postgres | mutant:<name> | postgres-mutant:<name> | path to a store module | exec:<command> (a store in any language, JSON lines)').default('memory');
 const faultsOption = () =>
   new Option('--faults <mode>', 'sim keeps faults simulated; real maps them to real actions (postgres only)')
     .choices(['sim', 'real'])
