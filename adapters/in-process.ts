@@ -10,21 +10,21 @@ import type { ControllerPolicy } from '../model/controller-policy.ts';
 
 export interface InProcessAdapter {
   readonly name: string;
-  readonly store: { readonly name: string; readonly factory: StoreFactory };
+  readonly store: { readonly name: string; readonly factory: StoreFactory; readonly typedAnswers: true };
   /** The controller policy a policy mutant flips (absent: the correct policy). */
   readonly policy?: Partial<ControllerPolicy>;
 }
 
 /** `memory` or `mutant:<known name>`; null for anything else (including an unknown mutant). */
 export function inProcessAdapter(spec: string): InProcessAdapter | null {
-  if (spec === 'memory') return { name: 'memory', store: { name: 'memory', factory: createMemoryStore } };
+  if (spec === 'memory') return { name: 'memory', store: { name: 'memory', factory: createMemoryStore, typedAnswers: true } };
   if (!spec.startsWith('mutant:')) return null;
   const mutant = findMutant(spec);
   if (mutant === undefined) return null;
   const name = `mutant:${mutant.name}`;
   return {
     name,
-    store: { name, factory: mutantStoreFactory(mutant, createMemoryStore) },
+    store: { name, factory: mutantStoreFactory(mutant, createMemoryStore), typedAnswers: true },
     ...(mutant.policy === undefined ? {} : { policy: mutant.policy }),
   };
 }

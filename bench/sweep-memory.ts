@@ -2,7 +2,7 @@
 // stay flat as seeds accumulate. Samples at a fixed cadence; with `--expose-gc` each sample is
 // taken after a full collection, so it shows what is retained rather than what awaits collection.
 
-import createMemoryStore from '../adapters/memory.ts';
+import { inProcessAdapter } from '../adapters/in-process.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import { runScenario } from '../sim/run.ts';
 
@@ -43,7 +43,7 @@ function sample(seeds: number): MemorySample {
 
 export async function measureSweepMemory(options: SweepMemoryOptions): Promise<SweepMemoryResult> {
   const scenario = loadScenario(options.scenario);
-  const store = { name: 'memory', factory: createMemoryStore };
+  const { store } = inProcessAdapter('memory')!;
   const marks = new Set([Math.round(options.seeds / 10), Math.round(options.seeds / 2), options.seeds]);
   const samples: MemorySample[] = [sample(0)];
   const checkpoints: MemorySample[] = [];

@@ -8,8 +8,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.ts';
-import createMemoryStore, { MEMORY_ADAPTER } from '../adapters/memory.ts';
-import { findMutant, mutantStoreFactory } from '../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../adapters/in-process.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import { POLICY_FLAGS, type ControllerPolicy } from '../model/controller-policy.ts';
@@ -144,14 +143,8 @@ function firstIssue(error: z.ZodError): string {
 
 /** The store a failure ran on: the memory store, or a mutant of it. */
 function storeOf(adapter: string): { readonly store: StoreChoice; readonly policy?: Partial<ControllerPolicy> } {
-  if (adapter === MEMORY_ADAPTER) return { store: { name: MEMORY_ADAPTER, factory: createMemoryStore } };
-  const mutant = findMutant(adapter);
-  if (adapter.startsWith('mutant:') && mutant !== undefined) {
-    return {
-      store: { name: `mutant:${mutant.name}`, factory: mutantStoreFactory(mutant, createMemoryStore) },
-      ...(mutant.policy === undefined ? {} : { policy: mutant.policy }),
-    };
-  }
+  const inProcess = inProcessAdapter(adapter);
+  if (inProcess !== null) return { store: inProcess.store, ...(inProcess.policy === undefined ? {} : { policy: inProcess.policy }) };
   throw new Error(`replay of adapter '${adapter}' needs its store: pass it to replayFailure`);
 }
 

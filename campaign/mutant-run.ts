@@ -2,8 +2,8 @@
 // run over its target scenarios, seed after seed, until a run shows a violation that the correct
 // implementation does not show on the same plan; that plan is then shrunk to a counterexample.
 
-import createMemoryStore from '../adapters/memory.ts';
-import { MUTANTS, mutantStoreFactory, type Mutant } from '../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../adapters/in-process.ts';
+import { MUTANTS, type Mutant } from '../adapters/mutants/index.ts';
 import type { Violation } from '../model/verdict.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/schema.ts';
@@ -105,13 +105,13 @@ function mutantReplay(mutant: Mutant, scenario: string, seed: number): string {
  * every `run`/`sweep` have it on).
  */
 export function mutantExecutor(mutant: Mutant): (plan: Plan) => Promise<RunResult> {
-  const store = { name: `mutant:${mutant.name}`, factory: mutantStoreFactory(mutant, createMemoryStore) };
+  const { store } = inProcessAdapter(`mutant:${mutant.name}`)!;
   return (plan) => executePlan(plan, { store, differential: false, ...presentFields({ policy: mutant.policy }) });
 }
 
 /** Runs one plan on the correct implementation: the memory store and the correct policy. */
 export function correctExecutor(): (plan: Plan) => Promise<RunResult> {
-  const store = { name: 'memory', factory: createMemoryStore };
+  const { store } = inProcessAdapter('memory')!;
   return (plan) => executePlan(plan, { store, differential: false });
 }
 

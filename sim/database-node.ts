@@ -167,7 +167,7 @@ export class DatabaseNode {
 
   /** `shadowed`: step the shadow model with this outcome (false when the batch was compared whole). */
   private committedAtDb(m: Message, command: Command, outcome: unknown, shadowed = true): void {
-    const breach = contractBreach(command, outcome);
+    const breach = contractBreach(command, outcome, this.host.contract.shapes);
     if (breach !== null) {
       // Not an answer the port allows: a finding about the store; the caller cannot know what happened.
       this.host.contract.breach(command, m.fiber.process, this.host.now, breach);

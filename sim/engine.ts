@@ -50,6 +50,8 @@ export interface SimHooks {
 export interface SimParts {
   readonly coordination?: (sim: Sim) => SimCoordination;
   readonly realFaults?: RealFaultDriver | null;
+  /** The store's answers are typed by the testbed's own code (run.ts StoreChoice.typedAnswers). */
+  readonly shapesTyped?: boolean;
 }
 
 export class Sim {
@@ -91,6 +93,7 @@ export class Sim {
     this.addNode('operator', false);
     this.addNode('recovery', false);
     this.realFaults = parts.realFaults ?? null;
+    this.contract = new PortContract(parts.shapesTyped !== true);
     // Last: the coordination layer reads the nodes, streams and history made above.
     this.coordination = parts.coordination?.(this) ?? null;
   }
@@ -128,7 +131,7 @@ export class Sim {
   }
 
   /** Answers and errors of the store that the port does not allow (sim/port-contract.ts). */
-  readonly contract = new PortContract();
+  readonly contract: PortContract;
 
   /**
    * `differential`: compare every outcome with the reference model's (off for a store with

@@ -30,6 +30,12 @@ export type { Plan, PlanStep, OpSpec } from './plan.ts';
 export interface StoreChoice {
   readonly name: string;
   readonly factory: StoreFactory;
+  /**
+   * The store is the testbed's own, in its process (the memory store and its mutants): the
+   * compiler types its answers, so their shapes are not validated on the simulator's hot path
+   * (port-contract.ts). Every other store's answers are.
+   */
+  readonly typedAnswers?: boolean;
 }
 
 export interface ExecuteOptions {
@@ -85,6 +91,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   const policy = controllerPolicy({ ...(options.policy ?? {}) });
   const settings = plan.coordination;
   const sim = new Sim(plan, policy, controllerHooks, {
+    shapesTyped: options.store.typedAnswers === true,
     realFaults: faults === 'real' ? (options.realFaults ?? null) : null,
     ...(settings === undefined ? {} : { coordination: (built: Sim) => startCoordination(built, settings) }),
   });
@@ -150,7 +157,7 @@ function startCoordination(sim: Sim, settings: CoordinationOptions): SimCoordina
 /** What a store declaring only `declared` lacks for `plan`, from what the plan sends on the reference store. */
 async function lackingFor(plan: Plan, declared: ReadonlyArray<CommandKind> | undefined, policy: ExecuteOptions['policy']): Promise<Lacking> {
   if (declared === undefined) return { commands: [], unjudged: [] };
-  const reference = await executePlan(plan, { store: { name: 'memory', factory: createMemoryStore }, differential: false, ...(policy === undefined ? {} : { policy }) });
+  const reference = await executePlan(plan, { store: { name: 'memory', factory: createMemoryStore, typedAnswers: true }, differential: false, ...(policy === undefined ? {} : { policy }) });
   return lackingCommands(coverageOf(reference.history).commands, declared, plan.invariants);
 }
 

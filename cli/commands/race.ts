@@ -75,15 +75,13 @@ function kindsOf(option: string | undefined, declared: ReadonlyArray<CommandKind
 }
 
 /** How each case's schedules are chosen: every one (a preemption bound aside), or samples. */
-function strategyOf(options: RaceCommandOptions, insideFunctions: boolean): Strategy {
+function strategyOf(options: RaceCommandOptions, insideFunctions: boolean, sampling: { readonly seed: number; readonly pctDepth: number }): Strategy {
   const name = options.strategy;
   if (name !== 'exhaustive' && name !== 'random' && name !== 'pct') throw new UsageError(`bad --strategy '${name}': expected exhaustive, random or pct`);
   const maxSchedules = positive(options.maxSchedules ?? String(DEFAULT_MAX_SCHEDULES[name === 'exhaustive' ? 'exhaustive' : 'sampled']), '--max-schedules', 1_000_000);
-  const seed = parseSeed(options.seed);
-  const pctDepth = positive(options.pctDepth, '--pct-depth', 10);
   if (name !== 'exhaustive') {
     if (options.preemptions !== undefined) throw new UsageError(`--preemptions bounds --strategy exhaustive; ${name} schedules are not bounded`);
-    return { name, maxSchedules, seed, pctDepth };
+    return { name, maxSchedules, ...sampling };
   }
   const preemptions = options.preemptions === undefined ? (insideFunctions ? DEFAULT_FUNCTION_PREEMPTIONS : null) : preemptionsOf(options.preemptions);
   return { name, maxSchedules, preemptions };
@@ -107,7 +105,10 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   const depth = positive(options.depth, '--depth', 3);
   if (depth < 2) throw new UsageError('--depth must be 2 or 3: a race needs two calls');
   const insideFunctions = options.insideFunctions === true;
-  const strategy = strategyOf(options, insideFunctions);
+  // The seed and depth of every sampled schedule: of --strategy random|pct, and of the samples inside functions.
+  const seed = parseSeed(options.seed);
+  const pctDepth = positive(options.pctDepth, '--pct-depth', 10);
+  const strategy = strategyOf(options, insideFunctions, { seed, pctDepth });
   const stopAtFirst = options.stopAtFirst === true;
   const functionSamples = functionSamplesOf(options, insideFunctions);
   const workers = positive(options.workers, '--workers', 8);
@@ -133,8 +134,6 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
     await loadClassifier();
     const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS);
     const cases = shard === undefined ? all : shardOf(all, shard);
-    const seed = parseSeed(options.seed);
-    const pctDepth = positive(options.pctDepth, '--pct-depth', 10);
     await exploreAll(cases, pool, caseRunner(strategy, { samples: functionSamples, seed, pctDepth }), { stopAtFirst, json: options.json === true }, tally);
     await report(tally, { spec, depth, kinds, insideFunctions, functionSamples, seed, pctDepth, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
   } finally {

@@ -16,6 +16,13 @@ const scratch = scratchDirs('testbed-race-');
 const env = () => ({ DATABASE_URL: pg.server().connectionString });
 const RACE = ['race', '--kinds', 'Release,Acquire', '--workers', '2', '--json'];
 
+/** `testbed replay` of a race failure file fails again (exit 1) with the recorded trace hash. */
+async function expectReplaysExactly(failureFile: string): Promise<void> {
+  const replay = await runCliAsync(['replay', failureFile], { env: env(), timeoutMs: 120_000 });
+  expect(replay.code, replay.stderr).toBe(1);
+  expect(replay.stdout).toContain('trace hash matches the failure file');
+}
+
 describe('testbed race', () => {
   test('a mutant fails, shards merge into the whole verdict, and the failure replays exactly', async () => {
     const dir = scratch();
@@ -31,9 +38,7 @@ describe('testbed race', () => {
     expect(merged.code, merged.stderr).toBe(1);
     const mergedJson = JSON.parse(merged.stdout) as typeof wholeJson;
     expect({ cases: mergedJson.cases, schedules: mergedJson.schedules, failing: mergedJson.failing, traceHash: mergedJson.traceHash }).toEqual({ cases: wholeJson.cases, schedules: wholeJson.schedules, failing: wholeJson.failing, traceHash: wholeJson.traceHash });
-    const replay = await runCliAsync(['replay', mergedJson.failureFile], { env: env(), timeoutMs: 120_000 });
-    expect(replay.code, replay.stderr).toBe(1);
-    expect(replay.stdout).toContain('trace hash matches the failure file');
+    await expectReplaysExactly(mergedJson.failureFile);
   }, 600_000);
 
   test('PCT samples stepping inside functions catch a race inside one function, from the same seed the same failure, which replays exactly', async () => {
@@ -45,9 +50,7 @@ describe('testbed race', () => {
     expect({ strategy: json.strategy, pctDepth: json.pctDepth, exhausted: json.exhausted }).toEqual({ strategy: 'pct', pctDepth: 3, exhausted: false });
     const again = await runCliAsync([...args, '--out', path.join(dir, 'b')], { env: env(), timeoutMs: 240_000 });
     expect((JSON.parse(again.stdout) as typeof json).traceHash).toBe(json.traceHash);
-    const replay = await runCliAsync(['replay', json.failureFile], { env: env(), timeoutMs: 120_000 });
-    expect(replay.code, replay.stderr).toBe(1);
-    expect(replay.stdout).toContain('trace hash matches the failure file');
+    await expectReplaysExactly(json.failureFile);
   }, 600_000);
 
   test('by default, a race inside one function is caught by the samples that step inside functions, and replays exactly', async () => {
@@ -60,9 +63,7 @@ describe('testbed race', () => {
     const file = JSON.parse(readFileSync(json.failureFile, 'utf8')) as { insideFunctions: boolean; schedule: string[] };
     expect(file.insideFunctions).toBe(true);
     expect(file.schedule.some((step) => /@\d+$/.test(step))).toBe(true);
-    const replay = await runCliAsync(['replay', json.failureFile], { env: env(), timeoutMs: 120_000 });
-    expect(replay.code, replay.stderr).toBe(1);
-    expect(replay.stdout).toContain('trace hash matches the failure file');
+    await expectReplaysExactly(json.failureFile);
   }, 300_000);
 
   test('the built-in store passes the same cases', async () => {
