@@ -192,4 +192,16 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     shows: 'a paused term-1 leader takes its role with epoch 1 after epoch 2 reached the store: a stale view, not a coordination state behind the store (001 §243, §295)',
     traceHash: 'c33d7563c8953a889fd44b0b8950126916c63b1759cd34e264c7fe0b8f447436',
   },
+  {
+    scenario: 'raft-voter-restart',
+    seed: 795,
+    shows: "a job queued behind another on its scope is handed on late; the run drains past its horizon until it finishes, so jobs-complete decides instead of leaving it undecided (001 §84–§88, §283)",
+    traceHash: 'd64cbcd6ef8ad5a90b9602042672699bbf0aa44ec7c057973f3b5e984cca871e',
+  },
+  {
+    scenario: 'raft-rolling-upgrade',
+    seed: 2571,
+    shows: 'during a rolling upgrade a job handed on late on its scope finishes while the run drains past its horizon (001 §84–§88, §283)',
+    traceHash: '6fca95f4ccabd3fa38a248795318101b3a9e5f6c908e396438ef390f474277d2',
+  },
 ]);

@@ -14,7 +14,7 @@
 // FinishJob whose answer was lost (its process died) may have finished the job: such a job counts
 // as finished at the first ListJobs answer after it that no longer lists it.
 
-import type { History, OpEvent } from '../history.ts';
+import type { FaultEvent, History, OpEvent } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { finishedTwice, finishedUnconfirmed, heldJobs, refusedSubmissions, rollbacks } from './job-records.ts';
 import { controllerOps, faultsOf, pairOperations, requireNumber, requireString, type Operation } from './operations.ts';
@@ -22,13 +22,21 @@ import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'jobs-complete';
 
-export function jobsComplete(history: History): Verdict {
-  const operations = pairOperations(history);
+/** One accepted job the liveness rule judges: when it finished (null: not yet) and by when it must. */
+interface OwedJob {
+  readonly job: Operation;
+  readonly id: string;
+  readonly scope: string;
+  readonly ack: OpEvent;
+  readonly done: OpEvent | null;
+  readonly finished: boolean;
+  readonly end: number;
+  readonly deadline: number;
+}
+
+/** The accepted jobs that are owed once faults heal, each with its deadline; empty before the liveness phase. */
+function owedJobs(history: History, operations: ReadonlyArray<Operation>, phase: FaultEvent, boundMs: number): OwedJob[] {
   const rolled = rollbacks(history);
-  const violations = [...refusedSubmissions(operations), ...finishedTwice(operations, rolled)];
-  const phase = faultsOf(history, ['liveness-phase'])[0];
-  if (phase === undefined) return verdictOf(violations);
-  const boundMs = requireNumber(phase.value, 'boundMs', phase.index);
   const held = heldJobs(operations);
   const unconfirmed = finishedUnconfirmed(operations);
   const jobs = controllerOps(operations, 'job');
@@ -41,7 +49,7 @@ export function jobsComplete(history: History): Verdict {
     const scope = requireString(job.invoke.value, 'scope', job.invoke.index);
     finishes.set(scope, [...(finishes.get(scope) ?? []), done.time]);
   }
-  const undecided: Violation[] = [];
+  const owed: OwedJob[] = [];
   for (const job of jobs) {
     const id = requireString(job.invoke.value, 'jobId', job.invoke.index);
     const scope = requireString(job.invoke.value, 'scope', job.invoke.index);
@@ -56,9 +64,37 @@ export function jobsComplete(history: History): Verdict {
     // A job waits its turn behind the jobs before it on its scope: its bound runs from the later of
     // its acceptance, the phase start and the last time another job on its scope finished.
     const handedOn = Math.max(0, ...(finishes.get(scope) ?? []).filter((t) => t < end || (!finished && t <= end)));
-    const from = Math.max(ack.time, phase.time, handedOn);
-    const deadline = from + boundMs;
-    if (finished) {
+    const deadline = Math.max(ack.time, phase.time, handedOn) + boundMs;
+    owed.push({ job, id, scope, ack, done, finished, end, deadline });
+  }
+  return owed;
+}
+
+/**
+ * The latest deadline of a job that is owed and not finished in `history` so far, or null: a run
+ * that would otherwise end before it drains past its horizon until then (sim/engine.ts), so the
+ * rule can decide instead of leaving the job undecided.
+ */
+export function owedUntil(history: History): number | null {
+  const phase = faultsOf(history, ['liveness-phase'])[0];
+  if (phase === undefined) return null;
+  const boundMs = requireNumber(phase.value, 'boundMs', phase.index);
+  let until: number | null = null;
+  for (const owed of owedJobs(history, pairOperations(history), phase, boundMs)) {
+    if (!owed.finished && (until === null || owed.deadline > until)) until = owed.deadline;
+  }
+  return until;
+}
+
+export function jobsComplete(history: History): Verdict {
+  const operations = pairOperations(history);
+  const violations = [...refusedSubmissions(operations), ...finishedTwice(operations, rollbacks(history))];
+  const phase = faultsOf(history, ['liveness-phase'])[0];
+  if (phase === undefined) return verdictOf(violations);
+  const boundMs = requireNumber(phase.value, 'boundMs', phase.index);
+  const undecided: Violation[] = [];
+  for (const { job, id, scope, ack, done, finished, end, deadline } of owedJobs(history, operations, phase, boundMs)) {
+    if (finished && done !== null) {
       if (done.time > deadline) violations.push(violation(INVARIANT, `job ${id} (#${job.invoke.index}) finished at time ${done.time}, past its deadline ${deadline} (bound ${boundMs} ms)`, [phase.index, job.invoke.index, done.index], scope));
       continue;
     }

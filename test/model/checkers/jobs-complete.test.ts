@@ -3,7 +3,7 @@
 // turn: from the latest of its acceptance, the phase start and the last time another job on its
 // scope finished. A job whose row a failover or restore may have rolled back is not owed.
 import { describe, expect, it } from 'vitest';
-import { jobsComplete } from '../../../model/checkers/jobs-complete.ts';
+import { jobsComplete, owedUntil } from '../../../model/checkers/jobs-complete.ts';
 import { HistoryBuilder } from './history-builder.ts';
 
 const BOUND = 5_000;
@@ -50,6 +50,21 @@ describe('jobs-complete', () => {
     waiting.at(1_000).fault('liveness-phase', { boundMs: BOUND });
     waiting.at(5_999).event('job:op1', 'fail', 'job', { jobId: 'op1', unfinished: 'accepted' });
     expect(jobsComplete(waiting.build()).valid).toBe('unknown');
+  });
+
+  it('names the latest deadline of an owed job not yet finished, which a run drains to (sim/engine.ts)', () => {
+    const h = new HistoryBuilder();
+    submit(h, 100, 'op1');
+    submit(h, 200, 'op2');
+    submit(h, 300, 'op3', null);
+    expect(owedUntil(h.build())).toBe(null); // nothing is owed before faults heal
+    h.at(1_000).fault('liveness-phase', { boundMs: BOUND });
+    expect(owedUntil(h.build())).toBe(6_000);
+    // op1 hands the scope on at 5,500: op2's turn runs to 10,500; op3 was never acknowledged.
+    h.at(5_500).event('job:op1', 'ok', 'job', { jobId: 'op1', token: 1 });
+    expect(owedUntil(h.build())).toBe(10_500);
+    h.at(8_000).event('job:op2', 'ok', 'job', { jobId: 'op2', token: 2 });
+    expect(owedUntil(h.build())).toBe(null);
   });
 
   it('owes nothing for a job the store never acknowledged', () => {
