@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
-import { computeGates, saveResults, writeReports, type GateRunInput } from '../reports/index.ts';
+import { computeGates, gatesDocument, runVerdict, saveResults, verdictLine, writeReports, type GateRunInput, type RunVerdict } from '../reports/index.ts';
 import { replayLine as printedReplay } from '../reports/replay-line.ts';
 import { EXIT } from './errors.ts';
 import { printJson } from './format.ts';
@@ -17,20 +17,32 @@ export async function finishGateRun(input: GateRunInput, options: { readonly out
   await saveResults(input, path.join(options.out, 'results.json'));
   const written = await writeReports(input, options.out);
   const gates = computeGates(input);
+  const verdict = runVerdict(input, gates);
   if (options.json) {
-    printJson({ gates: gates.map((g) => ({ id: g.id, title: g.title, source: g.source, status: g.status, evidence: g.evidence })) });
+    printJson(gatesDocument(gates, verdict));
   } else {
     printGateTable(gates);
     printWhy(gates);
+    printVerdict(verdict);
     for (const line of footer) process.stdout.write(`${line}\n`);
     process.stdout.write(`\nreport: ${path.resolve(options.out, 'index.html')}\n`);
     process.stdout.write(pc.dim(`also: ${written.files.filter((f) => !f.endsWith('index.html')).join(', ')}, ${path.join(options.out, 'results.json')}\n`));
   }
-  process.exitCode = gates.some((g) => g.status === 'fail')
-    ? EXIT.violation
-    : input.scenarios.some((e) => e.status === 'unknown')
-      ? EXIT.undecided
-      : EXIT.ok;
+  process.exitCode = { fail: EXIT.violation, undecided: EXIT.undecided, pass: EXIT.ok }[verdict.status];
+}
+
+/**
+ * The run's one verdict (reports/run-verdict.ts), which the exit code and every report state too;
+ * then what failed outside the rows above (a row explains its own failures), with replay lines.
+ */
+function printVerdict(verdict: RunVerdict): void {
+  const colour = { pass: pc.green, fail: pc.red, undecided: pc.yellow } as const;
+  process.stdout.write(`\n${colour[verdict.status](verdictLine(verdict))}\n`);
+  for (const item of [...verdict.failures, ...verdict.undecided]) {
+    if (item.kind === 'gate') continue;
+    process.stdout.write(`  ${item.why}\n`);
+    if (item.replay !== undefined) process.stdout.write(`    ${printedReplay(item.replay)}\n`);
+  }
 }
 
 function printGateTable(gates: Gates): void {

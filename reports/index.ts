@@ -7,3 +7,5 @@ export { GATE_CATALOGUE } from './gate-catalogue.ts';
 export { computeGates } from './gate-status.ts';
 export { GateInputError, loadResults, saveResults } from './results-file.ts';
 export { writeReports, type WrittenReports } from './write-reports.ts';
+export { runVerdict, verdictLine, type RunVerdict, type RunVerdictStatus, type VerdictItem } from './run-verdict.ts';
+export { gatesDocument } from './render/gates-json.ts';

@@ -10,6 +10,7 @@ import { renderGatesJson } from './render/gates-json.ts';
 import { renderGatesMd } from './render/gates-md.ts';
 import { renderIndexHtml } from './render/index-html.ts';
 import { renderJunitXml } from './render/junit-xml.ts';
+import { runVerdict } from './run-verdict.ts';
 
 export interface WrittenReports {
   /** The paths written (`outDir` joined with each file name), in the order written. */
@@ -18,11 +19,12 @@ export interface WrittenReports {
 
 export async function writeReports(input: GateRunInput, outDir: string): Promise<WrittenReports> {
   const gates = computeGates(input);
+  const verdict = runVerdict(input, gates);
   const outputs: ReadonlyArray<readonly [string, string]> = [
-    ['gates.json', renderGatesJson(gates)],
-    ['gates.md', renderGatesMd(input, gates)],
-    ['junit.xml', renderJunitXml(input, gates)],
-    ['index.html', renderIndexHtml(input, gates)],
+    ['gates.json', renderGatesJson(gates, verdict)],
+    ['gates.md', renderGatesMd(input, gates, verdict)],
+    ['junit.xml', renderJunitXml(input, gates, verdict)],
+    ['index.html', renderIndexHtml(input, gates, verdict)],
   ];
   await mkdir(outDir, { recursive: true });
   const files: string[] = [];

@@ -6,6 +6,7 @@ import { countsLine, gateGroups, statusCounts } from '../gate-groups.ts';
 import { mutantShrunk, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkdown as text, escapeMarkdownCell as cell, markdownCode as code } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
+import { verdictLine, type RunVerdict } from '../run-verdict.ts';
 
 const MARK = { pass: '✅ pass', partial: '🔵 partial', fail: '❌ fail', untested: '⚪ untested' } as const;
 
@@ -13,13 +14,17 @@ function table(header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
 }
 
-export function renderGatesMd(input: GateRunInput, gates: ReadonlyArray<GateResult>): string {
+export function renderGatesMd(input: GateRunInput, gates: ReadonlyArray<GateResult>, verdict: RunVerdict): string {
   const counts = statusCounts(gates);
   const lines: string[] = [
     '# Production-readiness gate report',
     '',
     `Run ${input.startedAt} → ${input.finishedAt}.`,
     '',
+    `**${text(verdictLine(verdict))}**`,
+    '',
+    ...[...verdict.failures, ...verdict.undecided].map((i) => `- ${i.kind} ${code(i.name)}: ${text(i.why)}${i.replay === undefined ? '' : ` ${code(replayLine(i.replay))}`}`),
+    ...(verdict.status === 'pass' ? [] : ['']),
     `- Release gates (000 §316, 001 §339): ${countsLine(counts.gates)}`,
     `- Acceptance tests (000 §315, 001 §338): ${countsLine(counts.acceptance)}`,
     '',

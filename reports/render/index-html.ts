@@ -8,6 +8,7 @@ import { mutantCatch, mutantShrunk, scenarioProof, type GateResult } from '../ga
 import { leaseTimeline } from '../lease-timeline.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
+import { verdictLine, type RunVerdict } from '../run-verdict.ts';
 import { timelineSvg } from '../charts/timeline-svg.ts';
 import { waitPlotSvg } from '../charts/wait-plot-svg.ts';
 import { waitStats, waitTimes } from '../wait-times.ts';
@@ -32,6 +33,7 @@ code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monosp
 .badge { display: inline-block; min-width: 64px; text-align: center; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.untested { background: var(--untested); } .badge.partial { background: var(--partial); }
 .badge.zero { background: transparent; color: #cfd8dc; box-shadow: inset 0 0 0 1px #5d6d7e; }
+.verdict { margin-top: 8px; font-weight: 600; } .verdict ul { font-weight: 400; margin: 4px 0 0; }
 .counts { margin-top: 8px; } .counts .badge { margin-right: 6px; }
 .counts-label { display: inline-block; width: 170px; color: #cfd8dc; }
 table.gate-table { table-layout: fixed; }
@@ -232,7 +234,14 @@ function sampleSection(run: RunResult, position: number, controlFailures: number
   );
 }
 
-export function renderIndexHtml(input: GateRunInput, gates: ReadonlyArray<GateResult>): string {
+/** The run's one verdict, as the console, the exit code and the other reports state it. */
+function verdictBlock(verdict: RunVerdict): string {
+  const badge = verdict.status === 'pass' ? 'pass' : verdict.status === 'fail' ? 'fail' : 'untested';
+  const items = [...verdict.failures, ...verdict.undecided].map((i) => `<li>${esc(i.kind)} <code>${esc(i.name)}</code>: ${esc(i.why)}${i.replay === undefined ? '' : ` <code>${esc(replayLine(i.replay))}</code>`}</li>`);
+  return `<div class="verdict" data-verdict="${verdict.status}"><span class="badge ${badge}">${verdict.status}</span> ${esc(verdictLine(verdict))}${items.length === 0 ? '' : `<ul>${items.join('')}</ul>`}</div>`;
+}
+
+export function renderIndexHtml(input: GateRunInput, gates: ReadonlyArray<GateResult>, verdict: RunVerdict): string {
   const counts = statusCounts(gates);
   // Unexpected failures first: they are what a reader opens the page for; control runs after them.
   const controls = new Map<string, number>();
@@ -244,6 +253,7 @@ export function renderIndexHtml(input: GateRunInput, gates: ReadonlyArray<GateRe
 <title>Production-readiness gate report</title><style>${STYLE}</style></head>
 <body><header><h1>Production-readiness gate report</h1>
 <div class="meta">Run ${esc(input.startedAt)} → ${esc(input.finishedAt)} · ${input.scenarios.length} scenario sweeps · ${input.mutants.length} mutants · ${input.samples.length} kept histories</div>
+${verdictBlock(verdict)}
 ${countsBlock('Release gates', counts.gates)}${countsBlock('Acceptance tests', counts.acceptance)}
 <nav><a href="#gates">Gates</a><a href="#scenarios">Scenarios</a><a href="#mutants">Mutants</a><a href="#timelines">Timelines (${samples.length}, failing first)</a></nav></header>
 <main>

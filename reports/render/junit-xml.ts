@@ -8,11 +8,14 @@ import type { GateRunInput } from '../gate-input.ts';
 import { mutantCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
+import { verdictLine, type RunVerdict } from '../run-verdict.ts';
 
 interface Case {
   readonly classname: string;
   readonly name: string;
   readonly failure?: { readonly message: string; readonly body: string };
+  /** A sweep that could not decide every seed: JUnit's error, not a failure. */
+  readonly error?: { readonly message: string; readonly body: string };
   readonly skipped?: string;
   readonly out?: string;
   /** Real time, in ms (absent when the evidence carries none, as in results from before times were kept). */
@@ -34,20 +37,23 @@ function timestamp(iso: string): string {
 const sum = (values: ReadonlyArray<number | undefined>): number | undefined =>
   values.some((v) => v !== undefined) ? values.reduce<number>((total, v) => total + (v ?? 0), 0) : undefined;
 
-function suite(name: string, cases: ReadonlyArray<Case>, startedAt: string): string {
+function suite(name: string, cases: ReadonlyArray<Case>, startedAt: string, properties: ReadonlyArray<readonly [string, string]> = []): string {
   const failures = cases.filter((c) => c.failure !== undefined).length;
+  const errors = cases.filter((c) => c.error !== undefined).length;
   const skipped = cases.filter((c) => c.skipped !== undefined).length;
+  const props = properties.length === 0 ? '' : `    <properties>\n${properties.map(([k, v]) => `      <property name="${esc(k)}" value="${esc(v)}"/>\n`).join('')}    </properties>\n`;
   const body = cases.map((c) => {
     const inner = [
       c.failure === undefined ? '' : `      <failure message="${esc(c.failure.message)}" type="violation">${esc(c.failure.body)}</failure>\n`,
+      c.error === undefined ? '' : `      <error message="${esc(c.error.message)}" type="undecided">${esc(c.error.body)}</error>\n`,
       c.skipped === undefined ? '' : `      <skipped message="${esc(c.skipped)}"/>\n`,
       c.out === undefined ? '' : `      <system-out>${esc(c.out)}</system-out>\n`,
     ].join('');
     return `    <testcase classname="${esc(c.classname)}" name="${esc(c.name)}" time="${seconds(c.ms)}"${inner === '' ? '/>' : `>\n${inner}    </testcase>`}`;
   });
   return (
-    `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(sum(cases.map((c) => c.ms)))}" timestamp="${timestamp(startedAt)}">\n` +
-    `${body.join('\n')}\n  </testsuite>`
+    `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(sum(cases.map((c) => c.ms)))}" timestamp="${timestamp(startedAt)}">\n` +
+    `${props}${body.join('\n')}\n  </testsuite>`
   );
 }
 
@@ -71,7 +77,12 @@ function gateCase(gate: GateResult): Case {
   return { classname, name, failure: { message: gate.evidence.summary, body: lines.join('\n') }, ...timed };
 }
 
-export function renderJunitXml(input: GateRunInput, gates: ReadonlyArray<GateResult>): string {
+/**
+ * Every failure of the run's verdict is one testcase with a failure (a failing gate row, a sweep
+ * that did not do what it must, an escaped mutant, a suite with failed tests), and every undecided
+ * sweep one with an error: the counts of junit.xml are the verdict's.
+ */
+export function renderJunitXml(input: GateRunInput, gates: ReadonlyArray<GateResult>, verdict: RunVerdict): string {
   const scenarios: Case[] = input.scenarios.map((s) => {
     const proof = scenarioProof(s);
     const classname = `scenarios.${s.adapter}`;
@@ -83,7 +94,8 @@ export function renderJunitXml(input: GateRunInput, gates: ReadonlyArray<GateRes
       ...(s.firstFailure?.violations ?? []).map((v) => `${v.invariant}: ${v.message}`),
       ...(s.firstFailure === undefined ? [] : [replayLine(s.firstFailure.replay)]),
     ];
-    return { classname, name, failure: { message: proof.finding, body: body.join('\n') }, ...timed };
+    const problem = { message: proof.finding, body: body.join('\n') };
+    return s.status === 'unknown' ? { classname, name, error: problem, ...timed } : { classname, name, failure: problem, ...timed };
   });
   const mutants: Case[] = input.mutants.map((m) => {
     const classname = 'mutants';
@@ -93,13 +105,26 @@ export function renderJunitXml(input: GateRunInput, gates: ReadonlyArray<GateRes
       ? { classname, name, out: `${mutantCatch(m)}; shrunk to ${m.shrunkOperations ?? '?'} operations${m.replay === undefined ? '' : `\n${replayLine(m.replay)}`}`, ...timed }
       : { classname, name, failure: { message: `not caught in ${m.seedsTried} seeds`, body: `mutant ${m.name} (${m.bug}) survived ${m.seedsTried} seeds` }, ...timed };
   });
-  const suites = [suite('gates', gates.map(gateCase), input.startedAt), suite('scenarios', scenarios, input.startedAt), suite('mutants', mutants, input.startedAt)];
-  const all = [...gates.map(gateCase), ...scenarios, ...mutants];
+  const tests: Case[] = input.suites.map((s) => {
+    const timed = s.durationMs === undefined ? {} : { ms: s.durationMs };
+    const said = `${s.passed} passed, ${s.failed} failed`;
+    return s.failed === 0 ? { classname: 'suites', name: s.name, out: said, ...timed } : { classname: 'suites', name: s.name, failure: { message: said, body: `suite ${s.name}: ${said}` }, ...timed };
+  });
+  const gateCases = gates.map(gateCase);
+  const verdictProperties = [['verdict', verdict.status], ['summary', verdictLine(verdict)]] as const;
+  const suites = [
+    suite('gates', gateCases, input.startedAt, verdictProperties),
+    suite('scenarios', scenarios, input.startedAt),
+    suite('mutants', mutants, input.startedAt),
+    suite('suites', tests, input.startedAt),
+  ];
+  const all = [...gateCases, ...scenarios, ...mutants, ...tests];
   const failures = all.filter((c) => c.failure !== undefined).length;
+  const errors = all.filter((c) => c.error !== undefined).length;
   const skipped = all.filter((c) => c.skipped !== undefined).length;
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="testbed gates" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(Date.parse(input.finishedAt) - Date.parse(input.startedAt))}" timestamp="${timestamp(input.startedAt)}">\n` +
+    `<testsuites name="testbed gates" tests="${all.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(Date.parse(input.finishedAt) - Date.parse(input.startedAt))}" timestamp="${timestamp(input.startedAt)}">\n` +
     `${suites.join('\n')}\n</testsuites>\n`
   );
 }

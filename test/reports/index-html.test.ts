@@ -2,7 +2,7 @@
 // is labelled as expected and listed after the unexpected failures, never drawn as a failure.
 
 import { describe, expect, it } from 'vitest';
-import { computeGates } from '../../reports/index.ts';
+import { computeGates, runVerdict } from '../../reports/index.ts';
 import { renderIndexHtml } from '../../reports/render/index-html.ts';
 import { cleanInput, CLEAN_RUN, STALE_RUN } from './fixtures.ts';
 
@@ -11,7 +11,8 @@ describe('index.html timelines', () => {
   const failing = { ...STALE_RUN, scenario: 'stale-holder' };
   const base = cleanInput();
   const input = { ...base, samples: [CLEAN_RUN, control, failing] };
-  const html = renderIndexHtml(input, computeGates(input));
+  const gates = computeGates(input);
+  const html = renderIndexHtml(input, gates, runVerdict(input, gates));
   const section = (scenario: string) => /<section class="sample"[^>]*>.*?<\/h3>/s.exec(html.slice(html.indexOf(`data-scenario="${scenario}"`) - 40))![0];
 
   it('labels a control run that shows its violation as expected', () => {

@@ -24,14 +24,15 @@ function suite(root: XmlElement, name: string): XmlElement {
 }
 
 describe('junit.xml', () => {
-  it('parses back as one testsuites element with gates, scenarios and mutants suites', async () => {
+  it('parses back as one testsuites element with gates, scenarios, mutants and suites suites', async () => {
     const { root, text } = await junit();
     expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
     expect(root.name).toBe('testsuites');
-    expect(root.children.map((c) => c.attributes['name'])).toEqual(['gates', 'scenarios', 'mutants']);
+    expect(root.children.map((c) => c.attributes['name'])).toEqual(['gates', 'scenarios', 'mutants', 'suites']);
     expect(descendants(suite(root, 'gates'), 'testcase')).toHaveLength(GATE_CATALOGUE.length);
     expect(descendants(suite(root, 'scenarios'), 'testcase')).toHaveLength(cleanInput().scenarios.length);
     expect(descendants(suite(root, 'mutants'), 'testcase')).toHaveLength(PUBLISHED_MUTANTS.length);
+    expect(descendants(suite(root, 'suites'), 'testcase')).toHaveLength(cleanInput().suites.length);
     const total = descendants(root, 'testcase').length;
     expect(root.attributes['tests']).toBe(String(total));
     expect(root.attributes['failures']).toBe(String(descendants(root, 'failure').length));

@@ -27,7 +27,8 @@ describe('writeReports', () => {
     const out = await tempDir();
     await writeReports(staleHolderFailingInput(), out);
     const document = JSON.parse(await readFile(join(out, 'gates.json'), 'utf8'));
-    expect(Object.keys(document)).toEqual(['gates']);
+    expect(Object.keys(document)).toEqual(['verdict', 'gates']);
+    expect(document.verdict.status).toBe('fail');
     expect(document.gates).toHaveLength(GATE_CATALOGUE.length);
     for (const gate of document.gates) {
       expect(Object.keys(gate)).toEqual(['id', 'title', 'source', 'status', 'evidence']);
