@@ -20,8 +20,8 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     invariants: ['fencing-monotonic', 'restore-invalidates'],
   }],
   ['stale-owner-mutation', 'stale-owner mutation tests pass', {
-    scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew', 'split-brain-partition', 'renewal-failure-stops-holder', 'standalone-coordination'],
-    mutants: ['no-fencing-check', 'client-clock-expiry', 'renewal-without-epoch-check', 'advisory-lock-only', 'holder-not-stopped-on-renewal-failure', 'effect-without-lease-confirmation'],
+    scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew', 'split-brain-partition', 'renewal-failure-stops-holder', 'standalone-coordination', 'provider-fencing'],
+    mutants: ['no-fencing-check', 'client-clock-expiry', 'renewal-without-epoch-check', 'advisory-lock-only', 'holder-not-stopped-on-renewal-failure', 'effect-without-lease-confirmation', 'renew-revives-expired', 'no-provider-fencing'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   }],
   ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', DIGEST_CONFLICT],
@@ -52,7 +52,7 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED,
   }],
   ['chaos-stress', 'chaos/concurrency stress tests pass', {
-    scenarios: ['standard-mix', 'swarm-mix', 'split-brain-partition', 'controller-crash-reconcile', 'db-crash', 'db-failover', 'clock-skew', 'semaphore-capacity', 'fairness-starvation', 'renewal-race', 'displaced-waiter-recheck'],
+    scenarios: ['standard-mix', 'swarm-mix', 'split-brain-partition', 'controller-crash-reconcile', 'db-crash', 'db-failover', 'clock-skew', 'semaphore-capacity', 'fairness-starvation', 'renewal-race', 'displaced-waiter-recheck', 'sql-contention', 'sql-renewal-race', 'sql-release-race'],
     // Any bug these sweeps catch shows they can fail: no particular invariant is the rule here.
     mutants: ['advisory-lock-only', 'release-before-reconcile', 'client-clock-expiry', 'epoch-reset-after-restore'],
     // Concurrent transactions on PostgreSQL, interleaved from the seed and explored schedule by
@@ -71,22 +71,22 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     suites: ['scope-identity'],
   }],
   ['one-owner-per-scope', 'One accepted lease owner exists per exclusive scope.', {
-    scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew'],
-    mutants: ['advisory-lock-only', 'client-clock-expiry'],
+    scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew', 'three-node-failover', 'displaced-waiter-recheck', 'sql-contention', 'sql-renewal-race'],
+    mutants: ['advisory-lock-only', 'client-clock-expiry', 'reentrant-acquire', 'no-recheck-after-wait'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
     // Every schedule of concurrent calls on PostgreSQL: the suite fails when one breaks a rule on
     // the store or a SQL race mutant escapes.
     suites: ['sql-races-exhaustive'],
   }],
   ['higher-fencing-token', 'Every new owner receives a higher fencing token.', {
-    scenarios: ['lease-expiry-new-epoch', 'force-release-observed-epoch', 'db-failover', 'restore'],
-    mutants: ['epoch-reset-after-restore'],
+    scenarios: ['lease-expiry-new-epoch', 'force-release-observed-epoch', 'db-failover', 'restore', 'lease-handoff'],
+    mutants: ['epoch-reset-after-restore', 'handoff-keeps-token', 'force-release-lowers-token'],
     invariants: ['fencing-monotonic', 'restore-invalidates'],
     suites: ['sql-races-exhaustive'],
   }],
   ['stale-holder-rejected', 'Stale holders cannot mutate protected state.', {
-    scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew'],
-    mutants: ['no-fencing-check', 'renewal-without-epoch-check'],
+    scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew', 'stable-holder-names', 'session-loss', 'sql-release-race'],
+    mutants: ['no-fencing-check', 'renewal-without-epoch-check', 'release-ignores-token', 'mutate-ignores-expiry'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   }],
   ['expiry-not-effect-absence', 'Lease expiry does not imply external effect absence.', {
@@ -96,7 +96,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['ambiguous-effects-reconcile', 'Ambiguous external effects reconcile before new ownership proceeds.', {
     scenarios: ['provider-timeout-unknown', 'controller-crash-reconcile'],
-    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure'],
+    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure', 'retry-without-inspection'],
     invariants: ['no-blind-retry', 'release-after-reconcile', 'unknown-not-new'],
   }],
   // One mutant fences writes by the aggregate's version high-water mark instead of the live lease;
@@ -115,8 +115,8 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['digest-mismatch-rejected', 'Same key with different request digest is rejected.', DIGEST_CONFLICT],
   ['unknown-not-new-operation', 'Unknown idempotency outcome does not create a new operation automatically.', {
-    scenarios: ['provider-timeout-unknown'],
-    mutants: ['unknown-treated-as-failure'],
+    scenarios: ['provider-timeout-unknown', 'idempotency-unknown-outcome'],
+    mutants: ['unknown-treated-as-failure', 'unknown-begins-new'],
     invariants: ['unknown-not-new', 'no-blind-retry'],
   }],
   ['retry-safety-declared', 'Provider mutations declare retry safety.', { suites: ['conformance'] }],
@@ -143,8 +143,8 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'], mutants: ['nested-acquire-order'], invariants: ['liveness'] }],
   ['reservations-within-capacity', 'Reservations do not exceed resource capacity.', {
-    scenarios: ['semaphore-capacity'],
-    mutants: ['semaphore-off-by-one', 'capacity-checks-full-only'],
+    scenarios: ['semaphore-capacity', 'multi-resource-compensation'],
+    mutants: ['semaphore-off-by-one', 'capacity-checks-full-only', 'reservations-not-counted'],
     invariants: ['capacity'],
     suites: ['sql-races-exhaustive'],
   }],
@@ -165,7 +165,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['one-owner-per-epoch', 'lease-exclusive', 'work-within-lease'],
   }],
   ['no-process-local-mutex', 'Process-local mutexes are never distributed correctness primitives.', {
-    scenarios: ['split-brain-partition', 'stale-holder', 'standard-mix'],
+    scenarios: ['split-brain-partition', 'stale-holder', 'standard-mix', 'session-loss'],
     mutants: ['advisory-lock-only'],
     invariants: ['one-owner-per-epoch', 'fencing-monotonic', 'lease-exclusive'],
   }],
@@ -176,8 +176,8 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['federation-fences-site', 'Federation authority fences site-local ownership.', { note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED }],
   ['restore-invalidates-leases', 'Restore invalidates stale pre-restore leases.', {
-    scenarios: ['restore', 'restore-unmitigated'],
-    mutants: ['epoch-reset-after-restore'],
+    scenarios: ['restore', 'restore-unmitigated', 'db-failover'],
+    mutants: ['epoch-reset-after-restore', 'recovery-keeps-leases'],
     invariants: ['restore-invalidates', 'fencing-monotonic', 'one-owner-per-epoch'],
   }],
   ['reconcile-before-reopen', 'Protected scopes reconcile before reopening after DR.', {
@@ -187,6 +187,9 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['contention-observable', 'High contention is observable.', {
     scenarios: ['fairness-starvation'],
+    // Under contention an unfair queue shows as a waiter that starves: caught by liveness there.
+    mutants: ['acquire-bypasses-queue', 'any-waiter-acquires', 'fifo-ignores-priority', 'priority-without-aging'],
+    invariants: ['liveness'],
     note: 'Wait times are plotted from the Enqueue→Acquired pairs of each kept history.',
   }],
   ['tenant-scopes-isolated', 'Tenant-generated scope names cannot collide with system scopes.', {

@@ -64,7 +64,7 @@ export const SEED_001_GATES: ReadonlyArray<Line> = [
   }],
   ['chaos', 'chaos tests pass', {
     scenarios: ['three-node-failover', 'minority-partition', 'quorum-loss', 'stale-leader-epoch', 'split-brain-partition', 'db-healthy-coordination-lost', 'coordination-healthy-db-lost', 'raft-failover', 'raft-old-term-commit'],
-    mutants: ['lease-without-scheduler-epoch', 'boolean-leader-flag', 'commits-old-term-entries'],
+    mutants: ['lease-without-scheduler-epoch', 'boolean-leader-flag', 'commits-old-term-entries', 'vote-ignores-log', 'append-skips-consistency-check'],
   }],
 ];
 
@@ -115,9 +115,10 @@ export const SEED_001_ACCEPTANCE: ReadonlyArray<Line> = [
     invariants: ['fenced-stale-leader'],
   }],
   ['leadership-loss-invalidates-guard', 'Leadership loss invalidates role guard.', {
-    scenarios: ['stale-leader-epoch'],
-    mutants: ['boolean-leader-flag'],
-    invariants: ['fenced-stale-leader'],
+    // 001 §294: a leader that hands leadership on stops its role first (the drained leader of §270).
+    scenarios: ['stale-leader-epoch', 'raft-leader-transfer'],
+    mutants: ['boolean-leader-flag', 'transfer-before-stop'],
+    invariants: ['fenced-stale-leader', 'drained-leader-stops'],
   }],
   ['restart-new-incarnation', 'Restarted node gets new incarnation.', {
     scenarios: ['restart-incarnation', 'three-node-failover'],

@@ -2,6 +2,8 @@
 
 import { INVARIANT_NAMES } from '../../model/checkers/index.ts';
 import { describe, expect, it } from 'vitest';
+import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { listScenarios } from '../../scenarios/index.ts';
 import { computeGates, GATE_CATALOGUE, GateInputError, type GateResult, type GateRunInput } from '../../reports/index.ts';
 import { cleanInput, PUBLISHED_MUTANTS, PUBLISHED_SCENARIOS, STALE_REPLAY, staleHolderFailingInput, SUITES } from './fixtures.ts';
 
@@ -72,6 +74,13 @@ describe('gate catalogue', () => {
       for (const m of gate.proofs.mutants) expect(PUBLISHED_MUTANTS, `${gate.id} → ${m}`).toContain(m);
       for (const s of gate.proofs.suites) expect(SUITES, `${gate.id} → ${s}`).toContain(s);
     }
+  });
+
+  it('credits every published mutant and every scenario to a row, so that each one\'s evidence counts in the report', () => {
+    const mutants = new Set(GATE_CATALOGUE.flatMap((g) => g.proofs.mutants));
+    const scenarios = new Set(GATE_CATALOGUE.flatMap((g) => g.proofs.scenarios.map((s) => s.split('@')[0])));
+    expect(MUTANTS.map((m) => m.name).filter((m) => !mutants.has(m))).toEqual([]);
+    expect(listScenarios().map((s) => s.name).filter((s) => !scenarios.has(s))).toEqual([]);
   });
 
   it('explains every row that nothing proves', () => {
