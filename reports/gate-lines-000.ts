@@ -86,7 +86,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['stale-holder-rejected', 'Stale holders cannot mutate protected state.', {
     scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew', 'stable-holder-names', 'session-loss', 'sql-release-race'],
-    mutants: ['no-fencing-check', 'renewal-without-epoch-check', 'release-ignores-token', 'mutate-ignores-expiry'],
+    mutants: ['no-fencing-check', 'renewal-without-epoch-check', 'mutate-ignores-expiry'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   }],
   ['expiry-not-effect-absence', 'Lease expiry does not imply external effect absence.', {
@@ -161,7 +161,8 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['failover-no-stale-continuation', 'Controller failover does not allow stale owner continuation.', {
     scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stalled-refresh', 'stale-holder'],
-    mutants: ['holder-not-stopped-on-renewal-failure', 'handler-outlives-stalled-refresh'],
+    // A stale holder whose refresh stalled must not end the next owner's lease by releasing it.
+    mutants: ['holder-not-stopped-on-renewal-failure', 'handler-outlives-stalled-refresh', 'release-ignores-token'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive', 'work-within-lease'],
   }],
   ['no-process-local-mutex', 'Process-local mutexes are never distributed correctness primitives.', {
