@@ -17,6 +17,7 @@ import { median, rounded } from './sample.ts';
 import { measureSeedThroughput, type SeedThroughputResult } from './seed-throughput.ts';
 import { measureShardMerge, type ShardMergeResult } from './shard-merge.ts';
 import { measureSweepMemory, type SweepMemoryResult } from './sweep-memory.ts';
+import { measureCliSweepMemory, type CliSweepMemory } from './cli-sweep-memory.ts';
 
 export const STANDARD_SCENARIO = 'standard-mix';
 
@@ -31,6 +32,8 @@ export const TARGETS = Object.freeze({
   postgresRatioMin: 0.5,
   /** Heap at the end of the sweep over heap at its first checkpoint: flat means at most this. */
   heapGrowthMax: 1.25,
+  /** Peak RSS of a `sweep --workers 1` CLI child over 10,000 seeds (MB). */
+  cliSweepRssMbMax: 300,
   /** The command-level check catches a store mutant within this time and shrinks it to this many steps. */
   checkMsMax: 5_000,
   checkStepsMax: 6,
@@ -85,6 +88,8 @@ export interface BenchReport {
   /** `testbed race` on every pair of kinds of the built-in store, timed whole (full bench only). */
   readonly raceExhaust: RaceExhaust | null;
   readonly sweepMemory: SweepMemoryResult;
+  /** Peak RSS of `testbed sweep --workers 1` over a short and a four times longer range, memory store and a store module. */
+  readonly cliSweepMemory: ReadonlyArray<CliSweepMemory>;
   /** Per store mutant, time to the first failure of the command-level check and of a sweep. */
   readonly stageRace: ReadonlyArray<StageRace>;
   /** One shard's seed-runs per second, and merging n simulated shard files. */
@@ -95,8 +100,8 @@ export interface BenchReport {
 /** The figures' sizes: full runs for the report, a smoke run with `quick`. */
 function sizes(quick: boolean) {
   return quick
-    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, raceSeeds: 5, raceRuns: 5_000, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50, shards: 8, shardRunSeeds: 1 }
-    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, raceSeeds: 50, raceRuns: 5_000, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500, shards: 64, shardRunSeeds: 10 };
+    ? { eventSeeds: 10, seedSeeds: 20, poolSeeds: 40, rounds: 2, raceSeeds: 5, raceRuns: 5_000, mutantSeeds: 20, mutants: MUTANTS.filter((m) => m.name === 'semaphore-off-by-one' || m.name === 'release-before-reconcile'), pgMs: 300, pgRounds: 1, lockstepSeeds: 1, sweepSeeds: 200, sampleEvery: 50, cliSeeds: [100, 400] as const, shards: 8, shardRunSeeds: 1 }
+    : { eventSeeds: 200, seedSeeds: 500, poolSeeds: 4_000, rounds: 5, raceSeeds: 50, raceRuns: 5_000, mutantSeeds: TARGETS.mutantSeedBudget, mutants: MUTANTS, pgMs: 2_000, pgRounds: 5, lockstepSeeds: 5, sweepSeeds: 10_000, sampleEvery: 500, cliSeeds: [2_500, 10_000] as const, shards: 64, shardRunSeeds: 10 };
 }
 
 const fmt = (value: number): string => rounded(value).toLocaleString('en-US');
@@ -149,13 +154,15 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   }
   step(`memory over a ${size.sweepSeeds}-seed sweep`);
   const sweepMemory = await measureSweepMemory({ scenario: STANDARD_SCENARIO, seeds: size.sweepSeeds, sampleEvery: size.sampleEvery });
+  step(`peak RSS of the sweep CLI over ${size.cliSeeds[0]} and ${size.cliSeeds[1]} seeds, memory store and a store module`);
+  const cliSweepMemory = [await measureCliSweepMemory('memory', size.cliSeeds), await measureCliSweepMemory('module', size.cliSeeds)];
 
   step(`one shard's seed-runs per second; merging ${size.shards} shard files`);
   const shards = await measureShardMerge({ shards: size.shards, seedsPerShard: 10_000, runSeeds: size.shardRunSeeds });
 
-  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, raceExhaust, sweepMemory, stageRace, shards });
+  const rows = tableRows({ eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, raceExhaust, sweepMemory, cliSweepMemory, stageRace, shards });
   const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', startedAt };
-  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, raceExhaust, sweepMemory, stageRace, shards, rows };
+  return { version: 1, quick: options.quick, machine, eventRate, seedThroughput, poolThroughput, mutants, postgres, lockstepReplay, interleavedReplay, race, raceExhaust, sweepMemory, cliSweepMemory, stageRace, shards, rows };
 }
 
 function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'>): BenchRow[] {
@@ -261,6 +268,14 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
     against: `flat: end/first ≤ ${TARGETS.heapGrowthMax}× (${fmt(m.heapGrowth)}×${m.collected ? '' : ', without --expose-gc'})`,
     meets: m.heapGrowth <= TARGETS.heapGrowthMax && m.failures === 0,
   });
+  for (const c of r.cliSweepMemory) {
+    rows.push({
+      figure: `peak RSS of sweep --workers 1 on ${c.adapter}, ${fmt(c.seeds[0])} → ${fmt(c.seeds[1])} seeds (MB)`,
+      measured: `${fmt(c.peakRssMb[0])} → ${fmt(c.peakRssMb[1])} (${fmt(c.growth)}×; exit ${c.exitCodes.join(', ')})`,
+      against: `flat: ≤ ${TARGETS.heapGrowthMax}×, and ≤ ${TARGETS.cliSweepRssMbMax} MB`,
+      meets: c.growth <= TARGETS.heapGrowthMax && c.peakRssMb[1] <= TARGETS.cliSweepRssMbMax && c.exitCodes.every((e) => e === 0),
+    });
+  }
   const sh = r.shards;
   rows.push(
     {

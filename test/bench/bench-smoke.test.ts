@@ -27,6 +27,9 @@ describe('bench --quick (without PostgreSQL)', () => {
     expect(json.seedThroughput.samples.length).toBeGreaterThan(0);
     for (const m of json.mutants.mutants) expect(m).toMatchObject({ name: expect.any(String), caught: expect.any(Boolean), wallMsTotal: positive });
     expect(json.sweepMemory.checkpoints).toHaveLength(3);
+    // The sweep CLI in a child process, memory store and a store module: both sweeps ran to exit 0.
+    expect(json.cliSweepMemory.map((c) => c.adapter)).toEqual(['memory', 'module']);
+    for (const c of json.cliSweepMemory) expect(c).toMatchObject({ seeds: [100, 400], peakRssMb: [positive, positive], growth: positive, exitCodes: [0, 0] });
     expect(json.sweepMemory.checkpoints.map((c) => c.seeds)).toEqual([...json.sweepMemory.checkpoints.map((c) => c.seeds)].sort((a, b) => a - b));
     for (const row of json.rows) expect(row).toEqual({ figure: expect.any(String), measured: expect.any(String), against: expect.any(String), meets: row.meets === null ? null : expect.any(Boolean) });
     // The quick run's mutants include one store mutant: the check beside the sweep, both catching it.
@@ -35,7 +38,7 @@ describe('bench --quick (without PostgreSQL)', () => {
     // Merging simulated shards accounts for every seed of every shard.
     expect(json.shards).toMatchObject({ shards: 8, seedsPerShard: 10_000, shardSeedRunsPerSecond: positive, shardRuns: positive, filesMb: positive, mergeMs: positive });
     expect(json.shards.mergedSeedRuns).toBe(8 * 10_000 * listScenarios().length);
-    expect(json.rows.length).toBe(6 + json.mutants.total + 1 + 1 + json.stageRace.length + 2);
+    expect(json.rows.length).toBe(6 + json.mutants.total + 1 + 1 + 2 + json.stageRace.length + 2);
     const table = renderTable(json.rows);
     expect(table.split('\n')).toHaveLength(json.rows.length + 1);
   });
