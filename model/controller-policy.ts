@@ -32,6 +32,8 @@ const FLAGS = {
   boundWorkByLease: true,
   /** Release the lease before the in-flight effect is reconciled (wrong: §115–§117, §288). */
   releaseBeforeReconcile: false,
+  /** A run whose cancellation was requested before its effect started sends no new side effect (§115–§117). */
+  stopCancelledRuns: true,
   /** Let CancelPrevious cancel non-supersedable work (wrong: §119–§121). */
   cancelNonSupersedable: false,
   /** Acquire several scopes in canonical order, all or nothing (§100–§105). */

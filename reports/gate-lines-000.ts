@@ -127,7 +127,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['concurrency-groups-explicit', 'Workflow concurrency groups support queue/cancel/reject explicitly.', {
     scenarios: ['cancel-previous-non-supersedable'],
-    mutants: ['group-modes-collapsed'],
+    mutants: ['group-modes-collapsed', 'cancelled-run-effects'],
     invariants: ['concurrency-group'],
   }],
   ['non-supersedable-protected', 'Non-supersedable protected operations cannot be cancelled by ordinary CancelPrevious.', {

@@ -15,7 +15,7 @@ export async function runEffect(sim: Sim, fiber: Fiber, j: Journal, held: HeldLe
   const token = held?.lease.token;
   if (held !== null) {
     await sim.call(fiber, { kind: 'PlanIntent', intentId, scope, token: held.lease.token, operation: op.operation, retrySafety: op.retrySafety });
-    if (run?.cancelRequested === true) {
+    if (run?.cancelRequested === true && sim.policy.stopCancelledRuns) {
       // Cancelled before the effect started: stop new side effects (§116).
       await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Failed' });
       return 'cancelled';

@@ -7,10 +7,12 @@
 // And in CancelPrevious the newest admission wins (seed 003, admission order): no `group-submit`
 // `{ group, runId, admittedAt }` is taken in (Started, Superseding, Queued) after one admitted
 // later was — an older run that arrives late neither cancels the newer run nor runs after it.
+// And a cancelled run sends no new external effect after the request (cancelled-run-effects.ts).
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { controllerOps, endOf, indicesOf, numberField, pairOperations, requireString, stringField, type Operation } from './operations.ts';
+import { effectsAfterCancel } from './cancelled-run-effects.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'concurrency-group';
@@ -37,7 +39,7 @@ export function concurrencyGroup(history: History): Verdict {
       );
     }
   }
-  violations.push(...supersededNewer(pairOperations(history)));
+  violations.push(...supersededNewer(pairOperations(history)), ...effectsAfterCancel(pairOperations(history)));
   return verdictOf(violations);
 }
 

@@ -69,6 +69,17 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
     scenarios: ['cancel-keeps-lease', 'provider-timeout-unknown', 'standard-mix'],
     flips: 'releaseBeforeReconcile',
   },
+  // Seed 000 §115–§117 (cancel sequence: "stop new side effects" comes first). The run checks its
+  // cancellation before the work starts but not again before the effect: a run superseded while it
+  // worked sends its external effect anyway.
+  'cancelled-run-effects': {
+    bug: 'a run cancelled while it worked still sends its external effect: the cancellation is not checked before the effect',
+    source: '000 §115–§117, §119–§121',
+    rule: 'concurrency-group: a cancelled run sends no new external effect after its cancellation was requested',
+    invariants: ['concurrency-group'],
+    scenarios: ['cancel-previous-non-supersedable'],
+    flips: 'stopCancelledRuns',
+  },
   // Seed 000 §119–§121 ("CancelPrevious: Safe only for operations declared supersedable";
   // production deploy, release publish and DB migration are not), §17, §315. CancelPrevious cancels
   // whatever runs in the group, protected operations included.

@@ -17,7 +17,7 @@ interface SixOutputs {
   readonly console: string;
   readonly exitCode: number;
   readonly json: { verdict: { status: string; failures: Array<{ kind: string; name: string }>; undecided: unknown[] }; gates: Array<{ status: string }> };
-  readonly md: string;
+  readonly markdown: string;
   readonly html: string;
   readonly junit: { failures: number; errors: number; verdict: string | undefined };
 }
@@ -43,7 +43,7 @@ async function sixOutputs(input: GateRunInput): Promise<SixOutputs> {
     console: written.join('').replace(/\u001b\[[0-9;]*m/g, ''),
     exitCode,
     json: JSON.parse(readFileSync(path.join(out, 'gates.json'), 'utf8')),
-    md: readFileSync(path.join(out, 'gates.md'), 'utf8'),
+    markdown: readFileSync(path.join(out, 'gates.md'), 'utf8'),
     html: readFileSync(path.join(out, 'index.html'), 'utf8'),
     junit: { failures: Number(root.attributes['failures']), errors: Number(root.attributes['errors']), verdict: property?.attributes['value'] },
   };
@@ -63,14 +63,14 @@ function expectAgreement(six: SixOutputs, status: 'pass' | 'fail', failures: Rea
   expect(six.console).toContain(line);
   expect(six.json.verdict.status).toBe(status);
   expect(six.json.verdict.failures.map((f) => `${f.kind} ${f.name}`)).toEqual(failures);
-  expect(six.md).toContain(line);
+  expect(six.markdown).toContain(line);
   expect(six.html).toContain(`data-verdict="${status}"`);
   expect(six.junit.verdict).toBe(status);
   expect(six.junit.failures).toBe(failures.length);
   expect(six.junit.errors).toBe(0);
   for (const name of failures) {
     expect(six.console).toContain(name);
-    expect(six.md).toContain(name.split(' ').slice(1).join(' '));
+    expect(six.markdown).toContain(name.split(' ').slice(1).join(' '));
     expect(six.html).toContain(name.split(' ').slice(1).join(' '));
   }
 }
@@ -122,7 +122,7 @@ describe('one verdict across the six outputs', () => {
       expect(six.exitCode).toBe(3);
       expect(six.json.verdict.status).toBe('undecided');
       expect(six.console).toContain('verdict: undecided');
-      expect(six.md).toContain('verdict: undecided');
+      expect(six.markdown).toContain('verdict: undecided');
       expect(six.html).toContain('data-verdict="undecided"');
       expect(six.junit.verdict).toBe('undecided');
     } else {

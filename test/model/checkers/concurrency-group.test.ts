@@ -1,5 +1,6 @@
 // seed 000 §10–§17, §119–§121 and seed 003 (admission order): a serial group never runs two runs at
-// once, and in CancelPrevious no run is taken in after one admitted later was.
+// once, and in CancelPrevious no run is taken in after one admitted later was; §115–§117: a run
+// whose cancellation was requested starts no new external effect.
 import { describe, expect, it } from 'vitest';
 import { concurrencyGroup } from '../../../model/checkers/concurrency-group.ts';
 import { HistoryBuilder } from './history-builder.ts';
@@ -45,5 +46,35 @@ describe('concurrency-group', () => {
     h.call('c2#1:group', 'group-run', { group: 'g', runId: 'new', mode: 'CancelPrevious' }, 'ok', { group: 'g', runId: 'new' });
     submit(h, 'c1#1', 'old', 100, { kind: 'Started' });
     expect(concurrencyGroup(h.build()).violations[0]?.message).toMatch(/run old admitted at t=100 was taken in .* after run new/);
+  });
+
+  describe('a cancelled run starts no new side effect (§115–§117)', () => {
+    /** Run `old` of c1#1, cancelled by c2#1; `intentStarted` says whether its intent moved to Started before the cancel. */
+    function cancelledRun(intentStarted: 'before' | 'after' | 'none'): HistoryBuilder {
+      const h = new HistoryBuilder();
+      submit(h, 'c1#1', 'old', 100, { kind: 'Started' });
+      const run = h.invoke('c1#1:group', 'group-run', { group: 'g', runId: 'old', mode: 'CancelPrevious' });
+      const start = () => h.op('c1#1', { kind: 'TransitionIntent', intentId: 'old/e', to: 'Started' }, { kind: 'Transitioned', intent: { intentId: 'old/e' } });
+      if (intentStarted === 'before') start();
+      submit(h, 'c2#1', 'new', 200, { kind: 'Superseding', cancelled: ['old'] });
+      h.call('c2#1', 'cancel', { group: 'g', runId: 'old', supersedable: true, mode: 'CancelPrevious' }, 'ok', { runId: 'old', requested: true });
+      if (intentStarted === 'after') start();
+      h.call('c1#1', 'effect', { intentId: 'old/e', scope: 's', token: 1 }, 'ok', { applied: true });
+      h.event('c1#1:group', 'ok', 'group-run', { group: 'g', runId: 'old' });
+      expect(run).toBeGreaterThanOrEqual(0);
+      return h;
+    }
+
+    it('passes an effect whose intent had started before the cancellation: it is reconciled, not stopped', () => {
+      expect(concurrencyGroup(cancelledRun('before').build()).valid).toBe(true);
+    });
+
+    it('fails an effect started after the cancellation was requested, with or without an intent', () => {
+      for (const started of ['after', 'none'] as const) {
+        const verdict = concurrencyGroup(cancelledRun(started).build());
+        expect(verdict.valid, started).toBe(false);
+        expect(verdict.violations[0]?.message).toMatch(/run old started an external effect .* after its cancellation was requested/);
+      }
+    });
   });
 });
