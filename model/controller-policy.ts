@@ -122,6 +122,12 @@ const FLAGS = {
   agentsFailOver: true,
   /** Every committed membership change gets its audit record, removals included (seed 001 §227, §338 "Cluster membership changes are audited"). */
   auditEveryMembershipChange: true,
+  /**
+   * A federated site that the store fences on a domain's authority epoch stops acting in that
+   * domain until the federation tells it who holds it; it never falls back to its local locks
+   * (seed 000 §167–§169, §268, §296).
+   */
+  fencedSiteStops: true,
 } as const;
 
 export type ControllerPolicy = { readonly [F in keyof typeof FLAGS]: boolean };

@@ -14,6 +14,9 @@ export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
  *   `{ released?: [{ scope, token }] }` lists the leases the cancellation released;
  * - `group-submit`: a workflow-group submission; value `{ group, runId, mode, supersedable }` / decision;
  * - `wait`: a waiter's whole wait; value `{ scope, waiterId }`, ok when it got the lease.
+ * - `site-authority`: a federated site's controller refused an operation because its site does
+ *   not hold the authority of the operation's domain as far as it knows; value
+ *   `{ domain, site, scope }` on invoke, fail `{ reason, epoch }` (seed 000 §167).
  * - `job`: a job the coordination scheduler took (seed 001), its own process `job:<id>`; value
  *   `{ jobId, scope }` on invoke, ok `{ jobId, token }` when an attempt finished it, fail
  *   `{ jobId, unfinished }` when the run ended first.
@@ -62,6 +65,10 @@ export type FaultKind =
   | 'cas-outage'
   | 'wan-partition'
   | 'wan-heal'
+  | 'federation'
+  | 'site-cut'
+  | 'site-heal'
+  | 'site-failover'
   | 'agent-fleet'
   | 'agent-connected'
   | 'agent-disconnected'
@@ -106,6 +113,16 @@ export type FaultKind =
  * - `wan-partition`: `{ regions, voters, durationMs }`, the links between the daemons of different
  *   regions (the names of each region, in order) are cut, until the next `wan-heal`; `voters`: the
  *   voters of the configuration in force.
+ * - `federation` (first, in a federated run): `{ sites, domains }`, the controllers of each site
+ *   (site n is `sites[n - 1]`) and, per domain, `{ domain, role, site, epoch, scopes }`: the site
+ *   that holds its authority under `epoch` of the role epoch `role` from the start, and its scopes;
+ * - `site-cut`: `{ site, nodes, durationMs }`, the site's WAN links (to the other sites and to the
+ *   federation's authority service) are cut until the next `site-heal` `{ site, learned }`, at
+ *   which the site learns the authority of every domain (`learned`: `{ domain, site, epoch }`);
+ *   its links to the database stay up;
+ * - `site-failover`: `{ domain, role, from, to, epoch }`, the authority of `domain` moved from site
+ *   `from` to site `to` under the new `epoch`; `{ domain, skipped: true, reason }` when no site
+ *   could take it.
  */
 export interface FaultEvent {
   readonly index: number;

@@ -1,7 +1,7 @@
 // The gates (000 §316) and acceptance tests (000 §315) of seed 000, with what proves each.
 
 import type { Entry, Line } from './gate-catalogue.ts';
-import { NOT_MODELLED } from './gate-notes.ts';
+import { FEDERATION_SIMULATED } from './gate-notes.ts';
 
 /** The gate and the acceptance test of request-digest conflicts have the same proofs. */
 const DIGEST_CONFLICT: Entry = {
@@ -48,8 +48,13 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     mutants: ['epoch-reset-after-restore'],
     invariants: ['restore-invalidates', 'one-owner-per-epoch', 'fencing-monotonic'],
   }],
+  // Sites, WAN cuts and a domain's authority failover, on the memory store and on PostgreSQL, whose
+  // SQL checks the authority guard as it checks every role guard (testbed_guard).
   ['federation-authority', 'federation authority integration passes', {
-    note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED,
+    scenarios: ['federation-site-failover', 'federation-site-failover@postgres'],
+    mutants: ['authority-epoch-per-scope', 'fenced-site-falls-back-to-local-lock'],
+    invariants: ['site-authority-first'],
+    note: FEDERATION_SIMULATED,
   }],
   ['chaos-stress', 'chaos/concurrency stress tests pass', {
     scenarios: ['standard-mix', 'swarm-mix', 'split-brain-partition', 'controller-crash-reconcile', 'db-crash', 'db-failover', 'clock-skew', 'semaphore-capacity', 'fairness-starvation', 'renewal-race', 'displaced-waiter-recheck', 'sql-contention', 'sql-renewal-race', 'sql-release-race'],
@@ -175,7 +180,12 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     suites: ['check-postgres', 'check-mutants', 'conformance-postgres', 'differential-postgres', 'sql-races-exhaustive'],
     note: 'PostgreSQL only; there is no Stoolap adapter.',
   }],
-  ['federation-fences-site', 'Federation authority fences site-local ownership.', { note: 'No scenario exercises a federation authority yet. ' + NOT_MODELLED }],
+  ['federation-fences-site', 'Federation authority fences site-local ownership.', {
+    scenarios: ['federation-site-failover'],
+    mutants: ['authority-epoch-per-scope', 'fenced-site-falls-back-to-local-lock'],
+    invariants: ['site-authority-first'],
+    note: FEDERATION_SIMULATED,
+  }],
   ['restore-invalidates-leases', 'Restore invalidates stale pre-restore leases.', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover'],
     mutants: ['epoch-reset-after-restore', 'recovery-keeps-leases'],

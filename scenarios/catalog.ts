@@ -2,11 +2,13 @@
 // (profiles.ts) fills in what the lease scenarios share. Each cites the seed sections it proves.
 // Names are stable once published; `-unmitigated` ones demonstrate a violation.
 // The scenarios of database crash, failover and restore are in catalog-recovery.ts; those of seed
-// 001 (coordination) are in catalog-001.ts and come last.
+// 001 (coordination) are in catalog-001.ts and come after those of seed 000; those of federation
+// site authority (catalog-federation.ts) come last.
 
 import { COORDINATION_SCENARIOS } from './catalog-001.ts';
 import { RAFT_SCENARIOS } from './catalog-raft.ts';
 import { CONCURRENCY_SCENARIOS } from './catalog-concurrency.ts';
+import { FEDERATION_SCENARIOS } from './catalog-federation.ts';
 import { HOLDER_SCENARIOS } from './catalog-holders.ts';
 import { RECOVERY_SCENARIOS } from './catalog-recovery.ts';
 import { DEPLOYS, SAFETY, leaseScenario } from './profiles.ts';
@@ -262,4 +264,5 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   }),
   ...COORDINATION_SCENARIOS,
   ...RAFT_SCENARIOS,
+  ...FEDERATION_SCENARIOS,
 ];

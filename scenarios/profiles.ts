@@ -19,7 +19,7 @@ type Faults = NonNullable<ScenarioInput['faults']>;
  * profile says otherwise, the SAFETY invariants unless others are named, and 40 operations that
  * the correct implementation must pass.
  */
-export interface LeaseScenario extends Pick<ScenarioInput, 'name' | 'title' | 'sources' | 'workload' | 'liveness'> {
+export interface LeaseScenario extends Pick<ScenarioInput, 'name' | 'title' | 'sources' | 'workload' | 'liveness' | 'federation'> {
   /** Random faults, over the NET delays. */
   readonly profile?: Faults['profile'];
   readonly swarm?: boolean;
@@ -39,5 +39,6 @@ export function leaseScenario(s: LeaseScenario): ScenarioInput {
     expect: 'pass',
     operations: s.operations ?? 40,
     ...(s.liveness === undefined ? {} : { liveness: s.liveness }),
+    ...(s.federation === undefined ? {} : { federation: s.federation }),
   };
 }

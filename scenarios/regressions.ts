@@ -204,4 +204,18 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     shows: 'during a rolling upgrade a job handed on late on its scope finishes while the run drains past its horizon (001 §84–§88, §283)',
     traceHash: '6fca95f4ccabd3fa38a248795318101b3a9e5f6c908e396438ef390f474277d2',
   },
+  {
+    scenario: 'federation-site-failover',
+    seed: 1,
+    shows: 'after t1 fails over to site 2, site 1, cut off and still running, is fenced by authority epoch 2 on its next lease; a store that keeps the authority epoch per scope lets it write (000 §163–§168, §296)',
+    traceHash: 'ba037e86e0feeeba5934d5827a2015f0d4127d053aaefb7540bd6edc4214a775',
+    catches: { mutant: 'authority-epoch-per-scope', invariant: 'site-authority-first' },
+  },
+  {
+    scenario: 'federation-site-failover',
+    seed: 1,
+    shows: 'a site fenced on its domain stops acting there; one that falls back to its local lock takes a lease and writes beside the new authority site (000 §167–§169, §268, §296)',
+    traceHash: 'ba037e86e0feeeba5934d5827a2015f0d4127d053aaefb7540bd6edc4214a775',
+    catches: { mutant: 'fenced-site-falls-back-to-local-lock', invariant: 'site-authority-first' },
+  },
 ]);

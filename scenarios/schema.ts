@@ -9,6 +9,7 @@ import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { FAULT_PACKAGES, scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
 import { faultProfileSchema, type FaultKnobName } from '../sim/faults/knobs.ts';
 import { coordinationOptions, coordinationSchema, type CoordinationFaultOptions, type CoordinationInput } from './coordination-options.ts';
+import { federationSchema, type FederationFaultOptions } from './federation-options.ts';
 
 export { MAX_CLOCK_DRIFT_PPM } from '../sim/faults/clock-skew.ts';
 export { scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
@@ -114,15 +115,18 @@ export const TICK_FAULT_KNOBS: ReadonlyArray<FaultKnobName> = tickKnobs('nemesis
 /** The same for coordination faults and their `intervalMs`. */
 export const COORDINATION_TICK_FAULT_KNOBS: ReadonlyArray<keyof CoordinationFaultOptions> = tickKnobs('coordination') as Array<keyof CoordinationFaultOptions>;
 
+/** The same for federation faults and their `intervalMs`. */
+export const FEDERATION_TICK_FAULT_KNOBS: ReadonlyArray<keyof FederationFaultOptions> = tickKnobs('federation') as Array<keyof FederationFaultOptions>;
+
 /** The knobs that turn on the kinds drawn at the ticks of `stage` (sim/faults/). */
-function tickKnobs(stage: 'nemesis' | 'coordination'): string[] {
+function tickKnobs(stage: 'nemesis' | 'coordination' | 'federation'): string[] {
   return Object.values(FAULT_PACKAGES).flatMap((p) => (p.draw?.on === stage ? [...(p.randomWhen ?? [])] : []));
 }
 
 type Profile = z.infer<typeof faultProfileSchema>;
 
 /** Settings each valid on its own that no run can combine; each problem names its field. */
-function inconsistencies(profile: Profile, coordinationInput: CoordinationInput | undefined): Array<{ readonly path: string[]; readonly message: string }> {
+function inconsistencies(profile: Profile, coordinationInput: CoordinationInput | undefined, federationFaults: Partial<FederationFaultOptions> | undefined): Array<{ readonly path: string[]; readonly message: string }> {
   const problems: Array<{ path: string[]; message: string }> = [];
   const at = (...path: string[]) => ['faults', 'profile', ...path];
   if ((profile.networkDelayMsMin ?? 0) > (profile.networkDelayMsMax ?? 0)) {
@@ -145,6 +149,10 @@ function inconsistencies(profile: Profile, coordinationInput: CoordinationInput 
       problems.push({ path: ['coordination', 'faults', 'intervalMs'], message: `${coordinationTicking.join(', ')} ${coordinationTicking.length === 1 ? 'takes' : 'take'} effect only at coordination nemesis ticks: set intervalMs above 0, or set them to 0` });
     }
   }
+  const federationTicking = FEDERATION_TICK_FAULT_KNOBS.filter((knob) => (federationFaults?.[knob] ?? 0) > 0);
+  if (federationTicking.length > 0 && (federationFaults?.intervalMs ?? 0) === 0) {
+    problems.push({ path: ['federation', 'faults', 'intervalMs'], message: `${federationTicking.join(', ')} ${federationTicking.length === 1 ? 'takes' : 'take'} effect only at federation nemesis ticks: set intervalMs above 0, or set them to 0` });
+  }
   return problems;
 }
 
@@ -158,6 +166,9 @@ const RAFT_INVARIANT = (name: string): boolean => name.startsWith('raft-') || na
 function scriptedNodes(faults: ReadonlyArray<ScriptedFault>): ReadonlyArray<string> {
   return faults.flatMap((f) => ('node' in f ? [f.node] : 'from' in f ? [f.from, f.to] : []));
 }
+
+/** The workloads whose every lease (Acquire) and write (Mutate) carries the authority guard of a federated site. */
+const FEDERATED_KINDS: ReadonlySet<string> = new Set(['env-deploy', 'infra-apply', 'alias-publish', 'cancel-deploy']);
 
 /** The workloads run as exclusive operations, whose handler works in steps when `workStepMs` is set. */
 const STEPPED_KINDS: ReadonlySet<string> = new Set(['env-deploy', 'infra-apply', 'alias-publish', 'migration', 'cancel-deploy', 'cross-tenant']);
@@ -187,6 +198,8 @@ export const scenarioSchema = z
     liveness: z.object({ boundMs: z.number().int().min(1) }).strict().optional(),
     /** The controllers are coordination nodes (c1..c<voters> vote from the start); a scheduler leader dispatches the operations (seed 001). */
     coordination: coordinationSchema.optional(),
+    /** The controllers are spread over federated sites; each tenant is a domain whose authority one site holds (seed 000 §163–§169). */
+    federation: federationSchema.optional(),
   })
   .strict()
   .refine((s) => s.coordination === undefined || (s.coordination.voters ?? 3) <= s.workload.controllers, {
@@ -252,8 +265,29 @@ export const scenarioSchema = z
   .refine((s) => s.expect === 'pass' || s.name.endsWith('-unmitigated') || Object.keys(policyFlips(s.policy ?? {})).length > 0, {
     message: "a scenario that expects a violation is named '-unmitigated' or flips a policy flag",
   })
+  .refine((s) => s.federation === undefined || s.coordination === undefined, {
+    message: 'federation and coordination do not run together: a command carries one guard, the site authority or the coordinated role',
+  })
+  .refine((s) => s.federation !== undefined || (s.faults.scripted.every((f) => !f.f.startsWith('site-')) && !s.invariants.includes('site-authority-first')), {
+    message: 'site-cut, site-failover and site-authority-first need federation',
+  })
+  .refine((s) => s.federation === undefined || s.invariants.includes('site-authority-first'), {
+    message: 'a federated scenario is judged by site-authority-first',
+  })
+  .refine((s) => s.federation === undefined || Object.keys(s.workload.mix).every((k) => FEDERATED_KINDS.has(k)), {
+    message: `federation runs the workloads whose every lease and write carries the site's authority guard: ${[...FEDERATED_KINDS].join(', ')}`,
+  })
+  .refine((s) => s.federation === undefined || s.federation.sites <= s.workload.controllers, {
+    message: 'federation.sites must be at most workload.controllers: every site has a controller',
+  })
+  .refine((s) => s.faults.scripted.every((f) => (f.f !== 'site-cut' && (f.f !== 'site-failover' || f.to === undefined)) || (f.f === 'site-cut' ? f.site : f.to!) <= (s.federation?.sites ?? 0)), {
+    message: 'a site fault names a site beyond federation.sites',
+  })
+  .refine((s) => s.faults.scripted.every((f) => f.f !== 'site-failover' || Number(f.domain.slice(1)) <= s.workload.tenants), {
+    message: 'site-failover names a domain t<k> beyond workload.tenants',
+  })
   .superRefine((s, context) => {
-    for (const problem of inconsistencies(s.faults.profile, s.coordination)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    for (const problem of inconsistencies(s.faults.profile, s.coordination, s.federation?.faults)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
   });
 
 export type Scenario = z.infer<typeof scenarioSchema>;

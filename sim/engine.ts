@@ -13,6 +13,7 @@ import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import { isSyncStore, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
+import { Federation } from './federation/federation.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { ShadowModel } from './shadow-model.ts';
 import { PortContract } from './port-contract.ts';
@@ -82,6 +83,8 @@ export class Sim {
   readonly coordination: SimCoordination | null;
   /** With real faults, each simulated fault is also applied for real while time stands still. */
   readonly realFaults: RealFaultDriver | null;
+  /** Set when the plan has `federation`: the controllers are spread over sites, each domain's authority held by one (sim/federation/). */
+  readonly federation: Federation | null;
 
   constructor(
     readonly plan: Plan,
@@ -97,6 +100,7 @@ export class Sim {
     this.addNode('operator', false);
     this.addNode('recovery', false);
     this.realFaults = parts.realFaults ?? null;
+    this.federation = plan.federation === undefined ? null : new Federation(this);
     this.contract = new PortContract(parts.shapesTyped !== true);
     // Last: the coordination layer reads the nodes, streams and history made above.
     this.coordination = parts.coordination?.(this) ?? null;
@@ -316,8 +320,10 @@ export class Sim {
       this.coordination.submit(step.op, node);
       return;
     }
-    node.pending.push(step.op);
-    if (!node.busy && !node.down) this.hooks.startNext(this, node);
+    // A federated operation runs at the site its node's site believes holds its domain (sim/federation/).
+    const runner = this.federation === null ? node : this.nodes.get(this.federation.route(node.name, step.op.tenant))!;
+    runner.pending.push(step.op);
+    if (!runner.busy && !runner.down) this.hooks.startNext(this, runner);
   }
 
   private async restart(node: Node): Promise<void> {

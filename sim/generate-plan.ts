@@ -6,10 +6,11 @@ import { scopeId, systemScopeId, type ScopeKind, type ScopeRef } from '../model/
 import type { RetrySafety } from '../model/effect-state.ts';
 import type { ConcurrencyMode } from '../model/concurrency-group.ts';
 import type { Scenario, WorkloadKind } from '../scenarios/schema.ts';
-import { drawCoordinationFaults, drawNemesisFaults, drawStartFaults } from './faults/draws.ts';
+import { drawCoordinationFaults, drawFederationFaults, drawNemesisFaults, drawStartFaults } from './faults/draws.ts';
 import { faultOptions, swarmFaults } from './faults/knobs.ts';
-import type { OpSpec, Plan, PlanStep } from './plan.ts';
+import type { FederationPlan, OpSpec, Plan, PlanStep } from './plan.ts';
 import { coordinationOptions } from '../scenarios/coordination-options.ts';
+import { federationOptions, homeSiteOfDomain, type FederationOptions } from '../scenarios/federation-options.ts';
 import { streamFor, type Stream } from './prng.ts';
 
 interface Profile {
@@ -174,6 +175,12 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
   if (coordination !== undefined) {
     for (const fault of drawCoordinationFaults(coordination.faults, coordination.voters, w.horizonMs, streamFor(seed, 'plan/coordination'))) steps.push({ kind: 'fault', at: fault.at, fault });
   }
+  // Federation faults too, from a stream of their own.
+  const federation = scenario.federation === undefined ? undefined : federationOptions(scenario.federation);
+  const domains = Array.from({ length: w.tenants }, (_, i) => `t${i + 1}`);
+  if (federation !== undefined) {
+    for (const fault of drawFederationFaults({ ...federation, domains }, w.controllers, w.horizonMs, streamFor(seed, 'plan/federation'))) steps.push({ kind: 'fault', at: fault.at, fault });
+  }
   // Operations start over the first 80% of the safety phase so most finish before faults heal.
   const spreadMs = Math.max(1, Math.floor((w.horizonMs * 4) / 5));
   let previous: { readonly at: number; readonly op: OpSpec; readonly node: string } | null = null;
@@ -215,5 +222,13 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
     capacities: [...capacities].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([scope, capacity]) => ({ scope, capacity })),
     steps,
     ...(coordination === undefined ? {} : { coordination }),
+    ...(federation === undefined ? {} : { federation: federationPlan(federation, domains, steps) }),
   };
+}
+
+/** Each domain's first authority site and the scopes the plan's operations use in it. */
+function federationPlan(options: FederationOptions, domains: ReadonlyArray<string>, steps: ReadonlyArray<PlanStep>): FederationPlan {
+  const scopes = new Map(domains.map((domain) => [domain, new Set<string>()]));
+  for (const step of steps) if (step.kind === 'op') scopes.get(step.op.tenant)?.add(step.op.scope);
+  return { ...options, domains: domains.map((domain, i) => ({ domain, site: homeSiteOfDomain(i + 1, options.sites), scopes: [...scopes.get(domain)!].sort() })) };
 }

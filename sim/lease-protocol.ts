@@ -2,26 +2,36 @@
 // confirm the lease right before a side effect, renew by the local clock, release; and the fenced
 // canonical transition (§66–§70).
 
+import type { RoleGuard } from '../model/commands.ts';
 import type { Lease } from '../model/outcomes.ts';
 import type { Fiber, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
 import { holderName, WAIT_FALLBACK_POLL_MS, world, type HeldLease } from './controller-world.ts';
 import { extendWindow, monoNow } from './handler-work.ts';
+import { afterFenced, authorityOf } from './federation/site-authority.ts';
 
-/** Acquire; a grant is remembered with the time its call was sent, the start of the lease's local window. */
-async function acquire(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, waiterId?: string) {
+/**
+ * Acquire, under the authority guard of the controller's site in a federated run (`authority`);
+ * a grant is remembered with the time its call was sent, the start of the lease's local window.
+ */
+async function acquire(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, authority: { readonly guard?: RoleGuard }, waiterId?: string) {
   const sent = monoNow(sim, fiber.node);
-  const command = { kind: 'Acquire' as const, scope, holder: holderName(sim, fiber.node), ttlMs: op.ttlMs, ...(waiterId === undefined ? {} : { waiterId }) };
+  const command = { kind: 'Acquire' as const, scope, holder: holderName(sim, fiber.node), ttlMs: op.ttlMs, ...(waiterId === undefined ? {} : { waiterId }), ...authority };
   // A waiter's Acquire LISTENs on the scope in the same round trip, so a release after this answer wakes it.
-  const r = await sim.call(fiber, command, fiber.process, waiterId === undefined ? null : [scope]);
+  const send = (c: typeof command) => sim.call(fiber, c, fiber.process, waiterId === undefined ? null : [scope]);
+  let r = await send(command);
+  if (r?.kind === 'Fenced') r = await afterFenced(sim, fiber, op, command, r, send);
   if (r?.kind === 'Acquired') extendWindow(sim, r.lease, sent);
   return r;
 }
 
 export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: string, wait: boolean, attempt: number): Promise<Lease | null> {
   const holder = holderName(sim, fiber.node);
+  // A site without the authority of the operation's domain takes no lease in it (000 §167).
+  const authority = authorityOf(sim, fiber, op);
+  if (authority === null) return null;
   if (!wait) {
-    const r = await acquire(sim, fiber, op, scope);
+    const r = await acquire(sim, fiber, op, scope, authority);
     return r?.kind === 'Acquired' ? r.lease : null;
   }
   const waiterId = `${op.id}/${fiber.node.proc}/w${attempt}`;
@@ -32,18 +42,24 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
   // A store without a wait queue (capabilities.commands, sim/capabilities.ts): poll plain Acquire.
   const queued = sim.supports('Enqueue');
   for (;;) {
+    // The site's view may change while it waits (a heal tells it who holds the authority now).
+    const current = authorityOf(sim, fiber, op);
+    if (current === null) return giveUpWait(sim, fiber, waitProcess, scope, waiterId, enqueued, 'site-authority');
     if (!queued) {
-      const r = await acquire(sim, fiber, op, scope);
+      const r = await acquire(sim, fiber, op, scope, current);
       if (r?.kind === 'Acquired') {
         sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
         return r.lease;
       }
+      if (r?.kind === 'Fenced') return giveUpWait(sim, fiber, waitProcess, scope, waiterId, false, 'fenced');
     } else if (!enqueued) {
       const e = await sim.call(fiber, { kind: 'Enqueue', scope, waiterId, holder, priority: op.priority });
       enqueued = e?.kind === 'Enqueued';
     }
     if (enqueued) {
-      const r = await acquire(sim, fiber, op, scope, waiterId);
+      const r = await acquire(sim, fiber, op, scope, current, waiterId);
+      // Fenced: the site lost the domain's authority while it waited; it leaves the queue.
+      if (r?.kind === 'Fenced') return giveUpWait(sim, fiber, waitProcess, scope, waiterId, true, 'fenced');
       if (r?.kind === 'Acquired') {
         sim.closeOp(waitProcess, 'ok', { scope, waiterId, token: r.lease.token });
         if (!sim.policy.recheckAfterWait) {
@@ -57,13 +73,16 @@ export async function obtainLease(sim: Sim, fiber: Fiber, op: OpSpec, scope: str
       }
       if (r?.kind === 'Rejected' && r.reason === 'unknown-waiter') enqueued = false;
     }
-    if (sim.local(fiber.node) >= deadline) {
-      if (enqueued) await sim.call(fiber, { kind: 'CancelWait', scope, waiterId });
-      sim.closeOp(waitProcess, 'fail', { scope, waiterId, reason: 'wait-timeout' });
-      return null;
-    }
+    if (sim.local(fiber.node) >= deadline) return giveUpWait(sim, fiber, waitProcess, scope, waiterId, enqueued, 'wait-timeout');
     await sim.waitNotify(fiber, Math.min(WAIT_FALLBACK_POLL_MS, Math.max(1, deadline - sim.local(fiber.node))));
   }
+}
+
+/** Ends a wait without the lease: leaves the queue when enqueued, and closes the `wait` operation. */
+async function giveUpWait(sim: Sim, fiber: Fiber, waitProcess: string, scope: string, waiterId: string, enqueued: boolean, reason: string): Promise<null> {
+  if (enqueued) await sim.call(fiber, { kind: 'CancelWait', scope, waiterId });
+  sim.closeOp(waitProcess, 'fail', { scope, waiterId, reason });
+  return null;
 }
 
 /**
@@ -132,13 +151,21 @@ export async function mutate(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLease
   const w = world(sim);
   const key = `${op.scope}/${op.aggregate}`;
   for (let round = 0; round < 2; round++) {
+    // In a federated run the write carries the site's authority guard as the site knows it now.
+    const authority = authorityOf(sim, fiber, op);
+    if (authority === null) return false;
     const expectedVersion = w.versions.get(key) ?? 0;
-    const r = await sim.call(fiber, { kind: 'Mutate', scope: op.scope, aggregate: op.aggregate, holder: held.lease.holder, token: held.lease.token, expectedVersion });
+    const command = { kind: 'Mutate' as const, scope: op.scope, aggregate: op.aggregate, holder: held.lease.holder, token: held.lease.token, expectedVersion, ...authority };
+    const send = (c: typeof command) => sim.call(fiber, c);
+    let r = await send(command);
+    if (r?.kind === 'Fenced') r = await afterFenced(sim, fiber, op, command, r, send);
     if (r === null) return false;
     if (r.kind === 'Accepted') {
       w.versions.set(key, r.version);
       return true;
     }
+    // Fenced: the lease is still the holder's own, so it is released, not taken for lost.
+    if (r.kind === 'Fenced') return false;
     if (r.kind !== 'StaleVersion') {
       held.lost = true;
       return false;

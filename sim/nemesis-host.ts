@@ -15,6 +15,7 @@ import type { Provider } from './provider.ts';
 import type { ShadowModel } from './shadow-model.ts';
 import type { StoreSessions } from './store-sessions.ts';
 import type { Node, SimCoordination } from './sim-node.ts';
+import type { Federation } from './federation/federation.ts';
 
 export interface NemesisHost {
   readonly now: number;
@@ -26,6 +27,7 @@ export interface NemesisHost {
   readonly store: Store;
   readonly shadow: ShadowModel;
   readonly coordination: SimCoordination | null;
+  readonly federation: Federation | null;
   readonly realFaults: RealFaultDriver | null;
   readonly realActions: Array<{ f: string; outcome: string }>;
   faultsOn: boolean;

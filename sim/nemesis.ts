@@ -70,6 +70,7 @@ export class Nemesis {
       replaceImage: (f, ageMs, extra) => this.replaceImage(f, ageMs, extra),
       scriptProviderTimeouts: (count, appliedPct) => sim.provider.scriptTimeouts(count, appliedPct),
       coordination: (f) => sim.coordination?.applyFault(f as CoordinationFault),
+      federation: sim.federation,
     };
   }
 
@@ -144,11 +145,19 @@ export class Nemesis {
     this.sim.history.op(this.sim.now, process, 'ok', command.kind, outcome);
   }
 
+  /** Every cut site comes back and learns who holds each domain (the network heal above restored its links). */
+  private async healSites(): Promise<void> {
+    const federation = this.sim.federation;
+    if (federation === null) return;
+    for (const site of federation.cutSites()) await this.record('site-heal', { site, learned: [...(federation.healSite(site) ?? [])] });
+  }
+
   async startLiveness(): Promise<void> {
     this.sim.faultsOn = false;
     this.sim.network.healAll();
     this.sim.provider.heal();
     for (const node of this.sim.nodes.values()) if (node.pausedUntil > this.sim.now) node.pausedUntil = this.sim.now;
+    await this.healSites();
     await this.record('liveness-phase', { boundMs: this.sim.plan.livenessBoundMs });
   }
 

@@ -13,6 +13,7 @@ import { WORKLOAD_KINDS } from '../scenarios/schema.ts';
 import { scriptedFaultSchema } from './faults/index.ts';
 import { coordinationFaultsSchema, coordinationOptions, coordinationSchema, type CoordinationInput } from '../scenarios/coordination-options.ts';
 import { faultOptions, NO_FAULTS } from './faults/knobs.ts';
+import { federationFaultsSchema } from '../scenarios/federation-options.ts';
 
 const count = z.number().int().nonnegative();
 const positive = z.number().int().min(1);
@@ -58,6 +59,14 @@ const coordination = z
   .object({ ...counts(coordinationSchema.shape), consensus: coordinationSchema.shape.consensus.unwrap(), role: z.enum(COORDINATED_ROLES), artifacts: z.boolean(), faults: z.object(counts(coordinationFaultsSchema.shape)).loose() })
   .loose();
 
+const federation = z
+  .object({
+    sites: z.number().int().min(2).max(8),
+    faults: z.object(counts(federationFaultsSchema.shape)).loose(),
+    domains: z.array(z.object({ domain: text, site: z.number().int().min(1).max(8), scopes: z.array(text) }).loose()).min(1),
+  })
+  .loose();
+
 /** A plan's coordination settings without the fields a newer testbed may have added (read as the plan's other settings are). */
 function knownCoordination(settings: Readonly<Record<string, unknown>>): CoordinationInput {
   const known = (from: unknown, shape: object) => Object.fromEntries(Object.keys(shape).flatMap((key) => (typeof from === 'object' && from !== null && key in from ? [[key, (from as Record<string, unknown>)[key]]] : [])));
@@ -90,6 +99,7 @@ export const planSchema = z
     invariants: z.array(z.enum(INVARIANT_NAMES)),
     steps: z.array(step),
     coordination: coordination.optional(),
+    federation: federation.optional(),
   })
   .loose()
   .superRefine((plan, context) => {
@@ -117,5 +127,6 @@ export const planSchema = z
         if (/^c\d+$/.test(node) && !controller(node)) problem(['steps', i, 'fault'], `unknown node '${node}': the plan has controllers c1..c${plan.controllers}`);
       }
       if (s.fault.f.startsWith('member-') && plan.coordination === undefined) problem(['steps', i, 'fault', 'f'], `${s.fault.f} needs a plan with coordination`);
+      if (s.fault.f.startsWith('site-') && plan.federation === undefined) problem(['steps', i, 'fault', 'f'], `${s.fault.f} needs a plan with federation`);
     }
   });

@@ -10,6 +10,7 @@ import type { ScriptedFault } from './faults/index.ts';
 import type { FaultOptions } from './faults/knobs.ts';
 import type { InvariantName } from '../model/checkers/index.ts';
 import type { CoordinationOptions } from '../scenarios/coordination-options.ts';
+import type { FederationOptions } from '../scenarios/federation-options.ts';
 
 export type { ScriptedFault };
 
@@ -55,6 +56,12 @@ export interface OpSpec {
   readonly workStepMs?: number;
 }
 
+/** The federation of a plan: its sites and fault knobs, and each domain with the site that holds its authority first. */
+export interface FederationPlan extends FederationOptions {
+  /** Each domain (a tenant of the workload), its first authority site, and the scopes the plan's operations use in it. */
+  readonly domains: ReadonlyArray<{ readonly domain: string; readonly site: number; readonly scopes: ReadonlyArray<string> }>;
+}
+
 export type PlanStep =
   | { readonly kind: 'op'; readonly at: number; readonly node: string; readonly op: OpSpec }
   | { readonly kind: 'fault'; readonly at: number; readonly fault: ScriptedFault };
@@ -88,5 +95,7 @@ export interface Plan {
   readonly steps: ReadonlyArray<PlanStep>;
   /** Present when the controllers are coordination voters (seed 001): the scheduler leader dispatches the operations. */
   readonly coordination?: CoordinationOptions;
+  /** Present when the controllers are spread over federated sites (seed 000 §163–§169): each domain's leases and writes carry its site's authority guard. */
+  readonly federation?: FederationPlan;
 }
 

@@ -109,6 +109,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     if (ids !== null) sim.history.truth(sim.now, 'database', 'fencing', { kind: fencingOf(own) });
     sim.attachStore(store, (options.differential ?? true) && ids === null, interleaved === null ? null : { stores: interleaved, interleaving: options.interleave! });
     await sim.defineCapacities();
+    await sim.federation?.start();
     sim.schedule();
     await sim.run();
     if (plan.invariants.includes('cluster-doctor')) await recordClusterPicture(sim, store);

@@ -253,6 +253,13 @@ const STORE_MUTANTS = {
     invariants: ['jobs-complete'],
     scenarios: ['jobs-db-failover'],
   },
+  'authority-epoch-per-scope': {
+    bug: 'Acquire and Mutate compare the authority guard with the epoch last seen on the scope, not the domain’s: a failover fences only the scopes the new site has used',
+    source: '000 §163–§168, §296',
+    rule: 'Leases: Acquire step 1 (stored = roleEpochs[guard.role], one epoch per role whatever the scope); Protected mutation: guard as in Acquire step 1',
+    invariants: ['site-authority-first'],
+    scenarios: ['federation-site-failover'],
+  },
 } as const satisfies Readonly<Record<string, Omit<MutantDeclaration, 'name'>>>;
 
 /** The name of a declared store mutant. */

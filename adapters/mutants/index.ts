@@ -5,10 +5,12 @@ import { CLIENT_PROTOCOL_MUTANTS } from '../../model/policy-mutants/client-proto
 import { COORDINATION_MUTANTS } from '../../model/policy-mutants/coordination.ts';
 import { RAFT_MUTANTS } from '../../model/policy-mutants/raft.ts';
 import { TRUST_MUTANTS } from '../../model/policy-mutants/trust.ts';
+import { FEDERATION_MUTANTS } from '../../model/policy-mutants/federation.ts';
 import { acquireAllKeepsPartial } from './acquire-all-keeps-partial.ts';
 import { acquireBypassesQueue } from './acquire-bypasses-queue.ts';
 import { advisoryLockOnly } from './advisory-lock-only.ts';
 import { anyWaiterAcquires } from './any-waiter-acquires.ts';
+import { authorityEpochPerScope } from './authority-epoch-per-scope.ts';
 import { capacityChecksFullOnly } from './capacity-checks-full-only.ts';
 import { clientClockExpiry } from './client-clock-expiry.ts';
 import { completeIgnoresDigest } from './complete-ignores-digest.ts';
@@ -82,6 +84,7 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
   listOmitsLeased,
   dispatchOutsideLeaseTransaction,
   restoreDropsJobs,
+  authorityEpochPerScope,
 ];
 
 if (STORE_MUTANTS.map((mutant) => mutant.name).join() !== STORE_MUTANT_NAMES.join()) {
@@ -95,6 +98,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   ...COORDINATION_MUTANTS,
   ...RAFT_MUTANTS,
   ...TRUST_MUTANTS,
+  ...FEDERATION_MUTANTS,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

@@ -64,7 +64,15 @@ function derivedOptions(plan: Plan): string {
   const knobs = Object.entries(plan.faults)
     .filter(([, value]) => value !== 0)
     .map(([name, value]) => `${name}=${value}`);
-  return `seed ${plan.seed}: ${plan.steps.length} plan steps, ${plan.controllers} controllers, horizon ${plan.horizonMs} ms${plan.swarm ? ', swarm' : ''}; faults: ${knobs.length > 0 ? knobs.join(' ') : 'none'}${coordinationOptions(plan)}`;
+  return `seed ${plan.seed}: ${plan.steps.length} plan steps, ${plan.controllers} controllers, horizon ${plan.horizonMs} ms${plan.swarm ? ', swarm' : ''}; faults: ${knobs.length > 0 ? knobs.join(' ') : 'none'}${coordinationOptions(plan)}${federationOptions(plan)}`;
+}
+
+/** The federation settings of a federated plan (sites, each domain's first authority site, federation faults). */
+function federationOptions(plan: Plan): string {
+  const f = plan.federation;
+  if (f === undefined) return '';
+  const faults = Object.entries(f.faults).filter(([, value]) => value !== 0).map(([name, value]) => `${name}=${value}`);
+  return `; federation: ${f.sites} sites, authority ${f.domains.map((d) => `${d.domain}@site ${d.site}`).join(', ')}, faults: ${faults.length > 0 ? faults.join(' ') : 'none'}`;
 }
 
 /** The coordination settings of a seed 001 plan (voters, role, timing, coordination faults). */

@@ -42,6 +42,7 @@ import { raftStateMachineSafety } from './raft-state-machine-safety.ts';
 import { releaseAfterReconcile } from './release-after-reconcile.ts';
 import { removedNodeNoAuthority } from './removed-node-no-authority.ts';
 import { restoreInvalidates } from './restore-invalidates.ts';
+import { siteAuthorityFirst } from './site-authority-first.ts';
 import { tenantIsolation } from './tenant-isolation.ts';
 import { unknownNotNew } from './unknown-not-new.ts';
 import { workWithinLease } from './work-within-lease.ts';
@@ -90,6 +91,7 @@ export const INVARIANT_NAMES = [
   'maintenance-respected',
   'artifact-from-cas',
   'quorum-in-one-region',
+  'site-authority-first',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -136,6 +138,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'maintenance-respected': maintenanceRespected,
   'artifact-from-cas': artifactFromCas,
   'quorum-in-one-region': quorumInOneRegion,
+  'site-authority-first': siteAuthorityFirst,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

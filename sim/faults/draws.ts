@@ -1,15 +1,17 @@
 // The random faults of a plan, drawn by the fault kinds themselves (their `draw`, in registry
 // order): the 'start' draws once per controller from the clock stream, then the profile's nemesis
-// ticks from the nemesis stream and the coordination ticks from the coordination stream. Each
+// ticks from the nemesis stream, the coordination ticks from the coordination stream and the
+// federation ticks from the federation stream. Each
 // stream is the plan's own (sim/prng.ts), so a scenario without a kind's knobs draws exactly what
 // it drew before the kind existed.
 
 import type { CoordinationFaultOptions } from '../../scenarios/coordination-options.ts';
+import type { FederationFaultOptions } from '../../scenarios/federation-options.ts';
 import { FAULT_PACKAGES, type ScriptedFault } from './index.ts';
 import type { FaultOptions } from './knobs.ts';
 import type { Draw, Tick } from './package.ts';
 
-type Stage = 'start' | 'nemesis' | 'coordination';
+type Stage = 'start' | 'nemesis' | 'coordination' | 'federation';
 
 type DrawAt = (tick: Tick, mine: Readonly<Record<string, number>>, stream: Draw) => ScriptedFault | null;
 
@@ -18,6 +20,7 @@ const DRAWS: Readonly<Record<Stage, ReadonlyArray<DrawAt>>> = {
   start: drawnOn('start'),
   nemesis: drawnOn('nemesis'),
   coordination: drawnOn('coordination'),
+  federation: drawnOn('federation'),
 };
 
 function drawnOn(stage: Stage): DrawAt[] {
@@ -35,7 +38,7 @@ function drawTick(stage: Stage, tick: Tick, stream: Draw, out: ScriptedFault[]):
 export function drawStartFaults(knobs: FaultOptions, controllers: number, stream: Draw): ScriptedFault[] {
   const out: ScriptedFault[] = [];
   const nodes = controllerNodes(controllers);
-  for (let c = 1; c <= controllers; c++) drawTick('start', { at: 0, controller: c, knobs, coordination: null, nodes, controllers }, stream, out);
+  for (let c = 1; c <= controllers; c++) drawTick('start', { at: 0, controller: c, knobs, coordination: null, federation: null, nodes, controllers }, stream, out);
   return out;
 }
 
@@ -44,7 +47,7 @@ export function drawNemesisFaults(knobs: FaultOptions, controllers: number, hori
   const out: ScriptedFault[] = [];
   if (knobs.nemesisIntervalMs <= 0) return out;
   const nodes = controllerNodes(controllers);
-  for (let at = knobs.nemesisIntervalMs; at < horizonMs; at += knobs.nemesisIntervalMs) drawTick('nemesis', { at, controller: 0, knobs, coordination: null, nodes, controllers }, stream, out);
+  for (let at = knobs.nemesisIntervalMs; at < horizonMs; at += knobs.nemesisIntervalMs) drawTick('nemesis', { at, controller: 0, knobs, coordination: null, federation: null, nodes, controllers }, stream, out);
   return out;
 }
 
@@ -53,7 +56,17 @@ export function drawCoordinationFaults(options: CoordinationFaultOptions, voters
   const out: ScriptedFault[] = [];
   if (options.intervalMs <= 0) return out;
   const nodes = controllerNodes(voters);
-  for (let at = options.intervalMs; at < horizonMs; at += options.intervalMs) drawTick('coordination', { at, controller: 0, knobs: {}, coordination: options, nodes, controllers: voters }, stream, out);
+  for (let at = options.intervalMs; at < horizonMs; at += options.intervalMs) drawTick('coordination', { at, controller: 0, knobs: {}, coordination: options, federation: null, nodes, controllers: voters }, stream, out);
+  return out;
+}
+
+/** Federation faults at the federation ticks over the safety phase: site cuts and authority failovers. */
+export function drawFederationFaults(federation: { readonly sites: number; readonly domains: ReadonlyArray<string>; readonly faults: FederationFaultOptions }, controllers: number, horizonMs: number, stream: Draw): ScriptedFault[] {
+  const out: ScriptedFault[] = [];
+  const intervalMs = federation.faults.intervalMs;
+  if (intervalMs <= 0) return out;
+  const nodes = controllerNodes(controllers);
+  for (let at = intervalMs; at < horizonMs; at += intervalMs) drawTick('federation', { at, controller: 0, knobs: {}, coordination: null, federation, nodes, controllers }, stream, out);
   return out;
 }
 

@@ -30,6 +30,8 @@ import { pause } from './pause.ts';
 import { providerTimeout } from './provider-timeout.ts';
 import { quorumSplit } from './quorum-split.ts';
 import { rawProposal } from './raw-proposal.ts';
+import { siteCut } from './site-cut.ts';
+import { siteFailover } from './site-failover.ts';
 import { voterStateLoss } from './voter-state-loss.ts';
 import { voterUpgrade } from './voter-upgrade.ts';
 import { wanPartition } from './wan-partition.ts';
@@ -60,6 +62,8 @@ export const FAULT_PACKAGES = {
   'raw-proposal': rawProposal,
   'cas-outage': casOutage,
   'wan-partition': wanPartition,
+  'site-cut': siteCut,
+  'site-failover': siteFailover,
 };
 
 type Packages = typeof FAULT_PACKAGES;

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { FaultKind } from '../../model/history.ts';
 import type { CoordinationFaultOptions } from '../../scenarios/coordination-options.ts';
+import type { FederationFaultOptions } from '../../scenarios/federation-options.ts';
 
 /** One knob of the random fault profile: a non-negative integer, unit last in its name, default 0 (no fault). */
 export interface FaultKnob {
@@ -37,6 +38,8 @@ export interface Tick {
   readonly knobs: Readonly<Record<string, number>>;
   /** The coordination fault knobs, on a coordination tick. */
   readonly coordination: CoordinationFaultOptions | null;
+  /** The sites, the domains and the federation fault knobs, on a federation tick. */
+  readonly federation: { readonly sites: number; readonly domains: ReadonlyArray<string>; readonly faults: FederationFaultOptions } | null;
   /** `db`, `provider` and every controller, in that order. */
   readonly nodes: ReadonlyArray<string>;
   readonly controllers: number;
@@ -53,6 +56,25 @@ export interface FaultedNode {
     readonly offsetMs: number;
     readonly driftPpm: number;
   };
+}
+
+/** What a site learned of one domain's authority when its WAN links came back. */
+export interface LearnedAuthority {
+  readonly domain: string;
+  readonly site: number;
+  readonly epoch: number;
+}
+
+/** What the federation faults change: the sites' WAN links and the domains' authority (sim/federation/federation.ts). */
+export interface FederationWorld {
+  /** Cuts `site` off the other sites and the federation's authority service: the nodes cut, or null when it is cut already. */
+  cutSite(site: number): ReadonlyArray<string> | null;
+  /** Restores a cut site's links; it learns who holds every domain. What it learned, or null when it was not cut. */
+  healSite(site: number): ReadonlyArray<LearnedAuthority> | null;
+  /** Moves the authority of `domain` to `to` (absent: the next site reached) under a higher epoch: the record to write. */
+  failover(domain: string, to: number | undefined): Readonly<Record<string, unknown>>;
+  /** Writes a new authority epoch to the store from the database host, before the new site acts on it. */
+  establish(role: string, epoch: number): Promise<void>;
 }
 
 /** What a fault may read and change in the simulated world; the nemesis is the one implementation. */
@@ -80,6 +102,8 @@ export interface FaultWorld {
   scriptProviderTimeouts(count: number, appliedPct: number): void;
   /** Hands a coordination fault to the coordination layer, when the run has one. */
   coordination(fault: { readonly f: string; readonly at: number }): void;
+  /** The federation, when the run has one. */
+  readonly federation: FederationWorld | null;
 }
 
 export type RealFaultOutcome =
@@ -128,14 +152,15 @@ export interface FaultPackage<S extends StepSchema, K extends string = never, R 
   /**
    * Drawn at each tick of its stream, in registry order: one chance, then its parameters only when
    * the chance came up. 'start' draws once per controller at time 0, from the plan's clock stream;
-   * 'nemesis' and 'coordination' at each tick of the profile's or the coordination interval.
+   * 'nemesis', 'coordination' and 'federation' at each tick of the profile's, the coordination or
+   * the federation interval.
    */
-  readonly draw?: { readonly on: 'start' | 'nemesis' | 'coordination'; at(tick: Tick, mine: Readonly<Record<K, number>>, stream: Draw): F | null };
+  readonly draw?: { readonly on: 'start' | 'nemesis' | 'coordination' | 'federation'; at(tick: Tick, mine: Readonly<Record<K, number>>, stream: Draw): F | null };
   /**
    * The knobs that make this kind happen at random when one is above 0: of the profile, or of
-   * `coordination.faults` for a coordination kind. Absent: scripted only.
+   * `coordination.faults` or `federation.faults` for a kind of those. Absent: scripted only.
    */
-  readonly randomWhen?: ReadonlyArray<NoInfer<K> | keyof CoordinationFaultOptions>;
+  readonly randomWhen?: ReadonlyArray<NoInfer<K> | keyof CoordinationFaultOptions | keyof FederationFaultOptions>;
   /**
    * The kind replaces the durable state with an image `ageMs(fault)` old: the simulated run keeps
    * images at a cadence; a real one prepares the image ahead of time with the `prepare` record value.

@@ -9,7 +9,7 @@ import { simulatedOnly, type FaultRecord } from './package.ts';
 const COORDINATION: FaultRecord = { real: simulatedOnly('the coordination layer is simulated; the database is unaffected') };
 const AGENTS: FaultRecord = { real: simulatedOnly('agents and their event streams are simulated; the database is unaffected') };
 
-/** Records that no one fault kind writes: the liveness phase and what the coordination layer observes. */
+/** Records that no one fault kind writes: the liveness phase, what the coordination layer observes, and the federation's first picture. */
 const RUN_RECORDS: Readonly<Record<Exclude<FaultKind, PackageRecord>, FaultRecord>> = {
   'liveness-phase': { real: (target) => target.healEverything(), untilEnd: true, movesPrimary: true },
   'quorum-loss': { ...COORDINATION, colour: '#e67e22', endedBy: 'quorum-restored' },
@@ -26,6 +26,7 @@ const RUN_RECORDS: Readonly<Record<Exclude<FaultKind, PackageRecord>, FaultRecor
   'agent-connected': AGENTS,
   'agent-disconnected': AGENTS,
   'agent-received': AGENTS,
+  federation: { real: simulatedOnly('sites and their authority are simulated; the database sees only the authority epochs written to it') },
 };
 
 export const FAULT_RECORDS: Readonly<Record<FaultKind, FaultRecord>> = Object.freeze(

@@ -53,6 +53,8 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'effect-without-artifact', scenario: 'cas-outage', seed: 1, invariant: 'artifact-from-cas' },
   { mutant: 'artifacts-in-raft', scenario: 'raft-failover', seed: 1, invariant: 'raft-log-narrow' },
   { mutant: 'voters-span-regions', scenario: 'regions-wan-cut', seed: 1, invariant: 'quorum-in-one-region' },
+  { mutant: 'authority-epoch-per-scope', scenario: 'federation-site-failover', seed: 1, invariant: 'site-authority-first' },
+  { mutant: 'fenced-site-falls-back-to-local-lock', scenario: 'federation-site-failover', seed: 1, invariant: 'site-authority-first' },
   { mutant: 'handoff-keeps-token', scenario: 'lease-handoff', seed: 1, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-lowers-token', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'one-owner-per-epoch' },
   { mutant: 'force-release-no-burn', scenario: 'force-release-observed-epoch', seed: 2, invariant: 'force-release-audited' },

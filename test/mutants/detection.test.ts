@@ -34,6 +34,8 @@ const SHRINK_TARGET = new Set([
   'boolean-leader-flag',
   'effect-without-lease-confirmation',
   'removed-leader-keeps-role',
+  'authority-epoch-per-scope',
+  'fenced-site-falls-back-to-local-lock',
 ]);
 const TARGETS = MUTANTS.filter((m) => SHRINK_TARGET.has(m.name));
 

@@ -1,4 +1,4 @@
-// seed 000 §24–§53, §79–§114, §200–§213, §271–§276, seed 001 §84–§85, §93–§94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
+// seed 000 §24–§53, §79–§114, §163–§168, §200–§213, §271–§276, seed 001 §84–§85, §93–§94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
@@ -381,6 +381,18 @@ const CASES: ReadonlyArray<RuleCase> = [
     },
     correct: { kind: 'JobList', jobs: [{ jobId: 'j1', status: 'eligible' }] },
     broken: { kind: 'JobList', jobs: [] },
+  },
+  {
+    mutant: 'authority-epoch-per-scope',
+    rule: 'a failover writes authority epoch 2 of the domain; the old site\'s epoch 1 still takes a scope it used before (000 §168, §296)',
+    script: async (run) => {
+      const old = { role: 'authority:t1', epoch: 1 };
+      await run({ kind: 'Acquire', scope: 'env:prod', holder: 'a', ttlMs: 1_000, guard: old }, 0);
+      await run({ kind: 'AdvanceRoleEpoch', role: 'authority:t1', epoch: 2 }, 1_500);
+      return run({ kind: 'Acquire', scope: 'env:prod', holder: 'a', ttlMs: 1_000, guard: old }, 1_600);
+    },
+    correct: { kind: 'Fenced', role: 'authority:t1', currentEpoch: 2 },
+    broken: { kind: 'Acquired', lease: { holder: 'a', token: 2 } },
   },
 ];
 

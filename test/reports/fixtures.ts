@@ -19,7 +19,7 @@ export const PUBLISHED_SCENARIOS = [
   'standalone-coordination', 'membership-change', 'sql-contention', 'sql-renewal-race', 'sql-release-race', 'idempotency-late-completion', 'provider-fencing',
   'raft-failover', 'raft-old-term-commit', 'raft-voter-restart', 'raft-voter-state-loss', 'raft-rolling-upgrade', 'raft-leader-transfer', 'raft-compaction', 'agent-failover',
   'jobs-db-failover', 'node-impostor', 'platform-leader-election', 'maintenance-window', 'raw-api-proposal', 'cas-outage', 'regions-wan-cut', 'raft-membership-change',
-  'lease-handoff', 'idempotency-unknown-outcome',
+  'lease-handoff', 'idempotency-unknown-outcome', 'federation-site-failover',
 ] as const;
 
 /** Every mutant of the catalogue, as `testbed mutants` publishes them. */
@@ -138,8 +138,8 @@ export function cleanInput(): GateRunInput {
   return {
     startedAt: '2026-11-29T14:00:00.000Z',
     finishedAt: '2026-11-29T14:05:00.000Z',
-    // The gate run also sweeps on PostgreSQL; one such sweep stands for it here.
-    scenarios: [...PUBLISHED_SCENARIOS.map(scenarioEvidence), { ...scenarioEvidence('standard-mix'), adapter: 'postgres' }],
+    // The gate run also sweeps on PostgreSQL; the sweeps a row names stand for it here.
+    scenarios: [...PUBLISHED_SCENARIOS.map(scenarioEvidence), ...['standard-mix', 'federation-site-failover'].map((s) => ({ ...scenarioEvidence(s), adapter: 'postgres' }))],
     mutants: PUBLISHED_MUTANTS.map(mutantEvidence),
     suites: SUITES.map((name) => ({ name, passed: 40, failed: 0 })),
     samples: [CLEAN_RUN],

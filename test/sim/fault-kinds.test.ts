@@ -13,12 +13,18 @@ import type { Scenario } from '../../scenarios/schema.ts';
 
 const kinds = Object.entries(FAULT_PACKAGES);
 
-/** A plan's fault kinds drawn at random (no scripted step) with only `knobs` on. */
-function drawnKinds(base: Scenario, knobs: Readonly<Record<string, number>>, coordination: boolean): Set<string> {
-  const quiet = Object.fromEntries(Object.keys(base.coordination?.faults ?? {}).map((knob) => [knob, 0]));
-  const scenario: Scenario = coordination
-    ? { ...base, faults: { ...base.faults, scripted: [] }, coordination: { ...base.coordination!, faults: { ...base.coordination!.faults, ...quiet, intervalMs: 500, ...knobs } } }
-    : { ...base, faults: { ...base.faults, scripted: [], profile: { nemesisIntervalMs: 500, ...knobs } } };
+type Stage = 'nemesis' | 'coordination' | 'federation';
+
+/** A plan's fault kinds drawn at random (no scripted step) with only `knobs` on, at the ticks of `stage`. */
+function drawnKinds(base: Scenario, knobs: Readonly<Record<string, number>>, stage: Stage): Set<string> {
+  const quiet = (faults: object | undefined) => Object.fromEntries(Object.keys(faults ?? {}).map((knob) => [knob, 0]));
+  const unscripted = { ...base.faults, scripted: [] };
+  const scenario: Scenario =
+    stage === 'coordination'
+      ? { ...base, faults: unscripted, coordination: { ...base.coordination!, faults: { ...base.coordination!.faults, ...quiet(base.coordination?.faults), intervalMs: 500, ...knobs } } }
+      : stage === 'federation'
+        ? { ...base, faults: { ...unscripted, profile: {} }, federation: { ...base.federation!, faults: { ...base.federation!.faults, ...quiet(base.federation?.faults), intervalMs: 500, ...knobs } } }
+        : { ...base, faults: { ...unscripted, profile: { nemesisIntervalMs: 500, ...knobs } } };
   const found = new Set<string>();
   for (const seed of [1, 2, 3]) for (const step of generatePlan(scenario, seed).steps) if (step.kind === 'fault') found.add(step.fault.f);
   return found;
@@ -44,17 +50,16 @@ describe('fault kinds (sim/faults/)', () => {
   });
 
   it('a kind is drawn at random when the knobs it names are on, and never when they are off', () => {
-    const plain = loadScenario('standard-mix');
-    const coordinated = loadScenario('three-node-failover');
+    const bases: Readonly<Record<Stage, Scenario>> = { nemesis: loadScenario('standard-mix'), coordination: loadScenario('three-node-failover'), federation: loadScenario('federation-site-failover') };
     for (const [name, fault] of kinds) {
       if (fault.draw === undefined) continue;
-      const coordination = fault.draw.on === 'coordination';
+      const stage: Stage = fault.draw.on === 'start' ? 'nemesis' : fault.draw.on;
       expect(fault.randomWhen, `${name} draws but names no knob that turns it on`).toBeDefined();
       // The knobs it names, and its own sizes (durations, maxima), but none of its other chances.
       const sizes = Object.keys(fault.knobs ?? {}).filter((knob) => !knob.endsWith('Pct'));
       const on = Object.fromEntries([...fault.randomWhen!, ...sizes].map((knob) => [knob, knob.endsWith('Pct') ? 100 : 200]));
-      expect(drawnKinds(coordination ? coordinated : plain, on, coordination), `${name} with ${JSON.stringify(on)}`).toContain(name);
-      expect(drawnKinds(coordination ? coordinated : plain, {}, coordination), `${name} with every knob off`).not.toContain(name);
+      expect(drawnKinds(bases[stage], on, stage), `${name} with ${JSON.stringify(on)}`).toContain(name);
+      expect(drawnKinds(bases[stage], {}, stage), `${name} with every knob off`).not.toContain(name);
     }
   });
 
