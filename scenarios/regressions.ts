@@ -204,4 +204,11 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     shows: 'during a rolling upgrade a job handed on late on its scope finishes while the run drains past its horizon (001 §84–§88, §283)',
     traceHash: '6fca95f4ccabd3fa38a248795318101b3a9e5f6c908e396438ef390f474277d2',
   },
+  {
+    scenario: 'lease-loss-after-return',
+    seed: 1,
+    shows: 'a lease loss that lands after the handler returned reclassifies neither a completed run nor a handler error (003 cause-reclassified-after-return; 000 §157–§159)',
+    traceHash: 'b5e71825b456850a8062edce43c3e09a48bb459d5a2ca4ed1fca4362b027f980',
+    catches: { mutant: 'cause-read-after-drain', invariant: 'outcome-at-return' },
+  },
 ]);

@@ -27,6 +27,7 @@ import { liveness } from './liveness.ts';
 import { noBlindRetry } from './no-blind-retry.ts';
 import { noLostUpdate } from './no-lost-update.ts';
 import { noPhantomLease } from './no-phantom-lease.ts';
+import { outcomeAtReturn } from './outcome-at-return.ts';
 import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { streamGapless } from './stream-gapless.ts';
@@ -90,6 +91,7 @@ export const INVARIANT_NAMES = [
   'maintenance-respected',
   'artifact-from-cas',
   'quorum-in-one-region',
+  'outcome-at-return',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -136,6 +138,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'maintenance-respected': maintenanceRespected,
   'artifact-from-cas': artifactFromCas,
   'quorum-in-one-region': quorumInOneRegion,
+  'outcome-at-return': outcomeAtReturn,
 });
 
 export function isInvariantName(name: string): name is InvariantName {
