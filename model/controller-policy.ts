@@ -30,6 +30,12 @@ const FLAGS = {
    * is still in flight: the refresh call is bounded (seed 002 "Why staged" 2; 003 0892821; §157–§160).
    */
   boundWorkByLease: true,
+  /**
+   * A run is classified by its cancellation cause as it stood when its handler returned, read
+   * before the refresh loop is drained: a lease loss that lands after the return cannot turn a
+   * completed run into a preempted one, nor hide a handler error (seed 003).
+   */
+  snapshotCauseAtReturn: true,
   /** Release the lease before the in-flight effect is reconciled (wrong: §115–§117, §288). */
   releaseBeforeReconcile: false,
   /** A run whose cancellation was requested before its effect started sends no new side effect (§115–§117). */

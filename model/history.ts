@@ -20,6 +20,11 @@ export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
  * - `job`: a job the coordination scheduler took (seed 001), its own process `job:<id>`; value
  *   `{ jobId, scope }` on invoke, ok `{ jobId, token }` when an attempt finished it, fail
  *   `{ jobId, unfinished }` when the run ended first.
+ * - `run`: a handler's run under its leases (sim/handler-run.ts), its own process
+ *   `<incarnation>:run<n>`; value `{ scope, token, holder }` (its first lease) on invoke, opened
+ *   once the leases are held; closed, once the handler returned and its refresh loop drained, ok
+ *   `{ outcome: 'completed' }`, or fail `{ outcome: 'error' }` or `{ outcome: 'preempted', cause }`:
+ *   how the runtime classified the run (seed 003).
  */
 export interface OpEvent {
   readonly index: number;
@@ -142,6 +147,11 @@ export interface FaultEvent {
  *   got them (empty when free-running), and the sessions in the order their calls finished;
  * - handler `work-step`: `{ scope, token, holder, process }` — a lease holder's handler did one unit
  *   of unfenced work (only when the plan's operations carry `workStepMs`);
+ * - handler `handler-returned`: `{ process, result: 'ok' | 'error' }` — the handler of the `run` of
+ *   `process` returned, with its own result;
+ * - handler `cancel-cause`: `{ process, cause }` — the runtime learned that the `run` of `process`
+ *   must stop (`renewal-refused`, `write-refused`, `window-passed`, `cancelled`): the first such
+ *   cause, recorded when seen, before or after the handler returned, until the run is classified;
  * - database `own-semantics`: `{}`, once, first: the store declared semantics of its own
  *   (`capabilities.referenceSemantics` false); rules that are the rule book's choices, not the
  *   seed's, are not asked of it;
@@ -161,7 +171,7 @@ export interface TruthEvent {
   readonly time: number;
   readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'instrumented' | 'work-step' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing' | 'cluster-doctor';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'instrumented' | 'work-step' | 'handler-returned' | 'cancel-cause' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing' | 'cluster-doctor';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

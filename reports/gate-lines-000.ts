@@ -164,11 +164,14 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     mutants: ['key-only-force-release', 'force-without-observed-expiry'],
     invariants: ['force-release-audited', 'force-release-judged'],
   }],
+  // The holder stops when its lease is lost, and its run is reported as what it was when its
+  // handler returned: a loss the refresh loop reports after the return rewrites neither a
+  // completed run nor a handler error as preempted (seed 003, the cause read after the drain).
   ['failover-no-stale-continuation', 'Controller failover does not allow stale owner continuation.', {
-    scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stalled-refresh', 'stale-holder'],
+    scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stalled-refresh', 'stale-holder', 'lease-loss-after-return'],
     // A stale holder whose refresh stalled must not end the next owner's lease by releasing it.
-    mutants: ['holder-not-stopped-on-renewal-failure', 'handler-outlives-stalled-refresh', 'release-ignores-token'],
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'work-within-lease'],
+    mutants: ['holder-not-stopped-on-renewal-failure', 'handler-outlives-stalled-refresh', 'release-ignores-token', 'cause-read-after-drain'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'work-within-lease', 'outcome-at-return'],
   }],
   ['no-process-local-mutex', 'Process-local mutexes are never distributed correctness primitives.', {
     scenarios: ['split-brain-partition', 'stale-holder', 'standard-mix', 'session-loss'],

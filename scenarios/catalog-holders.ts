@@ -21,6 +21,18 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: [...SAFETY, 'work-within-lease'],
   }),
   leaseScenario({
+    name: 'lease-loss-after-return',
+    title: 'A lease loss that lands after the handler returned does not reclassify the run: a completed run stays completed, a handler error stays an error',
+    // Short leases renewed every third of their TTL over a slow network, so a renewal is often in
+    // flight when a handler returns; messages held for about a TTL and paused holders make it come
+    // back refused (the lease ran out, or the run's own release overtook it) only after the return.
+    // A third of the handlers fail their final check, so a late loss could also hide an error.
+    sources: ['003 cause-reclassified-after-return', '000 §157–159', '000 §224–225'],
+    workload: { controllers: 4, scopes: 2, mix: { 'env-deploy': 2, 'infra-apply': 1 }, horizonMs: 10_000, leaseTtlMs: 300, workMsMin: 50, workMsMax: 500, waitPct: 100, waitTimeoutMs: 8_000, handlerErrorPct: 30 },
+    profile: { networkDelayMsMax: 40, holdProbabilityPct: 10, holdMsMax: 300, nemesisIntervalMs: 200, pauseProbabilityPct: 15, pauseMsMax: 400 },
+    operations: 60,
+  }),
+  leaseScenario({
     name: 'session-loss',
     title: 'Holders cut off from the database for a moment between their calls: a lease that ended with its session is never written under',
     // Short partitions between a controller and the database, mostly while its holder works and

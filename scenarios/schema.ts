@@ -98,6 +98,12 @@ const workload = z
      * 0892821). 0: the handler works in one piece and records no steps.
      */
     workStepMs: ms.default(0),
+    /**
+     * Share (percent) of operations whose handler returns an error once its work is done (a failed
+     * post-deploy check), whatever its lease did: the run must be reported as an error, never
+     * hidden behind a lease loss that came after the return (seed 003).
+     */
+    handlerErrorPct: pct.default(0),
   })
   .strict()
   .refine((w) => Object.keys(w.mix).length > 0, { message: 'workload.mix must name at least one workload kind' })

@@ -32,6 +32,29 @@ export interface HeldLease {
   released: boolean;
   /** Local time of the holder's last successful confirmation (a Renew before an effect). */
   confirmedAtLocal?: number;
+  /** The handler run this lease serves (sim/handler-run.ts): a loss of the lease is the run's cancellation cause. */
+  run?: HandlerRun;
+}
+
+/** Why a handler run was told to stop: a lease of it was refused or ran out of its window, or a user cancelled it. */
+export type CancelCause = 'renewal-refused' | 'write-refused' | 'window-passed' | 'cancelled';
+
+/**
+ * One handler's run under its leases, from the grant to its classification (sim/handler-run.ts):
+ * what the runtime knows of it, recorded as the `run` operation of its own process.
+ */
+export interface HandlerRun {
+  /** Its process in the history: `<incarnation>:run<n>`. */
+  readonly process: string;
+  /** The cancellation cause, set once: the first loss or cancellation seen before the run was classified. */
+  cause: CancelCause | null;
+  /** The handler's own result, set when it returns. */
+  result: 'ok' | 'error' | null;
+  /** The cause as it stood when the handler returned (the snapshot the correct runtime classifies by). */
+  causeAtReturn: CancelCause | null;
+  /** Renewals of its refresh loops sent before the handler returned and not landed yet: the drain waits for them. */
+  refreshing: number;
+  classified: boolean;
 }
 
 export interface RunningJob {
@@ -51,6 +74,8 @@ export class World {
   /** Effects whose outcome a retired holder never observed, by holder process. */
   readonly unobserved = new Map<string, { intentId: string; scope: string }>();
   heartbeats = 0;
+  /** Handler runs started, for their process names. */
+  handlerRuns = 0;
   /** Grants a waiter took as a fresh confirmation, with the local time it read them (only a broken policy does). */
   readonly trustedGrants = new WeakMap<Lease, number>();
   /**

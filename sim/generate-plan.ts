@@ -112,6 +112,8 @@ function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
     workMs: stream.int(w.workMsMin, w.workMsMax),
     ttlMs: w.leaseTtlMs,
     ...(w.workStepMs > 0 ? { workStepMs: w.workStepMs } : {}),
+    // Drawn only when asked for, so that the plans of every other scenario stay as they were.
+    ...(w.handlerErrorPct > 0 && stream.chance(w.handlerErrorPct) ? { handlerFails: true } : {}),
   };
   switch (kind) {
     case 'signing-slot':

@@ -6,6 +6,7 @@ import { WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controll
 import { runEffect } from './effect-protocol.ts';
 import type { Fiber, Journal, Node, Sim } from './engine.ts';
 import { obtainLease, release, startHeartbeat } from './lease-protocol.ts';
+import { beginRun, handlerReturned, recordCause } from './handler-run.ts';
 import type { OpSpec } from './plan.ts';
 import { recordCancel } from './workloads.ts';
 
@@ -62,11 +63,14 @@ export async function groupJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
     if (lease === null) return;
     const held: HeldLease = { lease, lost: false, released: false };
     run.held = held;
+    const handler = beginRun(sim, fiber, [held], run.cancelRequested);
     startHeartbeat(sim, fiber.node, [held]);
+    let applied = false;
     if (!run.cancelRequested) {
       await sim.sleepLocal(fiber, op.workMs);
-      await runEffect(sim, fiber, j, held, run);
+      applied = (await runEffect(sim, fiber, j, held, run)) === 'applied';
     }
+    handlerReturned(sim, handler, op, applied);
     await release(sim, fiber, held);
   } finally {
     if (!fiber.dead) {
@@ -118,6 +122,7 @@ function cancelRun(sim: Sim, process: string, node: Node, spec: NonNullable<OpSp
     w.runs.set(victim, run);
   }
   run.cancelRequested = true;
+  recordCause(sim, run.held?.run, 'cancelled');
   // Never started: superseded while queued, nothing to release.
   if (!w.started.has(victim)) w.superseded.add(victim);
 }

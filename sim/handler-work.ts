@@ -12,6 +12,7 @@ import type { Fiber, Node, Sim } from './engine.ts';
 import { LEASE_WINDOW_SHARE, world, type HeldLease } from './controller-world.ts';
 import type { OpSpec } from './plan.ts';
 import type { Lease } from '../model/outcomes.ts';
+import { recordCause } from './handler-run.ts';
 
 /** The holder's monotonic clock now (a clock skew does not step it). */
 export function monoNow(sim: Sim, node: Node): number {
@@ -52,7 +53,12 @@ export async function workFor(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLeas
     const d = Math.min(step, remaining);
     await sim.sleepLocal(fiber, d);
     remaining -= d;
-    if (!mayWork(sim, fiber, held)) return false;
+    if (!mayWork(sim, fiber, held)) {
+      // A window that passed with no refusal heard is the run's cause: the runtime stopped it, as
+      // a refresh call that timed out would (a refusal or a release was recorded where it came).
+      if (!held.lost && !held.released) recordCause(sim, held.run, 'window-passed');
+      return false;
+    }
     sim.history.truth(sim.now, 'handler', 'work-step', { scope: held.lease.scope, token: held.lease.token, holder: held.lease.holder, process: fiber.process });
   }
   return true;

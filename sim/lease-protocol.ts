@@ -9,6 +9,7 @@ import type { OpSpec } from './plan.ts';
 import { holderName, WAIT_FALLBACK_POLL_MS, world, type HeldLease } from './controller-world.ts';
 import { extendWindow, monoNow } from './handler-work.ts';
 import { afterFenced, authorityOf } from './federation/site-authority.ts';
+import { recordCause, refreshLanded, refreshSent } from './handler-run.ts';
 
 /**
  * Acquire, under the authority guard of the controller's site in a federated run (`authority`);
@@ -101,6 +102,7 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
     const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: held.lease.expiresAt - held.lease.acquiredAt });
     if (r?.kind !== 'Renewed') {
       held.lost = true;
+      recordCause(sim, held.run, 'renewal-refused');
       return !policy.stopOnRenewalFailure;
     }
     held.confirmedAtLocal = sentLocal;
@@ -129,10 +131,15 @@ export function startHeartbeat(sim: Sim, node: Node, leases: ReadonlyArray<HeldL
         // before expiry (at most two intervals after that confirmation).
         if (held.confirmedAtLocal !== undefined && now - held.confirmedAtLocal < intervalMs) continue;
         const sent = monoNow(sim, node);
+        const counted = refreshSent(held.run);
         const r = await sim.call(fiber, { kind: 'Renew', scope: held.lease.scope, holder: held.lease.holder, expectedToken: held.lease.token, ttlMs: ttl });
         // Renewal failed: the holder is OwnershipUncertain and starts no new side effect (§157–§158).
-        if (r?.kind !== 'Renewed') held.lost = true;
-        else extendWindow(sim, held.lease, sent);
+        if (r?.kind !== 'Renewed') {
+          held.lost = true;
+          recordCause(sim, held.run, 'renewal-refused');
+        } else extendWindow(sim, held.lease, sent);
+        // A renewal in flight when the handler returned is what its run's drain waits for (seed 003).
+        refreshLanded(sim, held.run, counted);
       }
       if (leases.every((h) => h.released || h.lost)) return;
     }
@@ -168,6 +175,7 @@ export async function mutate(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLease
     if (r.kind === 'Fenced') return false;
     if (r.kind !== 'StaleVersion') {
       held.lost = true;
+      recordCause(sim, held.run, 'write-refused');
       return false;
     }
     w.versions.set(key, r.currentVersion);

@@ -40,6 +40,7 @@ const opSpec = z
     units: positive.optional(),
     cancelAfterMs: count.optional(),
     workStepMs: positive.optional(),
+    handlerFails: z.boolean().optional(),
   })
   .loose();
 

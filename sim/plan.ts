@@ -54,6 +54,8 @@ export interface OpSpec {
   readonly handoff?: boolean;
   /** An exclusive operation's handler works in steps of this many local ms, each recorded as a `work-step` (absent: in one piece). */
   readonly workStepMs?: number;
+  /** The handler of a leased operation returns an error once its work is done (a failed check), whatever its lease did (sim/handler-run.ts). */
+  readonly handlerFails?: boolean;
 }
 
 /** The federation of a plan: its sites and fault knobs, and each domain with the site that holds its authority first. */

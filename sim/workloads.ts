@@ -9,6 +9,7 @@ import type { Fiber, Journal, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
 import { mutate, obtainLease, release, startHeartbeat } from './lease-protocol.ts';
 import { workFor } from './handler-work.ts';
+import { beginRun, handlerReturned, recordCause } from './handler-run.ts';
 
 export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
   const op = j.op;
@@ -17,21 +18,25 @@ export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<
   const held: HeldLease = { lease, lost: false, released: false };
   const run: RunningJob = { op, node: fiber.node, cancelRequested: false, held };
   world(sim).runs.set(op.id, run);
+  const handler = beginRun(sim, fiber, [held]);
   startHeartbeat(sim, fiber.node, [held]);
   if (op.cancelAfterMs !== undefined) requestCancelLater(sim, fiber.node, run, op.cancelAfterMs);
   // Preparing takes time; a holder that stalls here and lost its lease is stopped by the fenced
   // transition below, not by its own belief (§25–§27). A handler that works in steps stops on its
   // own once it may no longer count on its lease (sim/handler-work.ts).
+  // Running the change takes the rest of the work; the lease is confirmed again before the effect.
+  // Observed and reconciled: the outcome is committed to the aggregate, fenced by the store
+  // itself (§27, §66–§70) — a holder that lost its lease meanwhile is rejected there.
   const prepareMs = Math.floor(op.workMs / 2);
-  if ((await workFor(sim, fiber, op, held, prepareMs)) && (await mutate(sim, fiber, op, held))) {
-    // Running the change takes the rest of the work; the lease is confirmed again before the effect.
-    // Observed and reconciled: the outcome is committed to the aggregate, fenced by the store
-    // itself (§27, §66–§70) — a holder that lost its lease meanwhile is rejected here.
-    if ((await workFor(sim, fiber, op, held, op.workMs - prepareMs)) && (await runEffect(sim, fiber, j, held, run)) === 'applied' && (await mutate(sim, fiber, op, held)) && op.workload === 'migration') {
-      // A migration hands its lease to the post-migration verifier instead of releasing it.
-      await handOffToVerifier(sim, fiber, op, held);
-    }
-  }
+  const done =
+    (await workFor(sim, fiber, op, held, prepareMs)) &&
+    (await mutate(sim, fiber, op, held)) &&
+    (await workFor(sim, fiber, op, held, op.workMs - prepareMs)) &&
+    (await runEffect(sim, fiber, j, held, run)) === 'applied' &&
+    (await mutate(sim, fiber, op, held));
+  // A migration hands its lease to the post-migration verifier instead of releasing it.
+  const verified = done && op.workload === 'migration' ? await handOffToVerifier(sim, fiber, op, held) : done;
+  handlerReturned(sim, handler, op, verified);
   await release(sim, fiber, held);
   world(sim).runs.delete(op.id);
 }
@@ -41,17 +46,19 @@ export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<
  * verifier (a sub-process of the same incarnation) records the verified schema under its own
  * token and releases; the old token is stale from the handoff on.
  */
-async function handOffToVerifier(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLease): Promise<void> {
-  if (held.lost) return;
+async function handOffToVerifier(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLease): Promise<boolean> {
+  if (held.lost) return false;
   const ttlMs = held.lease.expiresAt - held.lease.acquiredAt;
   const r = await sim.call(fiber, { kind: 'Handoff', scope: held.lease.scope, holder: held.lease.holder, token: held.lease.token, newHolder: `${fiber.node.proc}:verify`, ttlMs });
-  if (r?.kind !== 'HandedOff') return;
+  if (r?.kind !== 'HandedOff') return false;
   held.released = true;
-  const verifier: HeldLease = { lease: r.lease, lost: false, released: false };
+  // The verifier is the migration handler's last step: a loss of its lease stops the same run.
+  const verifier: HeldLease = { lease: r.lease, lost: false, released: false, ...(held.run === undefined ? {} : { run: held.run }) };
   startHeartbeat(sim, fiber.node, [verifier]);
   await sim.sleepLocal(fiber, Math.floor(op.workMs / 4));
-  await mutate(sim, fiber, op, verifier);
+  const verified = await mutate(sim, fiber, op, verifier);
   await release(sim, fiber, verifier);
+  return verified;
 }
 
 /**
@@ -90,6 +97,7 @@ function requestCancelLater(sim: Sim, node: Node, run: RunningJob, afterMs: numb
     if (run.held === null || run.held.released) return;
     recordCancel(sim, fiber.process, { group: 'deploy', runId: run.op.id, supersedable: false, mode: 'Cancel' });
     run.cancelRequested = true;
+    recordCause(sim, run.held.run, 'cancelled');
   });
 }
 
@@ -115,24 +123,31 @@ export async function deviceJob(sim: Sim, fiber: Fiber, j: Journal): Promise<voi
     return;
   }
   const held: HeldLease = { lease, lost: false, released: false };
+  const handler = beginRun(sim, fiber, [held]);
   startHeartbeat(sim, fiber.node, [held]);
-  const active = await sim.call(fiber, { kind: 'ActivateReservation', reservationId });
-  if (active?.kind === 'ReservationUpdated' && (await mutate(sim, fiber, op, held))) {
-    await sim.sleepLocal(fiber, op.workMs);
-    const result = await runEffect(sim, fiber, j, held, null);
-    if (result === 'applied') {
-      // The reset device is checked before the reservation is consumed; the reservation may
-      // expire meanwhile, and an expired reservation is never consumed (§37–§42).
-      await sim.sleepLocal(fiber, Math.floor(op.workMs / 2));
-      await sim.call(fiber, { kind: 'ConsumeReservation', reservationId });
-    } else {
-      // The work under the reservation failed (or never reached the device): the reservation failed with it.
-      await sim.call(fiber, { kind: 'FailReservation', reservationId });
-    }
-  } else {
-    await sim.call(fiber, { kind: 'ReleaseReservation', reservationId });
-  }
+  handlerReturned(sim, handler, op, await resetDevice(sim, fiber, j, held, reservationId));
   await release(sim, fiber, held);
+}
+
+/** The device handler: activate the reservation, reset the device, consume the reservation; whether it was consumed. */
+async function resetDevice(sim: Sim, fiber: Fiber, j: Journal, held: HeldLease, reservationId: string): Promise<boolean> {
+  const op = j.op;
+  const active = await sim.call(fiber, { kind: 'ActivateReservation', reservationId });
+  if (active?.kind !== 'ReservationUpdated' || !(await mutate(sim, fiber, op, held))) {
+    await sim.call(fiber, { kind: 'ReleaseReservation', reservationId });
+    return false;
+  }
+  await sim.sleepLocal(fiber, op.workMs);
+  const result = await runEffect(sim, fiber, j, held, null);
+  if (result !== 'applied') {
+    // The work under the reservation failed (or never reached the device): the reservation failed with it.
+    await sim.call(fiber, { kind: 'FailReservation', reservationId });
+    return false;
+  }
+  // The reset device is checked before the reservation is consumed; the reservation may
+  // expire meanwhile, and an expired reservation is never consumed (§37–§42).
+  await sim.sleepLocal(fiber, Math.floor(op.workMs / 2));
+  return (await sim.call(fiber, { kind: 'ConsumeReservation', reservationId }))?.kind === 'ReservationUpdated';
 }
 
 /** A signing slot: a permit of a capacity-2 semaphore (§93–§96, §140, §293). */
@@ -230,15 +245,17 @@ export async function multiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
       for (const held of partial) await release(sim, fiber, held);
       return;
     }
-    await sim.sleepLocal(fiber, op.workMs);
-    await runEffect(sim, fiber, j, partial[0]!, null, partial[0]!.lease.scope);
-    for (const held of partial) await release(sim, fiber, held);
-    return;
+    return holdAll(sim, fiber, j, partial, partial[0]!);
   }
   const helds = leases.map((lease): HeldLease => ({ lease, lost: false, released: false }));
   startHeartbeat(sim, fiber.node, helds);
-  const primary = helds.find((h) => h.lease.scope === op.scope) ?? helds[0]!;
-  await sim.sleepLocal(fiber, op.workMs);
-  await runEffect(sim, fiber, j, primary, null, primary.lease.scope);
+  return holdAll(sim, fiber, j, helds, helds.find((h) => h.lease.scope === op.scope) ?? helds[0]!);
+}
+
+/** The multi-resource handler, once every lease is held (their refresh loops running): the effect under `primary`, then release all. */
+async function holdAll(sim: Sim, fiber: Fiber, j: Journal, helds: ReadonlyArray<HeldLease>, primary: HeldLease): Promise<void> {
+  const handler = beginRun(sim, fiber, [primary, ...helds.filter((h) => h !== primary)]);
+  await sim.sleepLocal(fiber, j.op.workMs);
+  handlerReturned(sim, handler, j.op, (await runEffect(sim, fiber, j, primary, null, primary.lease.scope)) === 'applied');
   for (const held of helds) await release(sim, fiber, held);
 }

@@ -27,6 +27,7 @@ import { liveness } from './liveness.ts';
 import { noBlindRetry } from './no-blind-retry.ts';
 import { noLostUpdate } from './no-lost-update.ts';
 import { noPhantomLease } from './no-phantom-lease.ts';
+import { outcomeAtReturn } from './outcome-at-return.ts';
 import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { streamGapless } from './stream-gapless.ts';
@@ -92,6 +93,7 @@ export const INVARIANT_NAMES = [
   'artifact-from-cas',
   'quorum-in-one-region',
   'site-authority-first',
+  'outcome-at-return',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -139,6 +141,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'artifact-from-cas': artifactFromCas,
   'quorum-in-one-region': quorumInOneRegion,
   'site-authority-first': siteAuthorityFirst,
+  'outcome-at-return': outcomeAtReturn,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -264,4 +264,20 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
     scenarios: ['deadlock-order'],
     flips: 'canonicalOrder',
   },
+  // Seed 003 ("Snapshot the cancellation cause before draining the refresh loop, so a lease-loss
+  // result that lands only after the handler already returned cannot reclassify the completed run
+  // as preempted or suppress a real handler error"; the outcome telemetry that records
+  // OutcomePreempted by cancellation cause), seed 000 §157–§159, §224–§225. When the handler
+  // returns, the runtime stops the refresh loop, waits for its renewal in flight to land, and only
+  // then reads the cancellation cause: a renewal refused after the return (the lease ran out, or
+  // the run's own release overtook it) turns a completed run into a preempted one and hides a
+  // handler's error behind the same preemption.
+  'cause-read-after-drain': {
+    bug: 'the cancellation cause is read after the refresh loop drained, so a lease loss that lands after the handler returned reclassifies the run as preempted',
+    source: '003 cause-reclassified-after-return; 000 §157–§159, §224–§225',
+    rule: 'outcome-at-return: a run whose handler returned before its lease loss was observed is classified by its own result (completed or error), never preempted',
+    invariants: ['outcome-at-return'],
+    scenarios: ['lease-loss-after-return', 'renewal-race'],
+    flips: 'snapshotCauseAtReturn',
+  },
 });

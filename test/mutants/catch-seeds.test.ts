@@ -94,6 +94,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'tenant-dropped-from-scope', scenario: 'tenant-isolation', seed: 1, invariant: 'tenant-isolation' },
   { mutant: 'retry-without-inspection', scenario: 'standard-mix', seed: 3, invariant: 'no-blind-retry' },
   { mutant: 'nested-acquire-order', scenario: 'deadlock-order', seed: 1, invariant: 'liveness' },
+  { mutant: 'cause-read-after-drain', scenario: 'lease-loss-after-return', seed: 1, invariant: 'outcome-at-return' },
   { mutant: 'role-guard-survives-step-down', scenario: 'quorum-loss', seed: 1, invariant: 'quorum-loss-degraded' },
   { mutant: 'no-check-quorum', scenario: 'quorum-loss', seed: 1, invariant: 'quorum-loss-degraded' },
   { mutant: 'voter-without-learner-stage', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },

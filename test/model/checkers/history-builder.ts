@@ -48,7 +48,7 @@ export class HistoryBuilder {
   }
 
   truth(f: TruthEvent['f'], value: Readonly<Record<string, unknown>>): number {
-    const process = f === 'effect-applied' ? 'provider' : f === 'work-step' ? 'handler' : f === 'interleaving' || f === 'session-leases' || f === 'session-ended' || f === 'own-semantics' ? 'database' : 'resource';
+    const process = f === 'effect-applied' ? 'provider' : f === 'work-step' || f === 'handler-returned' || f === 'cancel-cause' ? 'handler' : f === 'interleaving' || f === 'session-leases' || f === 'session-ended' || f === 'own-semantics' ? 'database' : 'resource';
     return this.push((index, time) => ({ index, time, process, type: 'truth', f, value }));
   }
 

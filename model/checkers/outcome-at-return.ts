@@ -1,0 +1,87 @@
+// outcome-at-return (seed 003, "cancellation cause reclassified after return": "Snapshot the
+// cancellation cause before draining the refresh loop, so a lease-loss result that lands only after
+// the handler already returned cannot reclassify the completed run as preempted or suppress a real
+// handler error"; seed 000 §157–§159, a holder that lost its lease is OwnershipUncertain and stops;
+// §224–§225, a run's result is what the runtime reports of it): a handler run's outcome follows what
+// happened before its handler returned, and nothing after.
+//
+// Each `run` operation that was classified (ok or fail, not info) is judged by two facts about its
+// process: the handler's `handler-returned` (its own result) and the first `cancel-cause` (the
+// runtime learned the run must stop: a lease loss, a window passed, a cancellation):
+// - a cause recorded before the return: the run was cancelled while its handler ran, so it is
+//   `preempted`, whatever the handler returned;
+// - no cause before the return (none at all, or one that landed after it, while the refresh loop
+//   drained): the run is what its handler returned, `completed` for ok and `error` for an error.
+//   A late loss never makes it `preempted`, and a handler error is never hidden behind one.
+// A run classified before its handler returned broke the rule too. `completed` is an ok
+// completion, `error` and `preempted` fail ones.
+
+import type { History, TruthEvent } from '../history.ts';
+import type { Verdict, Violation } from '../verdict.ts';
+import { controllerOps, isTruth, pairOperations, stringField, type Operation } from './operations.ts';
+import { verdictOf, violation } from './violations.ts';
+
+const INVARIANT = 'outcome-at-return';
+
+type Outcome = 'completed' | 'error' | 'preempted';
+
+interface Facts {
+  returned?: TruthEvent;
+  cause?: TruthEvent;
+}
+
+export function outcomeAtReturn(history: History): Verdict {
+  const facts = factsByRun(history);
+  const violations: Violation[] = [];
+  for (const run of controllerOps(pairOperations(history), 'run')) {
+    const found = judge(run, facts.get(run.process) ?? {});
+    if (found !== null) violations.push(found);
+  }
+  return verdictOf(violations);
+}
+
+/** The handler's return and the run's first cause, by run process. A second return is a malformed history. */
+function factsByRun(history: History): Map<string, Facts> {
+  const facts = new Map<string, Facts>();
+  for (const event of history) {
+    if (!isTruth(event) || (event.f !== 'handler-returned' && event.f !== 'cancel-cause')) continue;
+    const process = stringField(event.value, 'process');
+    if (process === undefined) throw new Error(`#${event.index}: ${event.f} names the run's process`);
+    const known = facts.get(process) ?? {};
+    facts.set(process, known);
+    if (event.f === 'cancel-cause') known.cause ??= event;
+    else if (known.returned !== undefined) throw new Error(`#${event.index}: the handler of ${process} returned twice (#${known.returned.index})`);
+    else known.returned = event;
+  }
+  return facts;
+}
+
+/** The violation of one classified run, or null (a run still open, or of unknown end, is not judged). */
+function judge(run: Operation, facts: Facts): Violation | null {
+  const end = run.completion;
+  if (end === null || end.type === 'info') return null;
+  const scope = stringField(run.invoke.value, 'scope');
+  const outcome = stringField(end.value, 'outcome');
+  const name = `run ${run.process} (${scope ?? 'no scope'}, token ${String((run.invoke.value as { token?: unknown } | null)?.token)})`;
+  const at = (e: { index: number; time: number }) => `#${e.index} (t=${e.time})`;
+  if (outcome === undefined || (end.type === 'ok') !== (outcome === 'completed')) {
+    return violation(INVARIANT, `${name} closed ${end.type} with outcome ${outcome ?? 'none'} at ${at(end)}: completed is ok, error and preempted fail`, [run.invoke.index, end.index], scope);
+  }
+  const returned = facts.returned;
+  if (returned === undefined || returned.index > end.index) {
+    return violation(INVARIANT, `${name} was classified ${outcome} at ${at(end)} before its handler returned`, [run.invoke.index, end.index], scope);
+  }
+  const result = stringField(returned.value, 'result');
+  const cause = facts.cause;
+  const causeBefore = cause !== undefined && cause.index < returned.index;
+  const expected: Outcome = causeBefore ? 'preempted' : result === 'ok' ? 'completed' : 'error';
+  if (outcome === expected) return null;
+  const events = [run.invoke.index, returned.index, end.index, ...(cause === undefined ? [] : [cause.index])];
+  const causeText = cause === undefined ? '' : ` (${stringField(cause.value, 'cause') ?? 'a cause'})`;
+  if (causeBefore) {
+    return violation(INVARIANT, `${name} was classified ${outcome} at ${at(end)}, but it was told to stop${causeText} at ${at(cause)}, before its handler returned ${result} at ${at(returned)}: it was preempted`, events, scope);
+  }
+  const after = cause === undefined ? 'with no cause to stop' : `before its cancellation cause${causeText} landed at ${at(cause)}`;
+  const what = expected === 'error' && outcome === 'preempted' ? ': the handler error was suppressed' : outcome === 'preempted' ? ': a completed run was reclassified' : '';
+  return violation(INVARIANT, `${name}: its handler returned ${result} at ${at(returned)} ${after}, yet the run was classified ${outcome} at ${at(end)}${what}`, events, scope);
+}

@@ -1,0 +1,89 @@
+// seed 003 (cause-reclassified-after-return), seed 000 §157–§159, §224–§225: a handler run's outcome
+// follows what happened before its handler returned; a lease loss that lands after the return
+// never makes it preempted, and never hides the handler's error.
+import { describe, expect, it } from 'vitest';
+import { outcomeAtReturn } from '../../../model/checkers/outcome-at-return.ts';
+import { HistoryBuilder, failing } from './history-builder.ts';
+
+const RUN = 'c1#1:run1';
+const opened = { scope: 'env', token: 7, holder: 'c1#1' };
+
+/** A run whose handler returns `result`, with a cancellation cause before or after the return (or none), closed as `outcome`. */
+function run(result: 'ok' | 'error', cause: 'before' | 'after' | 'none', outcome: 'completed' | 'error' | 'preempted'): { readonly h: HistoryBuilder; readonly end: number } {
+  const h = new HistoryBuilder();
+  h.invoke(RUN, 'run', opened);
+  if (cause === 'before') h.truth('cancel-cause', { process: RUN, cause: 'renewal-refused' });
+  h.truth('handler-returned', { process: RUN, result });
+  if (cause === 'after') h.truth('cancel-cause', { process: RUN, cause: 'renewal-refused' });
+  const end = h.event(RUN, outcome === 'completed' ? 'ok' : 'fail', 'run', { outcome });
+  return { h, end };
+}
+
+describe('outcome-at-return', () => {
+  it('passes a run classified by what happened before its handler returned', () => {
+    for (const [result, cause, outcome] of [
+      ['ok', 'none', 'completed'],
+      ['error', 'none', 'error'],
+      ['ok', 'after', 'completed'],
+      ['error', 'after', 'error'],
+      ['ok', 'before', 'preempted'],
+      ['error', 'before', 'preempted'],
+    ] as const) {
+      expect(outcomeAtReturn(run(result, cause, outcome).h.build()), `${result} ${cause} ${outcome}`).toEqual({ valid: true, violations: [] });
+    }
+  });
+
+  it('fails a completed run reclassified as preempted by a loss that landed after its handler returned', () => {
+    const { h, end } = run('ok', 'after', 'preempted');
+    const [v] = failing(outcomeAtReturn(h.build()), 1);
+    expect(v!.message).toMatch(/run c1#1:run1 \(env, token 7\): its handler returned ok at #1 \(t=1\) before its cancellation cause \(renewal-refused\) landed at #2 \(t=2\), yet the run was classified preempted at #3 \(t=3\): a completed run was reclassified/);
+    expect(v!.events).toEqual([0, 1, 2, end]);
+    expect(v!.scope).toBe('env');
+  });
+
+  it('fails a handler error suppressed behind a loss that landed after the return', () => {
+    const [v] = failing(outcomeAtReturn(run('error', 'after', 'preempted').h.build()), 1);
+    expect(v!.message).toMatch(/returned error .* yet the run was classified preempted .*: the handler error was suppressed/);
+  });
+
+  it('fails a run preempted with no cause at all, and one whose handler result is misreported', () => {
+    expect(failing(outcomeAtReturn(run('ok', 'none', 'preempted').h.build()), 1)[0]!.message).toMatch(/returned ok at #1 \(t=1\) with no cause to stop, yet the run was classified preempted/);
+    expect(failing(outcomeAtReturn(run('error', 'none', 'completed').h.build()), 1)[0]!.message).toMatch(/returned error .* classified completed/);
+  });
+
+  it('fails a run told to stop while its handler ran that is not reported preempted', () => {
+    const [v] = failing(outcomeAtReturn(run('ok', 'before', 'completed').h.build()), 1);
+    expect(v!.message).toMatch(/classified completed at #3 \(t=3\), but it was told to stop \(renewal-refused\) at #1 \(t=1\), before its handler returned ok at #2 \(t=2\): it was preempted/);
+  });
+
+  it('fails a run classified before its handler returned, and an outcome that disagrees with ok or fail', () => {
+    const early = new HistoryBuilder();
+    early.invoke(RUN, 'run', opened);
+    early.event(RUN, 'ok', 'run', { outcome: 'completed' });
+    early.truth('handler-returned', { process: RUN, result: 'ok' });
+    expect(failing(outcomeAtReturn(early.build()), 1)[0]!.message).toMatch(/classified completed at #1 \(t=1\) before its handler returned/);
+    const mislabelled = new HistoryBuilder();
+    mislabelled.invoke(RUN, 'run', opened);
+    mislabelled.truth('handler-returned', { process: RUN, result: 'error' });
+    mislabelled.event(RUN, 'ok', 'run', { outcome: 'error' });
+    expect(failing(outcomeAtReturn(mislabelled.build()), 1)[0]!.message).toMatch(/closed ok with outcome error/);
+  });
+
+  it('judges no run still open or of unknown end, and only the first cause counts', () => {
+    const h = new HistoryBuilder();
+    h.invoke(RUN, 'run', opened);
+    h.truth('handler-returned', { process: RUN, result: 'ok' });
+    h.invoke('c2#1:run2', 'run', { scope: 'env', token: 8, holder: 'c2#1' });
+    h.event('c2#1:run2', 'info', 'run', { error: 'timeout' });
+    expect(outcomeAtReturn(h.build()).valid).toBe(true);
+    const twice = run('ok', 'after', 'completed').h;
+    twice.truth('cancel-cause', { process: RUN, cause: 'cancelled' });
+    expect(outcomeAtReturn(twice.build()).valid).toBe(true);
+  });
+
+  it('cannot decide a history in which a handler returned twice', () => {
+    const h = run('ok', 'none', 'completed').h;
+    h.truth('handler-returned', { process: RUN, result: 'ok' });
+    expect(() => outcomeAtReturn(h.build())).toThrow(/returned twice/);
+  });
+});
