@@ -1,6 +1,6 @@
 // A failure that does not come back when it is played again to be shrunk is reported, not fatal:
 // `sweep` counts it flaky, names its seed, files both runs and goes on to later seeds (exit 1, the
-// first run did break a rule); `run` and `replay` say so too. It used to end the sweep
+// first run did break a rule); `run`, `replay` and `check` say so too. It used to end the sweep
 // with "could not decide: ddmin: the input of 54 items does not satisfy the predicate", no seed
 // and no file. The store (fixtures/flaky-fence-store.ts) lets the first stale write of the process
 // through; with every stale write let through it fails alike on every run, and must shrink as before.
@@ -137,5 +137,18 @@ describe('a failure that does not come back when played again', () => {
     const run = JSON.parse(result.stdout) as { valid: unknown; flaky: boolean; shrunk: boolean; failureFile: string | null; rerun: { valid: unknown } };
     expect(run).toMatchObject({ valid: false, flaky: true, shrunk: false, rerun: { valid: true } });
     expect(run.failureFile).not.toBeNull();
+  }, TIMEOUT_MS);
+
+  test('check reports a divergence that agrees with the model when run again as flaky, with both runs filed (exit 1)', async () => {
+    const dir = scratch();
+    const result = await cli(['check', '--adapter', STORE, '--runs', '300', '--seed', '1', '--json'], dir, ONCE);
+    expect(result.code, result.stderr).toBe(1);
+    noStack(result);
+    const check = JSON.parse(result.stdout) as { verdict: string; flaky: boolean; failureFile: string };
+    expect(check).toMatchObject({ verdict: 'fail', flaky: true });
+    const written = JSON.parse(readFileSync(path.resolve(dir, check.failureFile), 'utf8')) as { steps: unknown[]; rerun: unknown[] };
+    expect(written.steps.length).toBeGreaterThan(0);
+    // The run that diverged stops at its divergence; the run again agreed to the end of the sequence.
+    expect(written.rerun.length).toBeGreaterThanOrEqual(written.steps.length);
   }, TIMEOUT_MS);
 });
