@@ -2,7 +2,8 @@
 // failing run, it holds the plan that failed (shrunk when shrinking ran), so `testbed replay`
 // re-executes the very same steps and must reproduce the very same trace hash. The plan is checked
 // whole when the file is read (sim/plan-schema.ts): a damaged or edited plan is refused with the
-// field that is wrong, never played as some other plan.
+// field that is wrong, never played as some other plan. A flaky failure, one whose plan did not
+// show the violation when played again, keeps that second run beside the first (`rerun`).
 
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -29,6 +30,8 @@ const violationSchema = z
   })
   .passthrough();
 
+const historySchema = z.array(z.object({ index: z.number().int().nonnegative(), time: z.number(), process: z.string(), type: z.enum(['invoke', 'ok', 'fail', 'info', 'fault', 'truth']), f: z.string() }).passthrough());
+
 export const failureFileSchema = z
   .object({
     version: z.literal(FAILURE_FILE_VERSION),
@@ -43,7 +46,11 @@ export const failureFileSchema = z
     violations: z.array(violationSchema),
     traceHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest'),
     replay: z.string().min(1),
-    history: z.array(z.object({ index: z.number().int().nonnegative(), time: z.number(), process: z.string(), type: z.enum(['invoke', 'ok', 'fail', 'info', 'fault', 'truth']), f: z.string() }).passthrough()).optional(),
+    history: historySchema.optional(),
+    rerun: z
+      .object({ traceHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest'), valid: z.union([z.boolean(), z.literal('unknown')]), violations: z.array(violationSchema), history: historySchema })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -72,7 +79,27 @@ export interface FailureFile {
    * the commands and the store time).
    */
   readonly history?: RunResult['history'];
+  /**
+   * Present when the failure was flaky: the same plan, played again when the failure was found,
+   * did not show the violation (campaign/flaky-failure.ts). Its run is kept beside the first, so
+   * both histories can be compared; a replay need not show the violation either.
+   */
+  readonly rerun?: FailureRerun;
 }
+
+/** The run of a flaky failure's plan that did not show its violation. */
+interface FailureRerun {
+  readonly traceHash: string;
+  readonly valid: RunResult['valid'];
+  readonly violations: RunResult['violations'];
+  readonly history: RunResult['history'];
+}
+
+/**
+ * What a failure file keeps of the failing run. A run on a worker thread comes back without its
+ * history (campaign/sweep-pool.ts), so the history is optional: the plan still replays the seed.
+ */
+export type FailedRun = Pick<RunResult, 'scenario' | 'seed' | 'adapter' | 'faults' | 'violations' | 'traceHash' | 'replay'> & { readonly history?: RunResult['history'] };
 
 /** A failure file that cannot be read; the message is one line naming the file and the problem. */
 export class FailureFileError extends Error {
@@ -85,8 +112,12 @@ export class FailureFileError extends Error {
   }
 }
 
-/** The failure record of a failing run of `plan`. */
-export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutant?: string; readonly policy?: Partial<ControllerPolicy>; readonly interleave?: InterleaveStrategy } = {}): FailureFile {
+/** The failure record of a failing run of `plan`; with `rerun`, of a flaky one and the re-run that did not show it. */
+export function failureOf(
+  plan: Plan,
+  result: FailedRun,
+  extra: { readonly mutant?: string; readonly policy?: Partial<ControllerPolicy>; readonly interleave?: InterleaveStrategy; readonly rerun?: RunResult } = {},
+): FailureFile {
   return {
     version: FAILURE_FILE_VERSION,
     scenario: result.scenario,
@@ -99,7 +130,8 @@ export function failureOf(plan: Plan, result: RunResult, extra: { readonly mutan
     violations: result.violations,
     traceHash: result.traceHash,
     replay: result.replay,
-    history: result.history,
+    ...presentFields({ history: result.history }),
+    ...(extra.rerun === undefined ? {} : { rerun: { traceHash: extra.rerun.traceHash, valid: extra.rerun.valid, violations: extra.rerun.violations, history: extra.rerun.history } }),
   };
 }
 

@@ -138,6 +138,23 @@ export interface ShrunkPlan {
 
 export const DEFAULT_SHRINK_RUNS = 400;
 
+/**
+ * A plan that showed a violation no longer does when run again: the whole plan handed to
+ * `shrinkPlan`, or the smaller plan it settled on. The store does not answer alike on every run
+ * (campaign/flaky-failure.ts), so there is nothing to shrink; a caller keeps the plan as it ran.
+ */
+export class NotReproducedError extends Error {
+  constructor(
+    readonly plan: 'whole' | 'shrunk',
+    readonly scenario: string,
+    readonly seed: number,
+    readonly invariant: string,
+  ) {
+    super(`shrinkPlan: the ${plan} plan of ${scenario} seed ${seed} does not show ${invariant} when run again`);
+    this.name = 'NotReproducedError';
+  }
+}
+
 export function violates(result: RunResult, invariant: string): boolean {
   return result.violations.some((violation) => violation.invariant === invariant);
 }
@@ -161,7 +178,9 @@ export async function shrinkPlan(plan: Plan, execute: PlanExecutor, invariant: s
     lastPassing.current = { steps, result };
     return true;
   };
-  const shrunk = await ddmin(plan.steps, predicate, { maxRuns });
+  const shrunk = await ddmin(plan.steps, predicate, { maxRuns }).catch((error: unknown) => {
+    throw error instanceof NotFailingError ? new NotReproducedError('whole', plan.scenario, plan.seed, invariant) : error;
+  });
   // The counterexample of the last passing run: what simplification must not grow.
   const size = (): Size => {
     const history = counterexampleOf(lastPassing.current!.result, invariant).history;
@@ -178,7 +197,7 @@ export async function shrinkPlan(plan: Plan, execute: PlanExecutor, invariant: s
     runs += 1;
     result = await execute(shrunkPlan);
   }
-  if (!violates(result, invariant)) throw new Error(`shrinkPlan: the shrunk plan of ${plan.scenario} seed ${plan.seed} no longer shows ${invariant}`);
+  if (!violates(result, invariant)) throw new NotReproducedError('shrunk', plan.scenario, plan.seed, invariant);
   return { plan: shrunkPlan, result, invariant, originalSteps: plan.steps.length, runs, exhausted: shrunk.exhausted || runs >= maxRuns };
 }
 

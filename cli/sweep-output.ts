@@ -1,9 +1,10 @@
-// What `sweep` prints: a line per scenario, the totals with the first failure and its replay
-// line, and what the runs reached of the port (cli/commands/sweep.ts).
+// What `sweep` prints: a line per scenario, the totals, the flaky failures, the first failure and
+// its replay line, and what the runs reached of the port (cli/commands/sweep.ts).
 
 import pc from 'picocolors';
 import type { CoverageSummary, RunCoverage } from '../sim/coverage.ts';
 import type { SimRunResult } from '../sim/run.ts';
+import { FLAKY_RERUNS_MAX, flakyLine, type FlakyRun } from './flaky-output.ts';
 
 export interface FirstFailure {
   readonly scenario: string;
@@ -15,6 +16,8 @@ export interface FirstFailure {
   readonly failureFileError: string | null;
   /** Whether the failure file holds a shrunk plan (deterministic stores: built-in ones, and user stores that declare it). */
   readonly shrunk: boolean;
+  /** Why a failure that came back was not shrunk after all (a smaller plan's failure did not come back); null otherwise. */
+  readonly shrinkStopped: string | null;
   /** The shrunk counterexample, printed, not part of the JSON. */
   readonly counterexample: string | null;
   /** Milliseconds from the start of the sweep to the failing run's end (before shrinking). */
@@ -24,7 +27,10 @@ export interface FirstFailure {
 export interface Tally {
   readonly scenario: string;
   runs: number;
+  /** Failing runs, the flaky ones apart. */
   failures: number;
+  /** Failing runs that did not fail again when played again (cli/flaky-output.ts): failures found all the same. */
+  flaky: number;
   undecided: number;
   /** Runs not played: the store lacks command kinds the scenario sends (sim/capabilities.ts). */
   untested: number;
@@ -72,31 +78,52 @@ export function printCoverage(coverage: CoverageSummary): void {
   process.stdout.write(`coverage: ${commands.reached}/${commands.total} command kinds${missing(commands.missing)}, ${outcomes.reached}/${outcomes.total} outcomes${missing(outcomes.missing)}\n`);
 }
 
-export function printSummary(
-  summary: { runs: number; failures: number; undecided: number; undecidedRuns: ReadonlyArray<UndecidedRun>; untested: number; unjudged: Readonly<Record<string, number>>; seedsPerSecond: number; stoppedAtFirst: boolean; firstFailure: FirstFailure | null; scenarios: ReadonlyArray<Tally> },
-  seconds: number,
-): void {
+interface SweepSummary {
+  readonly runs: number;
+  readonly failures: number;
+  readonly flaky: number;
+  readonly flakyRuns: ReadonlyArray<FlakyRun>;
+  readonly undecided: number;
+  readonly undecidedRuns: ReadonlyArray<UndecidedRun>;
+  readonly untested: number;
+  readonly unjudged: Readonly<Record<string, number>>;
+  readonly seedsPerSecond: number;
+  readonly stoppedAtFirst: boolean;
+  readonly firstFailure: FirstFailure | null;
+  readonly scenarios: ReadonlyArray<Tally>;
+}
+
+export function printSummary(summary: SweepSummary, seconds: number): void {
   for (const row of summary.scenarios) {
     if (row.untested === row.runs && row.lacks !== undefined) {
       process.stdout.write(`${pc.yellow('--  ')} ${row.scenario.padEnd(34)} untested (${row.lacks})\n`);
       continue;
     }
-    const mark = row.failures === 0 ? pc.green('ok  ') : pc.red('FAIL');
+    // A flaky failure is a failure found: the scenario did break a rule, so it is not "ok".
+    const mark = row.failures === 0 && row.flaky === 0 ? pc.green('ok  ') : pc.red('FAIL');
+    const flaky = row.flaky > 0 ? `, ${row.flaky} flaky` : '';
     const partly = row.untested > 0 ? `, ${row.untested} untested (${row.lacks})` : '';
-    process.stdout.write(`${mark} ${row.scenario.padEnd(34)} ${row.runs} seeds, ${row.failures} failing${partly}\n`);
+    process.stdout.write(`${mark} ${row.scenario.padEnd(34)} ${row.runs} seeds, ${row.failures} failing${flaky}${partly}\n`);
   }
   const stopped = summary.stoppedAtFirst ? ' (stopped at the first failure)' : '';
-  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing, ${summary.undecided} undecided${summary.untested > 0 ? `, ${summary.untested} untested` : ''}${stopped}\n`);
+  const flaky = summary.flaky > 0 ? `, ${summary.flaky} flaky` : '';
+  process.stdout.write(`${summary.runs} runs in ${seconds.toFixed(1)} s (${summary.seedsPerSecond} seeds/s): ${summary.failures} failing${flaky}, ${summary.undecided} undecided${summary.untested > 0 ? `, ${summary.untested} untested` : ''}${stopped}\n`);
   const named = summary.undecidedRuns.slice(0, UNDECIDED_PRINTED);
   for (const run of named) process.stdout.write(`${pc.yellow('undecided')}: ${run.scenario} seed ${run.seed} (${run.reason})\n`);
   if (summary.undecided > named.length && named.length > 0) process.stdout.write(`… and ${summary.undecided - named.length} more\n`);
   const notJudged = Object.entries(summary.unjudged).map(([invariant, n]) => `${invariant} in ${n} runs`);
   if (notJudged.length > 0) process.stdout.write(pc.dim(`not judged (the store lacks a command they read): ${notJudged.join(', ')}\n`));
-  const first = summary.firstFailure;
-  if (first !== null) {
-    process.stdout.write(`${pc.red('first failure')} after ${(first.afterMs / 1000).toFixed(1)} s: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
-    process.stdout.write(`replay: ${first.replay}\n`);
-    if (first.failureFile !== null) process.stdout.write(`failure file: ${first.failureFile}\n`);
-    if (first.counterexample !== null) process.stdout.write(`\n${first.counterexample}\n`);
+  for (const run of summary.flakyRuns) process.stdout.write(`${flakyLine(run)}\n`);
+  if (summary.firstFailure === null && summary.failures > 0 && summary.flakyRuns.length >= FLAKY_RERUNS_MAX) {
+    process.stdout.write(`${summary.failures} failing runs were not played again or filed: the ${FLAKY_RERUNS_MAX} failures before them did not come back\n`);
   }
+  if (summary.firstFailure !== null) printFirstFailure(summary.firstFailure);
+}
+
+function printFirstFailure(first: FirstFailure): void {
+  process.stdout.write(`${pc.red('first failure')} after ${(first.afterMs / 1000).toFixed(1)} s: ${first.scenario} seed ${first.seed}: ${first.violations.slice(0, 3).map((v) => `${v.invariant}: ${v.message}`).join('; ')}${first.violations.length > 3 ? ` (+${first.violations.length - 3} more)` : ''}\n`);
+  process.stdout.write(`replay: ${first.replay}\n`);
+  if (first.failureFile !== null) process.stdout.write(`failure file: ${first.failureFile}\n`);
+  if (first.shrinkStopped !== null) process.stdout.write(`${pc.yellow('not shrunk')}: ${first.shrinkStopped}\n`);
+  if (first.counterexample !== null) process.stdout.write(`\n${first.counterexample}\n`);
 }

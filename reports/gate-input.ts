@@ -10,6 +10,8 @@ export interface FirstFailure {
   readonly seed: number;
   readonly replay: string;
   readonly violations: ReadonlyArray<Violation>;
+  /** The seed did not fail again when run again for its history: still a failure found, with no history kept. */
+  readonly flaky?: true;
 }
 
 /** One sweep of one scenario on one adapter (`testbed sweep --json` plus the scenario's metadata). */

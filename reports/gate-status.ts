@@ -69,11 +69,11 @@ export function scenarioProof(e: ScenarioEvidence): ScenarioProof {
     holds = e.failures === 0;
     finding = holds
       ? `${where}: ${e.seedsRun} seeds, no violation.`
-      : `${where}: ${e.failures} of ${e.seedsRun} seeds violated ${invariantsOf(e.firstFailure)}.`;
+      : `${where}: ${e.failures} of ${e.seedsRun} seeds violated ${invariantsOf(e.firstFailure)}${flakyNote(e.firstFailure)}.`;
   } else {
     holds = e.failures > 0;
     finding = holds
-      ? `${where}: caught as expected in ${e.failures} of ${e.seedsRun} seeds (${invariantsOf(e.firstFailure)}).`
+      ? `${where}: caught as expected in ${e.failures} of ${e.seedsRun} seeds (${invariantsOf(e.firstFailure)})${flakyNote(e.firstFailure)}.`
       : `${where}: expected a violation with the mitigation off, none in ${e.seedsRun} seeds.`;
   }
   return {
@@ -88,6 +88,11 @@ export function scenarioProof(e: ScenarioEvidence): ScenarioProof {
     ...(e.firstFailure === undefined ? {} : { firstFailure: e.firstFailure }),
     ...(e.durationMs === undefined ? {} : { durationMs: e.durationMs }),
   };
+}
+
+/** A first failure that did not fail again when run again still counts; the finding says it was flaky. */
+function flakyNote(failure: FirstFailure | undefined): string {
+  return failure?.flaky === true ? `; seed ${failure.seed} did not fail again when run again (flaky)` : '';
 }
 
 function invariantsOf(failure: FirstFailure | undefined): string {

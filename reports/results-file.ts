@@ -26,7 +26,7 @@ const violation = z.looseObject({
   scope: z.string().optional(),
 });
 
-const firstFailure = z.object({ seed: z.number().int(), replay: z.string(), violations: z.array(violation) });
+const firstFailure = z.object({ seed: z.number().int(), replay: z.string(), violations: z.array(violation), flaky: z.literal(true).optional() });
 
 const scenario = z
   .object({

@@ -2,6 +2,8 @@
 // the store and the reference model in lockstep (execute.ts) until the first divergence, which
 // fast-check then shrinks to the shortest sequence that still diverges. The same seed draws the
 // same sequences, and a seed with the counterexample's path replays exactly that counterexample.
+// A counterexample that agrees with the model when run again (a store whose answers depend on more
+// than the commands) is still a divergence found: it is reported flaky, with both runs.
 
 import fc from 'fast-check';
 import type { StoreFactory } from '../../adapters/port.ts';
@@ -45,6 +47,12 @@ export type CheckResult =
       readonly steps: ReadonlyArray<StepRecord>;
       /** The same counterexample as data, for a test to re-run. */
       readonly sequence: ReadonlyArray<CheckStep>;
+      /**
+       * Present when the counterexample agreed with the model when run again (the store does not
+       * answer alike for the same commands): `steps` are then those of the run that diverged, and
+       * this is the run again, step by step. Still a divergence found.
+       */
+      readonly flaky?: { readonly rerun: ReadonlyArray<StepRecord> };
     }
   | { readonly verdict: 'undecided'; readonly seed: number; readonly runs: number; readonly reason: string; readonly elapsedMs: number };
 
@@ -68,6 +76,10 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: options.maxSteps ?? 50, ...(kinds === undefined ? {} : { kinds }) });
   let aborted: string | null = null;
   let firstFailureMs: number | null = null;
+  // The last sequence that diverged, which fast-check reports as the counterexample, with its run:
+  // the record of the divergence should the store not diverge when it is run again. Set by the
+  // property below; the cast keeps TypeScript from narrowing it to null for good.
+  let lastDivergence = null as { readonly sequence: ReadonlyArray<CheckStep>; readonly records: ReadonlyArray<StepRecord> } | null;
   let runs = 0;
   const property = fc.asyncProperty(steps, async (sequence) => {
     if (aborted !== null) return true;
@@ -77,6 +89,7 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
     if (outcome.kind === 'aborted') aborted = outcome.reason;
     if (outcome.kind !== 'diverged') return true;
     firstFailureMs ??= performance.now() - started;
+    lastDivergence = { sequence, records: outcome.records };
     return false;
   });
   try {
@@ -90,21 +103,30 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
     if (!details.failed || details.counterexample === null) return { verdict: 'pass', seed, runs, elapsedMs };
     const sequence = details.counterexample[0];
     const replayed = await runSteps(session, sequence, timeoutMs);
-    return failure(seed, details, sequence, replayed, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs });
+    const first = lastDivergence !== null && lastDivergence.sequence === sequence ? lastDivergence.records : null;
+    return failure(seed, details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs });
   } finally {
     await session.close();
   }
 }
 
+/**
+ * The check's verdict on fast-check's counterexample, run once more for its records (`replayed`).
+ * One that agrees with the model this time is a flaky divergence, reported with the records of the
+ * run that diverged (`first`); without them (fast-check's counterexample was not that run) the
+ * check cannot say what diverged, and is undecided.
+ */
 function failure(
   seed: number,
   details: fc.RunDetails<[ReadonlyArray<CheckStep>]>,
   sequence: ReadonlyArray<CheckStep>,
   replayed: RunOutcome,
+  first: ReadonlyArray<StepRecord> | null,
   times: { runs: number; firstFailureMs: number; elapsedMs: number },
 ): CheckResult {
   if (replayed.kind === 'aborted') return { verdict: 'undecided', seed, runs: times.runs, reason: replayed.reason, elapsedMs: times.elapsedMs };
-  if (replayed.kind === 'agreed') {
+  const steps = replayed.kind === 'diverged' ? replayed.records : first;
+  if (steps === null) {
     const reason = 'the shrunk counterexample did not diverge when run again: the store is not deterministic for the same commands';
     return { verdict: 'undecided', seed, runs: times.runs, reason, elapsedMs: times.elapsedMs };
   }
@@ -116,7 +138,8 @@ function failure(
     shrinks: details.numShrinks,
     firstFailureMs: times.firstFailureMs,
     elapsedMs: times.elapsedMs,
-    steps: replayed.records,
+    steps,
     sequence,
+    ...(replayed.kind === 'agreed' ? { flaky: { rerun: replayed.records } } : {}),
   };
 }

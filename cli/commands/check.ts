@@ -1,7 +1,8 @@
 // `testbed check`: the command-level model-based check of a store (campaign/check/). Random
 // command sequences with clock steps, caller skew, snapshot and restore run against the store and
 // the reference model in lockstep; the first divergence is shrunk, printed as numbered steps with
-// both outcomes, written to out/failures/, and given a replay line (seed and path).
+// both outcomes, written to out/failures/, and given a replay line (seed and path). A divergence
+// that does not come back when run again is flaky: reported, with both runs in its file, exit 1.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -79,7 +80,7 @@ function summary(result: CheckResult) {
   if (result.verdict === 'undecided') return { ...base, reason: result.reason };
   if (result.verdict === 'pass') return base;
   const { path: counterexamplePath, shrinks, firstFailureMs, steps } = result;
-  return { ...base, path: counterexamplePath, shrinks, firstFailureMs: Math.round(firstFailureMs), steps };
+  return { ...base, path: counterexamplePath, shrinks, firstFailureMs: Math.round(firstFailureMs), steps, flaky: result.flaky !== undefined };
 }
 
 function render(adapter: string, result: CheckResult, replay: string, file: string | null): string {
@@ -95,6 +96,8 @@ function render(adapter: string, result: CheckResult, replay: string, file: stri
     `${head} ${pc.red('DIVERGES from the model')} at step ${last.index} of ${result.steps.length}`,
     pc.dim(`  first divergence after ${Math.round(result.firstFailureMs)} ms; shrunk ${result.shrinks} times; ${result.runs} sequences in ${Math.round(result.elapsedMs)} ms`),
     ...formatCounterexample(result.steps),
+    // A flaky divergence is still one found (exit 1): the store did answer otherwise than the model.
+    ...(result.flaky === undefined ? [] : [`${pc.red('flaky')}: run again, the same ${result.sequence.length} steps agreed with the model: still a divergence found; the store does not answer alike for the same commands, so the replay line need not show it`]),
     `failure written to ${file}`,
     `replay: ${replay}`,
   ].join('\n');
@@ -103,7 +106,7 @@ function render(adapter: string, result: CheckResult, replay: string, file: stri
 async function writeCheckFailure(adapter: string, result: Extract<CheckResult, { verdict: 'fail' }>, replay: string): Promise<string> {
   const file = path.join('out', 'failures', `check-${adapter.replace(/[^a-z0-9-]+/gi, '_')}-${result.seed}.json`);
   await mkdir(path.dirname(file), { recursive: true });
-  const document = { kind: 'check', adapter, seed: result.seed, path: result.path, replay, steps: result.steps, sequence: result.sequence };
+  const document = { kind: 'check', adapter, seed: result.seed, path: result.path, replay, steps: result.steps, sequence: result.sequence, ...(result.flaky === undefined ? {} : { rerun: result.flaky.rerun }) };
   await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
   return file;
 }

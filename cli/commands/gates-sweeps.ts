@@ -1,14 +1,17 @@
 // The scenario sweeps of `testbed gates`: one scenario over seeds on one store (PostgreSQL, real
 // faults), or every scenario on the memory store over worker threads; each gives the evidence a
 // gate reads, a sample run and the first failing run (kept whole for the report), and the trace
-// hash of every seed (compared across stores).
+// hash of every seed (compared across stores). A first failing run that does not fail again when
+// run here for its history is flaky (campaign/flaky-failure.ts): it still fails the sweep, its
+// evidence says so, and the report keeps no history for it.
 
 import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
-import type { ScenarioEvidence } from '../../reports/index.ts';
+import type { FirstFailure, ScenarioEvidence } from '../../reports/index.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 import { runScenario, type StoreChoice } from '../../sim/run.ts';
+import { rerunFailure } from '../../campaign/flaky-failure.ts';
 import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../campaign/sweep-pool.ts';
 import { startRealRun } from '../real-faults.ts';
 
@@ -27,7 +30,7 @@ function evidenceOf(
   seedsRun: number,
   failures: number,
   undecided: number,
-  failing: RunResult | null,
+  firstFailure: FirstFailure | null,
   durationMs: number,
 ): ScenarioEvidence {
   return {
@@ -39,7 +42,7 @@ function evidenceOf(
     expect: scenario.expect,
     seedsRun,
     failures,
-    ...(failing === null ? {} : { firstFailure: { seed: failing.seed, replay: failing.replay, violations: failing.violations } }),
+    ...(firstFailure === null ? {} : { firstFailure }),
     status: failures === 0 && undecided > 0 ? 'unknown' : 'decided',
     durationMs: Math.round(durationMs),
   };
@@ -70,7 +73,11 @@ export async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, st
     }
     tick();
   }
-  return { evidence: evidenceOf(scenario, store.name, faults, seeds.length, failures, undecided, failing, performance.now() - started), sample, failing, hashes };
+  return { evidence: evidenceOf(scenario, store.name, faults, seeds.length, failures, undecided, failing === null ? null : firstFailureOf(failing), performance.now() - started), sample, failing, hashes };
+}
+
+function firstFailureOf(failing: RunResult): FirstFailure {
+  return { seed: failing.seed, replay: failing.replay, violations: failing.violations };
 }
 
 /**
@@ -104,6 +111,13 @@ export async function memorySweeps(
     assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed}: a second run gave another trace hash`);
     return result;
   };
+  // The first failing run again, for its history; one that does not fail again is flaky, not an error.
+  const rerunFailing = async (scenario: Scenario, run: SweepRun): Promise<{ readonly failing: RunResult | null; readonly firstFailure: FirstFailure }> => {
+    const again = await rerunFailure(run, () => runScenario({ scenario, seed: run.seed, store: memory.store }));
+    if (again.kind === 'flaky') return { failing: null, firstFailure: { seed: run.seed, replay: again.rerun.replay, violations: run.violations, flaky: true } };
+    assert.equal(again.result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed}: a second run gave another trace hash`);
+    return { failing: again.result, firstFailure: firstFailureOf(again.result) };
+  };
   // Runs on worker threads overlap, so a scenario's share of the stage's wall-clock time is its
   // share of the simulated events (what a run's time goes into), plus its own re-runs here.
   const stageMs = performance.now() - started;
@@ -113,13 +127,13 @@ export async function memorySweeps(
     const own = runs.slice(i * seeds.length, (i + 1) * seeds.length);
     const rerunStarted = performance.now();
     const firstFailing = own.find((run) => run.valid === false);
-    const failing = firstFailing === undefined ? null : await rerun(scenario, firstFailing);
+    const { failing, firstFailure } = firstFailing === undefined ? { failing: null, firstFailure: null } : await rerunFailing(scenario, firstFailing);
     const sample = own.length === 0 ? null : own[0] === firstFailing ? failing : await rerun(scenario, own[0]!);
     const failures = own.filter((run) => run.valid === false).length;
     const undecided = own.filter((run) => run.valid === 'unknown').length;
     const durationMs = (stageMs * own.reduce((n, run) => n + run.events, 0)) / totalEvents + (performance.now() - rerunStarted);
     sweeps.push({
-      evidence: evidenceOf(scenario, memory.name, 'sim', own.length, failures, undecided, failing, durationMs),
+      evidence: evidenceOf(scenario, memory.name, 'sim', own.length, failures, undecided, firstFailure, durationMs),
       sample,
       failing,
       hashes: new Map(own.map((run) => [run.seed, run.traceHash])),

@@ -128,14 +128,18 @@ class GateRun {
   private async memoryStage(scenarios: ReadonlyArray<Scenario>, seeds: ReadonlyArray<number>): Promise<Map<string, ReadonlyMap<number, string>>> {
     const hashes = new Map<string, ReadonlyMap<number, string>>();
     const progress = startProgress(scenarios.length * seeds.length, 'memory', !this.options.json);
+    const flaky: string[] = [];
     try {
       for (const result of await memorySweeps(scenarios, seeds, (name, n) => progress.tick(name, n))) {
         hashes.set(result.evidence.scenario, result.hashes);
         this.keep(result);
+        const first = result.evidence.firstFailure;
+        if (first?.flaky === true) flaky.push(`  flaky: ${result.evidence.scenario} seed ${first.seed} violated ${first.violations[0]?.invariant ?? 'an invariant'} and did not when run again: still a failure found (${first.replay})`);
       }
     } finally {
       progress.stop();
     }
+    for (const line of flaky) this.say(pc.yellow(line));
     return hashes;
   }
 

@@ -6,6 +6,8 @@
 // actions (a promotion, a data-dir restore, a cut link) are taken at the same simulated moments,
 // but what a real server has replicated or checkpointed by then, and so what the store answers,
 // depends on real timing. Such a replay reports its own verdict and says that the trace differs.
+// Nor can it hold for a flaky failure (the file has `rerun`): its plan did not fail again even when
+// it was found. A replay of one that differs says so, and exits 1 only if it shows a violation.
 
 import { readFile } from 'node:fs/promises';
 import pc from 'picocolors';
@@ -17,6 +19,7 @@ import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { startRealRun } from '../real-faults.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
+import { rerunFound } from '../flaky-output.ts';
 import { checkReplayTrust, type ReplayTrust } from '../replay-trust.ts';
 
 /** `npx testbed run --scenario <s> --seed <n> --adapter <a> [--faults real]`, as `replayLine` writes it. */
@@ -89,8 +92,12 @@ export async function replayCommand(file: string, options: { readonly json?: boo
   const exact = result.traceHash === failure.traceHash;
   // Under real faults the trace cannot be exact (see above); the verdict of this replay stands.
   const realInexact = !exact && failure.faults === 'real';
+  // A flaky failure did not come back even when it was found: a replay that differs says so.
+  const flaky = failure.rerun !== undefined;
   if (options.json) {
-    printJson({ ...runJson(result), expectedTraceHash: failure.traceHash, exact });
+    printJson({ ...runJson(result), expectedTraceHash: failure.traceHash, exact, flaky });
+  } else if (flaky && !exact && !realInexact) {
+    process.stdout.write(`${formatRun(result)}\n${pc.yellow(flakyReplayLine(failure))}${firstDifference(failure.history, result.history)}\n`);
   } else {
     process.stdout.write(`${formatRun(result)}\n`);
     if (exact) process.stdout.write(pc.green('trace hash matches the failure file\n'));
@@ -103,7 +110,19 @@ export async function replayCommand(file: string, options: { readonly json?: boo
       );
     } else process.stdout.write(pc.yellow(`trace hash differs from the failure file (${failure.traceHash.slice(0, 16)})${firstDifference(failure.history, result.history)}\n`));
   }
-  process.exitCode = !exact && !realInexact ? EXIT.undecided : result.valid === false ? EXIT.violation : result.valid === true ? EXIT.ok : EXIT.undecided;
+  const verdict = result.valid === false ? EXIT.violation : result.valid === true ? EXIT.ok : EXIT.undecided;
+  // A replay of a flaky failure that differs decides nothing, except that a violation it shows is one.
+  process.exitCode = exact || realInexact ? verdict : flaky && result.valid === false ? EXIT.violation : EXIT.undecided;
+}
+
+/** Why the replay of a flaky failure need not match it: its own re-run, when it was found, did not either. */
+function flakyReplayLine(failure: FailureFile): string {
+  const rerun = failure.rerun!;
+  const invariant = failure.violations[0]?.invariant ?? 'its violation';
+  return (
+    `trace hash differs from the failure file (${failure.traceHash.slice(0, 16)}): this failure was flaky: when it was found, its plan played again did not show ${invariant} either (${rerunFound(rerun)}), ` +
+    `so the store does not answer alike on every run and no replay need match; the verdict above is this replay's own`
+  );
 }
 
 /** The race failure file at `file` (campaign/race/race-file.ts), or null when the file is not one (read on as a run's failure file). */

@@ -1,14 +1,17 @@
-// `testbed run`: one scenario, one seed, one adapter. A failing run is shrunk (in-process
-// adapters only), written to out/failures/ and printed with its replay line.
+// `testbed run`: one scenario, one seed, one adapter. A failing run is shrunk (on a store that
+// answers alike on every run), written to out/failures/ and printed with its replay line. One
+// that does not fail again when played to be shrunk is flaky: filed with both runs, and named.
 
 import pc from 'picocolors';
 import type { Scenario } from '../../scenarios/index.ts';
 import { runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
+import { presentFields } from '../../campaign/present-fields.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { startRealRun } from '../real-faults.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
+import { flakyLine } from '../flaky-output.ts';
 import { recordFailure, unwrittenLine } from '../record-failure.ts';
 import { replayCommandLine } from '../replay-trust.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
@@ -93,12 +96,17 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
   if (result.valid === false) {
     const recorded = await recordFailure(result, scenario, adapter, options.shrink);
     if (!options.json) {
+      // A flaky failure is still a violation found (exit 1): the run above did break the rule.
+      if (recorded.flaky !== null) process.stdout.write(`${flakyLine(recorded.flaky)}\n`);
+      if (recorded.shrinkStopped !== null) process.stdout.write(`${pc.yellow('not shrunk')}: ${recorded.shrinkStopped}\n`);
       if (recorded.counterexample !== null) process.stdout.write(`\n${recorded.counterexample}\n`);
       else if (recorded.writeError === null) process.stdout.write(`failure written to ${recorded.file} (replay: ${replayCommandLine(recorded.file, adapter.name)})\n`);
     }
     if (recorded.writeError !== null) process.stderr.write(`${unwrittenLine(recorded.writeError)}\n`);
     if (options.json) {
-      printJson({ ...runJson(result), failureFile: recorded.writeError === null ? recorded.file : null, ...(recorded.writeError === null ? {} : { failureFileError: recorded.writeError }), shrunk: recorded.shrunk });
+      const flaky = recorded.flaky === null ? { flaky: false } : { flaky: true, rerun: recorded.flaky.rerun };
+      const failureFile = recorded.writeError === null ? { failureFile: recorded.file } : { failureFile: null, failureFileError: recorded.writeError };
+      printJson({ ...runJson(result), ...failureFile, shrunk: recorded.shrunk, ...flaky, ...presentFields({ shrinkStopped: recorded.shrinkStopped }) });
     }
     process.exitCode = EXIT.violation;
     return;

@@ -9,22 +9,29 @@
 // schema of its own, taken in order: the tallies and first failure are again those of one at a time.
 // A user's store (a module or exec:) is run the same way, each run on a store of its own from the
 // factory: n runs at once, as many stores open at once, which must not share state.
+//
+// A failure is played again before it is shrunk. One that does not come back (a store that only
+// says it is deterministic) is flaky: counted apart, named and filed, and the sweep goes on, with
+// the next failure tried as its first (cli/record-failure.ts).
 
 import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
-import { coverageOf, summarizeCoverage, type CoverageSummary, type RunCoverage } from '../../sim/coverage.ts';
+import { coverageOf } from '../../sim/coverage.ts';
+import { rerunFailure } from '../../campaign/flaky-failure.ts';
 import { sweepPoolEach, type SweepRun } from '../../campaign/sweep-pool.ts';
 import { isUserStore, resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { FLAKY_RERUNS_MAX } from '../flaky-output.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
 import { checkConnectionBudget, sweepWorkers } from '../sweep-workers.ts';
-import { addCoverage, printCoverage, printSummary, UNDECIDED_KEPT, undecidedReason, type FirstFailure, type Tally, type UndecidedRun } from '../sweep-output.ts';
+import { printCoverage, printSummary, type FirstFailure } from '../sweep-output.ts';
+import { countFlaky, coverageOfTallies, startTallies, tallyRun, type Tallies } from '../sweep-tallies.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { startRealRun } from '../real-faults.ts';
-import { recordFailure, unwrittenLine, type RecordedFailure } from '../record-failure.ts';
+import { recordFailure, recordFlaky, unwrittenLine, type RecordedFailure } from '../record-failure.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeedRange, seedsOf, shardFrom } from '../seeds.ts';
 
@@ -117,12 +124,12 @@ async function inOrderSweep(options: SweepOptions, scenarios: ReadonlyArray<Scen
       const result = await run;
       inFlight.shift();
       const tally = tallyRun(tallies, index, result, result.untested === undefined ? coverageOf(result.history) : null);
-      if (result.valid === false && firstFailure === null) {
+      if (result.valid === false && firstFailure === null && tallies.flakyRuns.length < FLAKY_RERUNS_MAX) {
         const found = Math.round(performance.now() - started);
         const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim' && options.shrink !== false);
-        firstFailure = firstFailureOf(result, recorded, found);
+        firstFailure = takeRecorded(tallies, index, result, recorded, found);
       }
-      progress.tick(`${scenario.name}#${seed}${tally.failures > 0 ? ` ${tally.failures} failing` : ''}`);
+      progress.tick(`${scenario.name}#${seed}${tally.failures + tally.flaky > 0 ? ` ${tally.failures + tally.flaky} failing` : ''}`);
       if (firstFailure !== null && options.stopAtFirst === true) break;
       // A run on an in-process store settles only promises; let signals and timers in between.
       await new Promise((resolve) => setImmediate(resolve));
@@ -133,41 +140,17 @@ async function inOrderSweep(options: SweepOptions, scenarios: ReadonlyArray<Scen
     await Promise.allSettled(inFlight.map((entry) => entry.run));
     await adapter.close();
   }
-  finish(options, adapter.name, tallies.perScenario.filter((t) => t.runs > 0), tallies.undecidedRuns, firstFailure, started, coverageOfTallies(tallies));
+  finish(options, adapter.name, tallies, firstFailure, started);
 }
 
-/** What a sweep keeps of its runs: per scenario, counts and what the runs reached; the first undecided runs by name. */
-interface Tallies {
-  readonly perScenario: Tally[];
-  /** What each scenario's runs reached together (kept per scenario, not per run: sweeps can be long). */
-  readonly reached: Map<string, { commands: Set<string>; outcomes: Set<string> }>;
-  /** The first UNDECIDED_KEPT undecided runs, in the sweep's order (the count is in the tallies). */
-  readonly undecidedRuns: UndecidedRun[];
-}
-
-function startTallies(scenarios: ReadonlyArray<Scenario>): Tallies {
-  return {
-    perScenario: scenarios.map((scenario) => ({ scenario: scenario.name, runs: 0, failures: 0, undecided: 0, untested: 0, unjudged: {} })),
-    reached: new Map(),
-    undecidedRuns: [],
-  };
-}
-
-/** Adds one run, taken in the sweep's order, to the tallies of scenario `index`; `coverage` is null for a run not played. */
-function tallyRun(tallies: Tallies, index: number, run: TalliedRun, coverage: RunCoverage | null): Tally {
-  const tally = tallies.perScenario[index]!;
-  tally.runs++;
-  if (coverage !== null) addCoverage(tallies.reached, tally.scenario, coverage);
-  countUnknown(tally, run);
-  if (run.valid === 'unknown' && run.untested === undefined && tallies.undecidedRuns.length < UNDECIDED_KEPT) {
-    tallies.undecidedRuns.push({ scenario: run.scenario, seed: run.seed, reason: undecidedReason(run.violations) });
-  }
-  if (run.valid === false) tally.failures++;
-  return tally;
-}
-
-function coverageOfTallies(tallies: Tallies): CoverageSummary {
-  return summarizeCoverage([...tallies.reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } })));
+/**
+ * A failing run's record, taken into the sweep: a flaky one is counted apart and named, and the
+ * sweep has no first failure yet (the next failure is tried); any other is the first failure.
+ */
+function takeRecorded(tallies: Tallies, index: number, result: SimRunResult, recorded: RecordedFailure, afterMs: number): FirstFailure | null {
+  if (recorded.flaky === null) return firstFailureOf(result, recorded, afterMs);
+  countFlaky(tallies, index, recorded.flaky);
+  return null;
 }
 
 function firstFailureOf(result: SimRunResult, recorded: RecordedFailure, afterMs: number): FirstFailure {
@@ -179,6 +162,7 @@ function firstFailureOf(result: SimRunResult, recorded: RecordedFailure, afterMs
     failureFile: recorded.writeError === null ? recorded.file : null,
     failureFileError: recorded.writeError,
     shrunk: recorded.shrunk,
+    shrinkStopped: recorded.shrinkStopped,
     counterexample: recorded.counterexample,
     afterMs,
   };
@@ -216,55 +200,35 @@ async function runOne(options: SweepOptions, scenario: Scenario, seed: number, a
   }
 }
 
-/** What the tallies read of a run: the same on this thread (SimRunResult) and from a worker (SweepRun). */
-type TalliedRun = Pick<SweepRun, 'scenario' | 'seed' | 'valid' | 'violations' | 'untested' | 'unjudged'>;
-
-/** An undecided run, or one the store could not be judged on (untested, not undecided). */
-function countUnknown(tally: Tally, run: TalliedRun): void {
-  for (const { invariant } of run.unjudged ?? []) tally.unjudged[invariant] = (tally.unjudged[invariant] ?? 0) + 1;
-  if (run.valid === false) return;
-  if (run.untested !== undefined) {
-    tally.untested++;
-    tally.lacks ??= run.untested;
-  } else if (run.valid === 'unknown') {
-    tally.undecided++;
-  }
-}
-
 /** Prints the summary (or the JSON document) and sets the exit code. */
-function finish(
-  options: SweepOptions,
-  adapterName: string,
-  perScenario: ReadonlyArray<Tally>,
-  undecidedRuns: ReadonlyArray<UndecidedRun>,
-  firstFailure: FirstFailure | null,
-  started: number,
-  coverage: CoverageSummary,
-): void {
+function finish(options: SweepOptions, adapterName: string, tallies: Tallies, firstFailure: FirstFailure | null, started: number): void {
   const seconds = (performance.now() - started) / 1000;
-  const runs = perScenario.reduce((sum, t) => sum + t.runs, 0);
-  const failures = perScenario.reduce((sum, t) => sum + t.failures, 0);
-  const undecided = perScenario.reduce((sum, t) => sum + t.undecided, 0);
-  const untested = perScenario.reduce((sum, t) => sum + t.untested, 0);
+  // A scenario no run reached (a sweep stopped at its first failure) has no line.
+  const perScenario = tallies.perScenario.filter((t) => t.runs > 0);
+  const total = (count: (t: (typeof perScenario)[number]) => number) => perScenario.reduce((sum, t) => sum + count(t), 0);
+  const [runs, failures, flaky, undecided, untested] = [total((t) => t.runs), total((t) => t.failures), total((t) => t.flaky), total((t) => t.undecided), total((t) => t.untested)];
   // Runs that were played: an untested run is not played, and counting it would flatter the rate.
   const seedsPerSecond = Math.round(((runs - untested) / Math.max(seconds, 1e-9)) * 10) / 10;
   const unjudged: Record<string, number> = {};
   for (const t of perScenario) for (const [invariant, n] of Object.entries(t.unjudged)) unjudged[invariant] = (unjudged[invariant] ?? 0) + n;
   const stoppedAtFirst = options.stopAtFirst === true && firstFailure !== null;
-  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, firstFailure, seedsPerSecond, undecided, undecidedRuns, untested, unjudged, stoppedAtFirst, scenarios: perScenario };
+  const { undecidedRuns, flakyRuns } = tallies;
+  const summary = { scenario: options.scenario, adapter: adapterName, runs, failures, flaky, flakyRuns, firstFailure, seedsPerSecond, undecided, undecidedRuns, untested, unjudged, stoppedAtFirst, scenarios: perScenario };
+  const coverage = coverageOfTallies(tallies);
   if (options.json) printJson({ ...summary, firstFailure: firstFailure === null ? null : { ...firstFailure, counterexample: undefined }, coverage });
   else {
     printSummary(summary, seconds);
     printCoverage(coverage);
   }
   if (firstFailure !== null && firstFailure.failureFileError !== null) process.stderr.write(`${unwrittenLine(firstFailure.failureFileError)}\n`);
-  process.exitCode = failures > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
+  // A flaky failure is a failure found: its first run did break a rule.
+  process.exitCode = failures + flaky > 0 ? EXIT.violation : undecided > 0 ? EXIT.undecided : EXIT.ok;
 }
 
 /**
  * The sweep on worker threads; the same tallies, first failure and output as the loop above. Runs
- * are tallied as they come back in order, and dropped: only the first failing one is kept, to be
- * run again here once the pool is done.
+ * are tallied as they come back in order, and dropped: only the first failing ones are kept (as
+ * many as may turn out flaky), to be run again here once the pool is done.
  */
 async function pooledSweep(
   options: SweepOptions,
@@ -277,8 +241,7 @@ async function pooledSweep(
   const started = performance.now();
   const tallies = startTallies(scenarios);
   let failing = 0;
-  // Set by the callback below; the cast keeps TypeScript from narrowing it to null for good.
-  let firstFailing = null as { readonly scenario: Scenario; readonly run: SweepRun } | null;
+  const failingRuns: Array<{ readonly index: number; readonly run: SweepRun }> = [];
   try {
     await sweepPoolEach(
       {
@@ -293,24 +256,45 @@ async function pooledSweep(
         },
       },
       (run, i) => {
-        const scenarioIndex = Math.floor(i / seeds.length);
-        tallyRun(tallies, scenarioIndex, run, run.untested === undefined ? run.coverage : null);
-        if (run.valid === false && firstFailing === null) firstFailing = { scenario: scenarios[scenarioIndex]!, run };
+        const index = Math.floor(i / seeds.length);
+        tallyRun(tallies, index, run, run.untested === undefined ? run.coverage : null);
+        if (run.valid === false && failingRuns.length < FLAKY_RERUNS_MAX) failingRuns.push({ index, run });
       },
     );
   } finally {
     progress.stop();
   }
-  let firstFailure: FirstFailure | null = null;
-  if (firstFailing !== null) {
-    const { scenario, run } = firstFailing;
-    // Run it again here, for the history the failure file and the shrinker need.
+  const firstFailure = await firstOfPooled(options, scenarios, tallies, failingRuns, adapter, started);
+  finish(options, adapter.name, tallies, firstFailure, started);
+}
+
+/**
+ * Runs the pooled sweep's failing runs again here, in order, for the history the failure file and
+ * the shrinker need, until one fails again: that one is the first failure. One that does not is
+ * flaky. The built-in stores always fail again, with the same trace hash, which is checked.
+ */
+async function firstOfPooled(
+  options: SweepOptions,
+  scenarios: ReadonlyArray<Scenario>,
+  tallies: Tallies,
+  failingRuns: ReadonlyArray<{ readonly index: number; readonly run: SweepRun }>,
+  adapter: ResolvedAdapter,
+  started: number,
+): Promise<FirstFailure | null> {
+  for (const { index, run } of failingRuns) {
+    const scenario = scenarios[index]!;
     const replay = replayFor(options.scenario === 'all' ? scenario.name : options.scenario, run.seed, adapter.name, 'sim');
-    const result = await runScenario({ scenario, seed: run.seed, store: adapter.store, replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) });
-    assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed} gave another trace hash on this thread than on its worker`);
+    const rerun = await rerunFailure(run, () => runScenario({ scenario, seed: run.seed, store: adapter.store, replay, ...(adapter.policy === undefined ? {} : { policy: adapter.policy }) }));
+    if (rerun.kind === 'flaky') {
+      const { flaky } = await recordFlaky({ ...run, adapter: adapter.name, faults: 'sim', replay }, rerun.rerun, rerun.invariant, adapter);
+      countFlaky(tallies, index, flaky);
+      continue;
+    }
+    assert.equal(rerun.result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed} gave another trace hash on this thread than on its worker`);
     const afterMs = Math.round(performance.now() - started);
-    const recorded = await recordFailure(result, scenario, adapter, options.shrink !== false);
-    firstFailure = firstFailureOf(result, recorded, afterMs);
+    const recorded = await recordFailure(rerun.result, scenario, adapter, options.shrink !== false);
+    const first = takeRecorded(tallies, index, rerun.result, recorded, afterMs);
+    if (first !== null) return first;
   }
-  finish(options, adapter.name, tallies.perScenario, tallies.undecidedRuns, firstFailure, started, coverageOfTallies(tallies));
+  return null;
 }

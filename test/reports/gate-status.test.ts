@@ -122,6 +122,18 @@ describe('computeGates', () => {
     expect(gate.evidence.summary).toMatch(/stale-holder on memory \(sim faults\): 3 of 200 seeds violated no-stale-mutation/);
   });
 
+  it('fails the same gates when the failing seed did not fail again when run again (flaky), and says so', () => {
+    const input = staleHolderFailingInput();
+    const flaky: GateRunInput = {
+      ...input,
+      scenarios: input.scenarios.map((s) => (s.firstFailure === undefined ? s : { ...s, firstFailure: { ...s.firstFailure, flaky: true as const } })),
+      samples: input.samples.filter((run) => run.valid !== false),
+    };
+    const gates = computeGates(flaky);
+    expect(gates.filter((g) => g.status === 'fail').map((g) => g.id)).toEqual(gatesProvenBy('scenarios', 'stale-holder'));
+    expect(byId(gates, '000-316-stale-owner-mutation').evidence.summary).toMatch(/3 of 200 seeds violated no-stale-mutation; seed 8812 did not fail again when run again \(flaky\)/);
+  });
+
   it('a mutant caught only elsewhere, or by another invariant, leaves the gate partial and says where it was not caught', () => {
     const gate = GATE_CATALOGUE.find((g) => g.id === '000-316-stale-owner-mutation')!;
     const rowScenarios = gate.proofs.scenarios;

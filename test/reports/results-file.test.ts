@@ -22,6 +22,15 @@ describe('results.json', () => {
     expect(await readdir(dir)).toEqual(['results.json']);
   });
 
+  it('keeps that a first failure was flaky (it did not fail again when run again)', async () => {
+    const path = join(await tempDir(), 'results.json');
+    const input = staleHolderFailingInput();
+    const flaky = { ...input, scenarios: input.scenarios.map((s) => (s.firstFailure === undefined ? s : { ...s, firstFailure: { ...s.firstFailure, flaky: true as const } })) };
+    await saveResults(flaky, path);
+    const loaded = await loadResults(path);
+    expect(loaded.scenarios.find((s) => s.scenario === 'stale-holder')?.firstFailure?.flaky).toBe(true);
+  });
+
   it('names the file and says it is not JSON', async () => {
     const path = join(await tempDir(), 'results.json');
     await writeFile(path, '{"startedAt": ');
