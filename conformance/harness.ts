@@ -1,9 +1,12 @@
 // The conformance suite's harness: each test gets a fresh store on a virtual clock of its own; a
-// test that needs a command the store does not declare is skipped at that command, naming it.
+// test that needs a command the store does not declare is skipped at that command, naming it. A
+// store whose fences are not integers runs with the reference model beside it (fenced-store.ts),
+// and a test that reaches what its fences cannot be judged on is skipped as not judged.
 
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { Store, TimeSource } from '../adapters/port.ts';
+import { fencedStore, NotJudged } from './fenced-store.ts';
 
 /** Opens a fresh, empty store that reads time from `time` (the suite's virtual clock). */
 export type MakeStore = (time: TimeSource) => Promise<Store>;
@@ -32,29 +35,35 @@ export class Lacks extends Error {
 
 /**
  * Runs one test on a fresh store. A test that needs a command the store does not declare is
- * skipped at that command, with the command named: untested, neither passed nor failed.
+ * skipped at that command, with the command named: untested, neither passed nor failed. So is a
+ * test that reaches what the store's fences cannot be judged on (fenced-store.ts).
  */
 export function withStore(makeStore: MakeStore, body: (h: Harness) => Promise<void>): (context: { skip(note?: string): never }) => Promise<void> {
   return async (context) => {
     let t = 10_000;
     const clock = { now: () => t, advance: (ms: number) => void (t += ms) };
-    const store = await makeStore(clock);
-    const declared = store.capabilities?.commands;
-    const run = <C extends Command>(command: C): Promise<OutcomeOf<C>> => {
-      if (declared !== undefined && !declared.includes(command.kind)) throw new Lacks(command.kind);
-      return store.execute(command);
-    };
-    let lacking: Lacks | null = null;
+    const opened = await makeStore(clock);
+    const declared = opened.capabilities?.commands;
+    let skipped: string | null = null;
     try {
-      const inspected = async () => (declared === undefined || declared.includes('Inspect') ? (await store.execute({ kind: 'Inspect' })).view : null);
+      const fenced = fencedStore(opened, clock);
+      const store = fenced?.store ?? opened;
+      const execute = <C extends Command>(command: C): Promise<OutcomeOf<C>> => (fenced === null ? store.execute(command) : fenced.run(command));
+      const run = <C extends Command>(command: C): Promise<OutcomeOf<C>> => {
+        if (declared !== undefined && !declared.includes(command.kind)) throw new Lacks(command.kind);
+        return execute(command);
+      };
+      const inspected = async () => (declared === undefined || declared.includes('Inspect') ? (await execute({ kind: 'Inspect' })).view : null);
       await body({ clock, store, run, inspected });
+      if (fenced !== null && fenced.notJudged.size > 0) skipped = `not judged (capabilities.fencing '${fenced.fencing}'): ${[...fenced.notJudged].join('; ')}`;
     } catch (error) {
-      if (!(error instanceof Lacks)) throw error;
-      lacking = error;
+      if (error instanceof Lacks) skipped = `untested: ${error.message}`;
+      else if (error instanceof NotJudged) skipped = `not judged: ${error.message}`;
+      else throw error;
     } finally {
-      await store.close();
+      await opened.close();
     }
-    if (lacking !== null) context.skip(`untested: ${lacking.message}`);
+    if (skipped !== null) context.skip(skipped);
   };
 }
 

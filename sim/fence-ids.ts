@@ -27,8 +27,8 @@ import { isSyncStore } from '../adapters/port.ts';
 export type FencingKind = NonNullable<StoreCapabilities['fencing']>;
 
 /** Fields of an outcome that hold a fence; of a command, those that carry one back. */
-const OUTCOME_FENCES = new Set(['token', 'currentToken', 'lastToken']);
-const COMMAND_FENCES = ['token', 'expectedToken'] as const;
+export const OUTCOME_FENCES: ReadonlySet<string> = new Set(['token', 'currentToken', 'lastToken']);
+export const COMMAND_FENCES = ['token', 'expectedToken'] as const;
 /** Commands whose answer's lease is a new grant (a Renewed lease restates the command's). */
 const GRANTING: ReadonlySet<CommandKind> = new Set<CommandKind>(['Acquire', 'AcquireAll', 'Handoff']);
 
@@ -82,6 +82,8 @@ export interface FenceIds {
   command<C extends Command>(command: C): C;
   answer(command: Command, outcome: unknown): unknown;
   lifecycle(answer: unknown): never;
+  /** The store's own fence that `id` stands for (undefined: none it showed), for a report to name it. */
+  fence(id: number): unknown;
 }
 
 function isFence(value: unknown): value is string | number {
@@ -129,6 +131,10 @@ class OpaqueFences implements FenceIds {
 
   lifecycle(answer: unknown): never {
     return mapFields(answer, OUTCOME_FENCES, (fence) => this.id(fence)) as never;
+  }
+
+  fence(id: number): unknown {
+    return this.fences.get(id);
   }
 }
 
@@ -184,6 +190,10 @@ class AbsentFences implements FenceIds {
 
   lifecycle(answer: unknown): never {
     return mapFields(addFences(answer, ''), OUTCOME_FENCES, (_fence, _key, parent) => this.holding(String(parent.scope), String(parent.holder))) as never;
+  }
+
+  fence(): undefined {
+    return undefined;
   }
 }
 

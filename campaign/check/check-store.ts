@@ -4,10 +4,14 @@
 // same sequences, and a seed with the counterexample's path replays exactly that counterexample.
 // A counterexample that agrees with the model when run again (a store whose answers depend on more
 // than the commands) is still a divergence found: it is reported flaky, with both runs.
+// A store whose fences are not integers is checked on what its fences allow
+// (campaign/fences/model-fences.ts), and the result lists what was not judged.
 
 import fc from 'fast-check';
 import type { StoreFactory } from '../../adapters/port.ts';
 import type { CommandKind } from '../../model/commands.ts';
+import type { FencingKind } from '../../sim/fence-ids.ts';
+import { brokenRule, type BrokenRule } from './broken-rule.ts';
 import { runSteps, type RunOutcome, type StepRecord } from './execute.ts';
 import { StoreSession } from './session.ts';
 import { stepsArbitrary, type CheckStep } from './steps.ts';
@@ -32,9 +36,15 @@ export interface CheckOptions {
   readonly onRun?: (runs: number) => void;
 }
 
+/** What fenced the store's leases, and what the comparison could not judge because of it (none for integer fences). */
+export interface FencesJudged {
+  readonly fencing: FencingKind;
+  readonly notJudged: ReadonlyArray<string>;
+}
+
 export type CheckResult =
-  | { readonly verdict: 'pass'; readonly seed: number; readonly runs: number; readonly elapsedMs: number }
-  | {
+  | ({ readonly verdict: 'pass'; readonly seed: number; readonly runs: number; readonly elapsedMs: number } & FencesJudged)
+  | ({
       readonly verdict: 'fail';
       readonly seed: number;
       readonly path: string;
@@ -53,8 +63,15 @@ export type CheckResult =
        * this is the run again, step by step. Still a divergence found.
        */
       readonly flaky?: { readonly rerun: ReadonlyArray<StepRecord> };
-    }
+      /** The rule its last step breaks. */
+      readonly broken: BrokenRule;
+    } & FencesJudged)
   | { readonly verdict: 'undecided'; readonly seed: number; readonly runs: number; readonly reason: string; readonly elapsedMs: number };
+
+/** What a store with opaque fences is never judged on, whatever the sequences (the readings say the rest). */
+function standingNotJudged(fencing: FencingKind): string[] {
+  return fencing === 'opaque' ? ["the order of the store's fences (compared by equality only)"] : [];
+}
 
 export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   const started = performance.now();
@@ -64,11 +81,6 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   if (capabilities?.referenceSemantics === false) {
     await session.close();
     const reason = 'the store declares semantics of its own (capabilities.referenceSemantics: false): an outcome-by-outcome comparison with the reference model cannot judge it';
-    return { verdict: 'undecided', seed, runs: 0, reason, elapsedMs: performance.now() - started };
-  }
-  if (capabilities?.fencing !== undefined && capabilities.fencing !== 'integer') {
-    await session.close();
-    const reason = `the store's fences are not integer tokens (capabilities.fencing: '${capabilities.fencing}'): an outcome-by-outcome comparison with the reference model cannot judge it`;
     return { verdict: 'undecided', seed, runs: 0, reason, elapsedMs: performance.now() - started };
   }
   const kinds = options.kinds ?? capabilities?.commands;
@@ -81,12 +93,14 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   // property below; the cast keeps TypeScript from narrowing it to null for good.
   let lastDivergence = null as { readonly sequence: ReadonlyArray<CheckStep>; readonly records: ReadonlyArray<StepRecord> } | null;
   let runs = 0;
+  const notJudged = new Set(standingNotJudged(session.fencing));
   const property = fc.asyncProperty(steps, async (sequence) => {
     if (aborted !== null) return true;
     const outcome = await runSteps(session, sequence, timeoutMs);
     runs += 1;
     options.onRun?.(runs);
     if (outcome.kind === 'aborted') aborted = outcome.reason;
+    else for (const record of outcome.records) for (const what of record.notJudged ?? []) notJudged.add(what);
     if (outcome.kind !== 'diverged') return true;
     firstFailureMs ??= performance.now() - started;
     lastDivergence = { sequence, records: outcome.records };
@@ -100,11 +114,12 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
     });
     const elapsedMs = performance.now() - started;
     if (aborted !== null) return { verdict: 'undecided', seed, runs, reason: aborted, elapsedMs };
-    if (!details.failed || details.counterexample === null) return { verdict: 'pass', seed, runs, elapsedMs };
+    const fences: FencesJudged = { fencing: session.fencing, notJudged: [...notJudged] };
+    if (!details.failed || details.counterexample === null) return { verdict: 'pass', seed, runs, elapsedMs, ...fences };
     const sequence = details.counterexample[0];
     const replayed = await runSteps(session, sequence, timeoutMs);
     const first = lastDivergence !== null && lastDivergence.sequence === sequence ? lastDivergence.records : null;
-    return failure(seed, details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs });
+    return failure(seed, details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs }, fences);
   } finally {
     await session.close();
   }
@@ -123,6 +138,7 @@ function failure(
   replayed: RunOutcome,
   first: ReadonlyArray<StepRecord> | null,
   times: { runs: number; firstFailureMs: number; elapsedMs: number },
+  fences: FencesJudged,
 ): CheckResult {
   if (replayed.kind === 'aborted') return { verdict: 'undecided', seed, runs: times.runs, reason: replayed.reason, elapsedMs: times.elapsedMs };
   const steps = replayed.kind === 'diverged' ? replayed.records : first;
@@ -141,5 +157,7 @@ function failure(
     steps,
     sequence,
     ...(replayed.kind === 'agreed' ? { flaky: { rerun: replayed.records } } : {}),
+    broken: brokenRule(steps[steps.length - 1]!),
+    ...fences,
   };
 }

@@ -1,9 +1,11 @@
 // The store under check, with the virtual clock it reads and the caller clock a process would
 // hand it. Every run starts from an empty store: a store that can snapshot and restore is opened
 // once and restored to its first, empty image before each run (cheap, even on PostgreSQL); any
-// other store is built anew by its factory.
+// other store is built anew by its factory. A store whose fences are not integers is seen through
+// the simulator's translation (sim/fence-ids.ts), one for the whole check.
 
 import type { Store, StoreFactory, StoreImage } from '../../adapters/port.ts';
+import { fenceIdsFor, fencingOf, withFenceIds, type FenceIds, type FencingKind } from '../../sim/fence-ids.ts';
 import { START_MS } from './world.ts';
 
 export interface StoreSessionOptions {
@@ -12,22 +14,35 @@ export interface StoreSessionOptions {
 }
 
 export class StoreSession {
+  private current: Store;
+
   private constructor(
     private readonly factory: StoreFactory,
-    private current: Store,
+    opened: Store,
+    /** The translation the store's fences go through (null: they are integers). */
+    readonly ids: FenceIds | null,
+    /** What fences the store's leases (capabilities.fencing). */
+    readonly fencing: FencingKind,
     private readonly empty: StoreImage | null,
     /** Store time, in virtual milliseconds. */
     readonly clock: { t: number },
     /** How far the calling process's clock is from store time. */
     readonly skew: { ms: number },
-  ) {}
+  ) {
+    this.current = this.seen(opened);
+  }
 
   static async open(factory: StoreFactory, options: StoreSessionOptions = {}): Promise<StoreSession> {
     const clock = { t: START_MS };
     const skew = { ms: 0 };
     const store = await factory(timeOptions(clock, skew));
     const empty = options.freshStore !== true && canRestore(store) ? await store.snapshot!() : null;
-    return new StoreSession(factory, store, empty, clock, skew);
+    return new StoreSession(factory, store, fenceIdsFor(store), fencingOf(store), empty, clock, skew);
+  }
+
+  /** `store` as the check sees it: behind the translation of its fences, if they are not integers. */
+  private seen(store: Store): Store {
+    return this.ids === null ? store : withFenceIds(store, this.ids);
   }
 
   get store(): Store {
@@ -47,7 +62,7 @@ export class StoreSession {
       await this.current.restore!(this.empty);
     } else {
       await this.current.close();
-      this.current = await this.factory(timeOptions(this.clock, this.skew));
+      this.current = this.seen(await this.factory(timeOptions(this.clock, this.skew)));
     }
     return this.current;
   }

@@ -38,8 +38,9 @@ export async function runAndJudge(session: RaceSession, raceCase: RaceCase, choo
   const run = await session.run(raceCase, choose);
   const sessions = sessionsOf(raceCase.kinds.length);
   const calls = raceCase.commands.map((command: Command, i) => ({ session: sessions[i]!, command }));
-  const history = raceHistory(raceCase, sessions, run.batch.settled);
-  const verdict = judgeSchedule(raceCase.built.model, calls, run.batch.settled, run.view, Math.max(...raceCase.arrivals), history);
+  const fences = session.fences;
+  const history = raceHistory(raceCase, sessions, run.batch.settled, fences);
+  const verdict = judgeSchedule(raceCase.built.model, calls, run.batch.settled, run.view, Math.max(...raceCase.arrivals), history, fences);
   return { verdict, run };
 }
 

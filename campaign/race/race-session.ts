@@ -2,15 +2,19 @@
 // call of a case, on store time the race sets (a clock it moves itself), reset to a case's
 // starting state before every schedule. A store that can snapshot and restore (the built-in
 // stores) is reset by restoring the image taken after the case's setup; any other store is
-// reopened on a fresh schema and the setup run again.
+// reopened on a fresh schema and the setup run again. A store whose fences are not integers runs
+// behind the simulator's translation (sim/fence-ids.ts) and is set beside the model by its kind
+// of fence (campaign/fences/model-fences.ts): the setup names its fences, the case's calls carry
+// them, and the trace hash reads the store's own fences, not the translation's ids.
 
 import { createHash } from 'node:crypto';
 import type { BatchResult, Chooser, InterleavedStores, Interleaving } from '../../adapters/interleaving.ts';
 import type { StoreImage } from '../../adapters/port.ts';
-import type { Command } from '../../model/commands.ts';
-import { sameData } from '../../model/data-equal.ts';
 import { initialState } from '../../model/state.ts';
-import { step } from '../../model/step.ts';
+import type { Command } from '../../model/commands.ts';
+import { fenceIdsFor, fencingOf, withFenceIdsInterleaved, type FenceIds, type FencingKind } from '../../sim/fence-ids.ts';
+import { modelFences, type ModelFences } from '../fences/model-fences.ts';
+import { withOwnFences } from '../fences/own-fences.ts';
 import type { RaceCase } from './space.ts';
 
 export class RaceSetupError extends Error {
@@ -23,6 +27,8 @@ export interface ScheduleRun {
   readonly view: unknown;
   /** Per step of the schedule, the SQL text its session sent (null: a step inside a function or of the clock). */
   readonly stepSql: ReadonlyArray<string | null>;
+  /** Each call's answer with the store's own fences (or its error), in the order the calls finished. */
+  readonly answers: ReadonlyArray<{ readonly call: number; readonly value?: unknown; readonly error?: string }>;
   readonly traceHash: string;
 }
 
@@ -33,6 +39,10 @@ export class RaceSession {
   /** The store's image when it was opened (empty). */
   private empty: StoreImage | null = null;
   private prepared: RaceCase | null = null;
+  private ids: FenceIds | null = null;
+  private fencing: FencingKind = 'integer';
+  /** The fences after the prepared case's setup: how the case's calls and answers are set beside the model. */
+  private setupFences: ModelFences = modelFences('integer', null);
 
   constructor(
     private readonly interleaving: Interleaving,
@@ -40,8 +50,23 @@ export class RaceSession {
   ) {}
 
   private async open(): Promise<InterleavedStores> {
-    if (this.stores === null) this.stores = await this.interleaving.open({ time: { now: () => this.clock.ms } }, this.sessions);
+    if (this.stores !== null) return this.stores;
+    const opened = await this.interleaving.open({ time: { now: () => this.clock.ms } }, this.sessions);
+    this.fencing = fencingOf(opened.main);
+    this.ids = fenceIdsFor(opened.main);
+    this.stores = this.ids === null ? opened : withFenceIdsInterleaved(opened, this.ids);
     return this.stores;
+  }
+
+  /** What fences the store's leases (capabilities.fencing). */
+  async fencingKind(): Promise<FencingKind> {
+    await this.open();
+    return this.fencing;
+  }
+
+  /** How the last schedule's calls and answers are set beside the model (after its case's setup). */
+  get fences(): ModelFences {
+    return this.setupFences;
   }
 
   /** The command kinds the store says it implements (undefined: every kind). */
@@ -53,15 +78,18 @@ export class RaceSession {
   private async setUp(raceCase: RaceCase): Promise<void> {
     const stores = await this.open();
     let state = initialState();
+    let fences = modelFences(this.fencing, this.ids);
     for (const { command, at } of raceCase.built.setup) {
       this.clock.ms = at;
-      const answer = await stores.main.execute(command);
-      const serial = step(state, command, at);
-      state = serial.state;
-      if (!sameData(answer, serial.outcome)) {
-        throw new RaceSetupError(`setting up '${raceCase.state.name}', ${command.kind} answered ${JSON.stringify(answer)} where the reference model answers ${JSON.stringify(serial.outcome)}: the store differs from the model on serial calls (testbed check finds such bugs)`);
+      const answer = await stores.main.execute(fences.toStore(state, command));
+      const reading = fences.read(state, command, at, answer)[0]!;
+      if (!reading.agrees) {
+        throw new RaceSetupError(`setting up '${raceCase.state.name}', ${command.kind} answered ${JSON.stringify(reading.actual)} where the reference model answers ${JSON.stringify(reading.expected)}: the store differs from the model on serial calls (testbed check finds such bugs)`);
       }
+      state = reading.state;
+      fences = reading.fences;
     }
+    this.setupFences = fences;
   }
 
   /** Puts the store in the case's starting state. */
@@ -96,17 +124,18 @@ export class RaceSession {
       stepSql.push(steps?.[i] ?? null);
       return i;
     };
-    const calls = raceCase.commands.map((command, i) => ({ session: this.sessions[i]!, command, arrivedAt: raceCase.arrivals[i]! }));
+    const calls = raceCase.commands.map((command, i) => ({ session: this.sessions[i]!, command: this.setupFences.toStore(raceCase.built.model, command), arrivedAt: raceCase.arrivals[i]! }));
     const end = Math.max(...raceCase.arrivals);
     this.clock.ms = end;
     const batch = await stores.runBatch(calls, recording, end);
     this.clock.ms = end;
     const view = await stores.main.execute({ kind: 'Inspect' });
-    const answers = batch.settled.map(({ call, result }) => ({ call, ...(result.status === 'fulfilled' ? { value: result.value } : { error: String(result.reason) }) }));
+    const own = (value: unknown): unknown => withOwnFences(value, this.ids, this.fencing);
+    const answers = batch.settled.map(({ call, result }) => ({ call, ...(result.status === 'fulfilled' ? { value: own(result.value) } : { error: String(result.reason) }) }));
     const traceHash = createHash('sha256')
-      .update(JSON.stringify({ kinds: raceCase.kinds, state: raceCase.state.name, commands: raceCase.commands, arrivals: raceCase.arrivals, schedule: batch.schedule, answers, view }))
+      .update(JSON.stringify({ kinds: raceCase.kinds, state: raceCase.state.name, commands: raceCase.commands, arrivals: raceCase.arrivals, schedule: batch.schedule, answers, view: own(view) }))
       .digest('hex');
-    return { batch, view, stepSql, traceHash };
+    return { batch, view, stepSql, answers, traceHash };
   }
 
   async close(): Promise<void> {

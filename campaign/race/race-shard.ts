@@ -22,6 +22,9 @@ export const raceSummarySchema = z
     functionSamples: z.number().int().nonnegative(),
     strategy: z.enum(['exhaustive', 'random', 'pct']),
     stopAtFirst: z.boolean().optional(),
+    /** Present for a store whose fences are not integers: what no schedule could judge (campaign/race/judge.ts). */
+    fencing: z.enum(['opaque', 'none']).optional(),
+    notJudged: z.array(z.string()).optional(),
     seed: z.number().int().optional(),
     pctDepth: z.number().int().optional(),
     preemptionBound: z.number().int().nullable(),

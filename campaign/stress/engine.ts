@@ -1,12 +1,15 @@
 // `testbed stress`: many clients at once against one store, each in a session of its own, for a
 // while; then the whole history is checked (checks/). Clients, their choices and the world come
 // from the seed; the interleaving is whatever really happened, so a run is not replayed exactly:
-// the same seed and store give the same kind of run, not the same history.
+// the same seed and store give the same kind of run, not the same history. A store whose fences
+// are not integers is used behind the simulator's translation (sim/fence-ids.ts), one for all its
+// sessions, and judged on what its fences allow (checks/index.ts).
 
 import type { Command } from '../../model/commands.ts';
 import { OutcomeUnknownError, StoreUnavailableError, type Store } from '../../adapters/port.ts';
+import { fenceIdsFor, fencingOf, withFenceIds, type FencingKind } from '../../sim/fence-ids.ts';
 import { streamFor } from '../../sim/prng.ts';
-import { checkStressHistory, type StressTiming } from './checks/index.ts';
+import { checkStressHistory, type StressTiming, type StressUnjudged } from './checks/index.ts';
 import { canStress, runClient, supportsOf } from './client.ts';
 import { HistoryRecorder, wallNow, type OpStatus, type StressHistory } from './history.ts';
 import { violation, type StressViolation } from './violation.ts';
@@ -48,11 +51,29 @@ export interface StressResult {
   readonly undecided: ReadonlyArray<string>;
   /** The first few errors the store threw that the port does not define. */
   readonly errors: ReadonlyArray<string>;
+  /** What fenced the store's leases, and what the checks could not judge because of it. */
+  readonly fencing: FencingKind;
+  readonly unjudged: ReadonlyArray<StressUnjudged>;
 }
 
 /** Thrown when the store could not be opened or set up: the run could not start. */
 export class StressSetupError extends Error {
   override readonly name = 'StressSetupError';
+}
+
+/**
+ * The clients' stores as the checks see them: a store whose fences are not integers behind one
+ * translation for every session, since a fence one session is given names the same grant in all.
+ */
+function behindFenceIds(stores: ReadonlyArray<Store>): ReadonlyArray<Store> {
+  const ids = fenceIdsFor(stores[0]!);
+  if (ids === null) return stores;
+  const seen = new Map<Store, Store>();
+  return stores.map((store) => {
+    const known = seen.get(store) ?? withFenceIds(store, ids);
+    seen.set(store, known);
+    return known;
+  });
 }
 
 /** A call that changes nothing, of a kind the store has (there is no such waiter, lease or scope); null when it has none. */
@@ -92,18 +113,17 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
     throw new StressSetupError(`could not open ${clients} sessions: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const recorder = new HistoryRecorder();
+  const fencing = fencingOf(sessions.stores[0]!);
   let startedAt: number;
   let finishedAt: number;
   try {
     const supports = supportsOf(sessions.stores[0]!);
     if (!canStress(supports)) throw new StressSetupError('the store implements none of the commands the stress workflows need (Acquire at least)');
-    // Its checks compare integer tokens as the store gave them (sim/fence-ids.ts translates only simulated runs).
-    const fencing = sessions.stores[0]!.capabilities?.fencing ?? 'integer';
-    if (fencing !== 'integer') throw new StressSetupError(`the store's fences are not integer tokens (capabilities.fencing '${fencing}'): stress judges integer tokens only; run its scenarios with sweep`);
+    const stores = behindFenceIds(sessions.stores);
     for (const scope of supports('DefineCapacity') ? world.semaphores : []) {
       const setup = recorder.invoke('setup', { kind: 'DefineCapacity', scope, capacity: world.capacity });
       try {
-        const defined = await sessions.stores[0]!.execute(setup.command);
+        const defined = await stores[0]!.execute(setup.command);
         recorder.complete(setup, 'ok', defined);
       } catch (error) {
         throw new StressSetupError(`could not define the semaphore ${scope}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -113,7 +133,7 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
     // migration) is not part of the run. It changes nothing: there is no such waiter.
     const warmUpWith = warmUpCommand(supports);
     await Promise.all(
-      [...new Set(warmUpWith === null ? [] : sessions.stores)].map(async (store) => {
+      [...new Set(warmUpWith === null ? [] : stores)].map(async (store) => {
         const warmUp = recorder.invoke('setup', warmUpWith!);
         try {
           recorder.complete(warmUp, 'ok', await store.execute(warmUp.command));
@@ -125,15 +145,15 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
     startedAt = wallNow();
     const deadline = startedAt + durationMs;
     await Promise.all(
-      sessions.stores.map((store, i) => runClient({ name: `c${i}`, store, random: streamFor(seed, `stress/client-${i}`) }, world, recorder, startedAt, deadline)),
+      stores.map((store, i) => runClient({ name: `c${i}`, store, random: streamFor(seed, `stress/client-${i}`) }, world, recorder, startedAt, deadline)),
     );
-    await closingRecovery(sessions.stores[0]!, supports, recorder);
+    await closingRecovery(stores[0]!, supports, recorder);
     finishedAt = wallNow();
   } finally {
     await sessions.close();
   }
   const history = recorder.history();
-  const verdict = checkStressHistory(history, options.timing ?? 'store');
+  const verdict = checkStressHistory(history, options.timing ?? 'store', fencing);
   const byStatus: Record<OpStatus, number> = { ok: 0, fail: 0, unknown: 0, error: 0 };
   const byKind: Partial<Record<Command['kind'], number>> = {};
   const errors: string[] = [];
@@ -164,6 +184,8 @@ export async function runStress(options: StressOptions): Promise<StressResult> {
     violations: [...breaches, ...verdict.violations],
     undecided: verdict.undecided,
     errors,
+    fencing,
+    unjudged: verdict.unjudged,
   };
 }
 

@@ -78,9 +78,16 @@ function replayLine(adapter: string, seed: number, counterexamplePath: string | 
 function summary(result: CheckResult) {
   const base = { verdict: result.verdict, seed: result.seed, runs: result.runs, elapsedMs: Math.round(result.elapsedMs) };
   if (result.verdict === 'undecided') return { ...base, reason: result.reason };
-  if (result.verdict === 'pass') return base;
-  const { path: counterexamplePath, shrinks, firstFailureMs, steps } = result;
-  return { ...base, path: counterexamplePath, shrinks, firstFailureMs: Math.round(firstFailureMs), steps, flaky: result.flaky !== undefined };
+  const fences = { fencing: result.fencing, notJudged: result.notJudged };
+  if (result.verdict === 'pass') return { ...base, ...fences };
+  const { path: counterexamplePath, shrinks, firstFailureMs, steps, broken } = result;
+  return { ...base, ...fences, rule: broken.rule, why: broken.why, path: counterexamplePath, shrinks, firstFailureMs: Math.round(firstFailureMs), steps, flaky: result.flaky !== undefined };
+}
+
+/** The line saying what a store without integer fences was not judged on (none for integer fences). */
+function notJudgedLine(result: Extract<CheckResult, { fencing: unknown }>): string[] {
+  if (result.notJudged.length === 0) return [];
+  return [pc.yellow(`  not judged (capabilities.fencing '${result.fencing}'): ${result.notJudged.join('; ')}`)];
 }
 
 function render(adapter: string, result: CheckResult, replay: string, file: string | null): string {
@@ -88,13 +95,16 @@ function render(adapter: string, result: CheckResult, replay: string, file: stri
   if (result.verdict === 'pass') {
     const policyOnly = findMutant(adapter)?.store === undefined && adapter.startsWith('mutant:');
     const note = policyOnly ? pc.dim('\n  (this mutant breaks the controller policy, not the store: the command-level check cannot see it; use sweep)') : '';
-    return `${head} ${pc.green('agrees with the model')} on ${result.runs} sequences (${Math.round(result.elapsedMs)} ms)${note}`;
+    return [`${head} ${pc.green('agrees with the model')} on ${result.runs} sequences (${Math.round(result.elapsedMs)} ms)${note}`, ...notJudgedLine(result)].join('\n');
   }
   if (result.verdict === 'undecided') return `${head} ${pc.yellow('undecided')}: ${result.reason}\nreplay: ${replay}`;
   const last = result.steps[result.steps.length - 1]!;
   return [
     `${head} ${pc.red('DIVERGES from the model')} at step ${last.index} of ${result.steps.length}`,
+    `${pc.red(result.broken.rule)}: ${result.broken.why}`,
     pc.dim(`  first divergence after ${Math.round(result.firstFailureMs)} ms; shrunk ${result.shrinks} times; ${result.runs} sequences in ${Math.round(result.elapsedMs)} ms`),
+    ...notJudgedLine(result),
+    ...(result.fencing === 'opaque' ? [pc.dim("  (the store was sent its own fences; they are shown by the model's tokens they stand for)")] : []),
     ...formatCounterexample(result.steps),
     // A flaky divergence is still one found (exit 1): the store did answer otherwise than the model.
     ...(result.flaky === undefined ? [] : [`${pc.red('flaky')}: run again, the same ${result.sequence.length} steps agreed with the model: still a divergence found; the store does not answer alike for the same commands, so the replay line need not show it`]),

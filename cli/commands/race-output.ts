@@ -11,7 +11,9 @@ import { writeRaceFile, type RaceFile } from '../../campaign/race/race-file.ts';
 import { writeRaceShard, type RaceSummary } from '../../campaign/race/race-shard.ts';
 import { describeSchedule } from '../../campaign/race/schedule-text.ts';
 import type { RaceCase } from '../../campaign/race/space.ts';
+import { notJudgedBy } from '../../campaign/race/judge.ts';
 import type { CommandKind } from '../../model/commands.ts';
+import type { FencingKind } from '../../sim/fence-ids.ts';
 import { EXIT } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { packageVersion } from '../version.ts';
@@ -50,6 +52,8 @@ export function count(tally: Tally, raceCase: RaceCase, result: CaseResult): voi
 
 export interface ReportContext {
   readonly spec: string;
+  /** What fences the store's leases: a store without integer fences is judged on what they allow (judge.ts). */
+  readonly fencing: FencingKind;
   readonly depth: number;
   readonly kinds: ReadonlyArray<CommandKind>;
   readonly insideFunctions: boolean;
@@ -119,6 +123,7 @@ function summaryOf(tally: Tally, context: ReportContext): RaceSummary {
     preemptionBound: exhaustive ? strategy.preemptions : null,
     maxSchedules: strategy.maxSchedules,
     stopAtFirst: context.stopAtFirst,
+    ...(context.fencing === 'integer' ? {} : { fencing: context.fencing, notJudged: notJudgedBy(context.fencing) }),
     ...(context.shard === undefined ? {} : { shard: `${context.shard.index}/${context.shard.count}` }),
     cases: tally.cases,
     schedules: tally.schedules,
@@ -179,6 +184,7 @@ export function printSummary(summary: RaceSummary): void {
   const explored = sampledText(summary) ?? (summary.exhausted ? 'every schedule' : summary.preemptionBound === null ? 'schedules up to --max-schedules per case' : `schedules with at most ${summary.preemptionBound} preemptions`);
   const inside = summary.insideFunctions ? ', stepping inside functions' : (summary.insideSchedules ?? 0) > 0 ? `; then ${summary.insideSchedules} PCT samples stepping inside functions, up to ${summary.functionSamples} a case` : '';
   out(`race on ${summary.adapter}: ${summary.cases} cases of ${summary.depth} calls, ${summary.schedules} schedules run (${explored}${inside}), ${summary.prunedBranches} branches skipped as orders of independent steps`);
+  if (summary.notJudged !== undefined) out(pc.yellow(`not judged (capabilities.fencing '${summary.fencing}'): ${summary.notJudged.join('; ')}`));
   if (summary.bounded.length > 0) out(pc.yellow(`bounded: ${summary.bounded.length} cases reached --max-schedules before their last schedule (first: ${summary.bounded[0]!.kinds.join('+')} from '${summary.bounded[0]!.state}')`));
   for (const u of summary.undecided.slice(0, 10)) out(pc.yellow(`undecided: ${u.kinds.join('+')} from '${u.state}': ${u.why}`));
   if (summary.stopAtFirst === true && summary.failing > 0) out(pc.yellow('--stop-at-first: cases after the first failing one did not run'));
@@ -200,7 +206,7 @@ export function failureText({ raceCase, result }: Tally['failing'][number]): str
   const run = failure.run;
   if (run !== null) {
     describeSchedule(run.batch.schedule, run.stepSql).forEach((segment, i) => lines.push(`  ${i + 1}. ${segment}`));
-    for (const { call, result: r } of run.batch.settled) lines.push(`  s${call + 1} answered ${r.status === 'fulfilled' ? JSON.stringify(r.value) : `error: ${String(r.reason)}`}`);
+    for (const { call, value, error } of run.answers) lines.push(`  s${call + 1} answered ${error === undefined ? JSON.stringify(value) : `error: ${error}`}`);
   }
   lines.push(`  ${failure.verdict.rule}: ${failure.verdict.message ?? ''}`);
   return lines;

@@ -130,12 +130,13 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   }));
   try {
     const declared = await pool[0]!.between.declaredKinds();
+    const fencing = await pool[0]!.between.fencingKind();
     const kinds = kindsOf(options.kinds, declared);
     await loadClassifier();
     const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS);
     const cases = shard === undefined ? all : shardOf(all, shard);
     await exploreAll(cases, pool, caseRunner(strategy, { samples: functionSamples, seed, pctDepth }), { stopAtFirst, json: options.json === true }, tally);
-    await report(tally, { spec, depth, kinds, insideFunctions, functionSamples, seed, pctDepth, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
+    await report(tally, { spec, fencing, depth, kinds, insideFunctions, functionSamples, seed, pctDepth, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
   } finally {
     await Promise.allSettled(pool.flatMap((worker) => [worker.between.close(), worker.inside?.close()]));
     await adapter.close();

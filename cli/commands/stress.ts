@@ -131,6 +131,8 @@ function jsonOf(adapter: string, clock: string, r: StressResult) {
       })),
     undecided: r.undecided,
     errors: r.errors,
+    fencing: r.fencing,
+    unjudged: r.unjudged,
   };
 }
 
@@ -147,6 +149,7 @@ function printText(adapter: string, r: StressResult): void {
   if (r.violations.length > PRINTED_VIOLATIONS) process.stdout.write(`... and ${r.violations.length - PRINTED_VIOLATIONS} more (--json lists up to ${JSON_VIOLATIONS})\n`);
   for (const reason of r.undecided) process.stdout.write(`${pc.yellow('could not check')} ${reason}\n`);
   for (const error of r.errors) process.stdout.write(`${pc.yellow('store error')} ${error}\n`);
+  for (const { invariant, why } of r.unjudged) process.stdout.write(`${pc.yellow('not judged')} (capabilities.fencing '${r.fencing}') ${invariant}: ${why}\n`);
   const verdict = r.violations.length > 0 ? pc.red(`${r.violations.length} violations`) : pc.green('no violation');
   process.stdout.write(`${verdict} (seed ${r.seed})\n`);
 }

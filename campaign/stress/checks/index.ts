@@ -1,8 +1,11 @@
 // Every check of a stress history. Each is a sorted sweep per scope, aggregate or key (never all
 // pairs of operations), so a history of a few hundred thousand operations is checked in well under
-// a second. A check that throws could not decide: the run is undecided, never passed.
+// a second. A check that throws could not decide: the run is undecided, never passed. A store
+// whose fences are not integers is judged on what its fences allow (fencing below), and the
+// verdict names what that leaves unjudged.
 
 import type { Command } from '../../../model/commands.ts';
+import type { FencingKind } from '../../../sim/fence-ids.ts';
 import type { StressHistory } from '../history.ts';
 import { grantsOf, type Grant } from '../leases.ts';
 import type { StressViolation } from '../violation.ts';
@@ -13,6 +16,7 @@ import { checkIdempotency, DIGEST_CONFLICT, IDEMPOTENCY_NEW_ONCE } from './idemp
 import { checkLeaseExclusive, LEASE_EXCLUSIVE } from './lease-exclusive.ts';
 import { checkLeasesSurelyHeld } from './lease-surely-held.ts';
 import { checkNoPhantomLease, NO_PHANTOM_LEASE } from './phantom-lease.ts';
+import { checkWritesByGrantOrder } from './writes-by-grant-order.ts';
 
 export const STRESS_INVARIANTS = [LEASE_EXCLUSIVE, FENCING_MONOTONIC, NO_PHANTOM_LEASE, ACCEPTED_WRITES, CAPACITY, IDEMPOTENCY_NEW_ONCE, DIGEST_CONFLICT] as const;
 
@@ -36,13 +40,35 @@ export const JUDGED_KINDS: ReadonlySet<Command['kind']> = new Set<Command['kind'
  */
 export type StressTiming = 'store' | 'real';
 
+/** A rule, or part of one, that the history's fences leave unjudged. */
+export interface StressUnjudged {
+  readonly invariant: string;
+  readonly why: string;
+}
+
 export interface StressVerdict {
   readonly violations: ReadonlyArray<StressViolation>;
   /** Checks that threw, with what they threw: the history could not be judged by them. */
   readonly undecided: ReadonlyArray<string>;
+  /** What the store's fences leave unjudged (nothing for integer tokens). */
+  readonly unjudged: ReadonlyArray<StressUnjudged>;
 }
 
-export function checkStressHistory(history: StressHistory, timing: StressTiming = 'store'): StressVerdict {
+/**
+ * What a history in the tokens of the simulator's translation (sim/fence-ids.ts) cannot show: the
+ * order of opaque fences, which their ids follow only as the answers happened to arrive; and, for
+ * a store without fences, any fence at all (its ids name the grants the answers showed).
+ */
+export function unjudgedFor(fencing: FencingKind): ReadonlyArray<StressUnjudged> {
+  if (fencing === 'opaque') return [{ invariant: FENCING_MONOTONIC, why: "the order of the store's fences (judged on reuse only; writes by the real-time order of their grants)" }];
+  if (fencing === 'integer') return [];
+  return [
+    { invariant: FENCING_MONOTONIC, why: 'the store has no fences' },
+    { invariant: NO_PHANTOM_LEASE, why: 'the fence a Busy answer names (judged on its holder only)' },
+  ];
+}
+
+export function checkStressHistory(history: StressHistory, timing: StressTiming = 'store', fencing: FencingKind = 'integer'): StressVerdict {
   const violations: StressViolation[] = [];
   const undecided: string[] = [];
   const run = (name: string, check: () => StressViolation[]): void => {
@@ -59,12 +85,12 @@ export function checkStressHistory(history: StressHistory, timing: StressTiming 
   });
   if (undecided.length === 0) {
     run(LEASE_EXCLUSIVE, () => (timing === 'store' ? checkLeaseExclusive(grants) : checkLeasesSurelyHeld(grants)));
-    run(FENCING_MONOTONIC, () => checkFencingMonotonic(grants));
-    run(NO_PHANTOM_LEASE, () => checkNoPhantomLease(history, grants));
-    run(ACCEPTED_WRITES, () => checkWritesAfterNewerGrant(history, grants));
+    if (fencing !== 'none') run(FENCING_MONOTONIC, () => checkFencingMonotonic(grants, fencing === 'integer'));
+    run(NO_PHANTOM_LEASE, () => checkNoPhantomLease(history, grants, fencing !== 'none'));
+    run(ACCEPTED_WRITES, () => (fencing === 'integer' ? checkWritesAfterNewerGrant(history, grants) : checkWritesByGrantOrder(history, grants)));
   }
-  run(ACCEPTED_WRITES, () => checkAcceptedWrites(history));
+  run(ACCEPTED_WRITES, () => checkAcceptedWrites(history, fencing === 'integer'));
   run(CAPACITY, () => checkCapacity(holdingsOf(history), capacitiesOf(history)));
   run('idempotency', () => checkIdempotency(history));
-  return { violations, undecided };
+  return { violations, undecided, unjudged: unjudgedFor(fencing) };
 }
