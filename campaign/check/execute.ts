@@ -1,17 +1,22 @@
 // One run of the check: the steps applied in lockstep to the store and to the reference model
 // (model/step.ts), outcome for outcome. The run ends at the first divergence. A store that throws
 // diverges (its answer is the error); a store that cannot be reached, answers with an unknown
-// outcome or does not answer in time aborts the whole check, which could not decide.
+// outcome or does not answer in time aborts the whole check, which could not decide. Each run
+// starts with every node on its first process (processes.ts).
 
-import { OutcomeUnknownError, StoreLostError, StoreUnavailableError, type StoreImage } from '../../adapters/port.ts';
+import type { CallContext, LifecycleEvent, StoreImage } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import { sameData } from '../../model/data-equal.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { upcomingExpiries } from './expiries.ts';
 import { step } from '../../model/step.ts';
+import { lifecycleStep } from './lifecycle-step.ts';
+import { Processes } from './processes.ts';
 import { resolveCommand } from './resolve.ts';
 import type { StoreSession } from './session.ts';
+import { STEP_FORMAT, type StepFormat } from './step-format.ts';
 import type { CheckStep } from './steps.ts';
+import { Abort, answerOf, messageOf, within } from './store-call.ts';
 
 export interface StepRecord {
   /** 1-based position in the run. */
@@ -21,6 +26,10 @@ export interface StepRecord {
   readonly atMs: number;
   /** The command as sent, placeholders filled. */
   readonly command?: Command;
+  /** The process that sent it (absent: no call context). */
+  readonly call?: CallContext;
+  /** What a lifecycle step told the store, or would have told a store with `lifecycle`. */
+  readonly events?: ReadonlyArray<LifecycleEvent>;
   readonly expected?: unknown;
   readonly actual?: unknown;
   readonly note?: string;
@@ -31,19 +40,19 @@ export type RunOutcome =
   | { readonly kind: 'diverged'; readonly records: ReadonlyArray<StepRecord> }
   | { readonly kind: 'aborted'; readonly reason: string };
 
-/** An environment failure: the check cannot decide. */
-class Abort extends Error {}
-
 interface RunState {
   model: ModelState;
   image: { readonly store: StoreImage; readonly model: ModelState } | null;
+  readonly processes: Processes;
+  readonly format: StepFormat;
 }
 
-export async function runSteps(session: StoreSession, steps: ReadonlyArray<CheckStep>, timeoutMs: number): Promise<RunOutcome> {
+/** Runs `steps`, drawn in `format` (default STEP_FORMAT), from an empty store. */
+export async function runSteps(session: StoreSession, steps: ReadonlyArray<CheckStep>, timeoutMs: number, format: StepFormat = STEP_FORMAT): Promise<RunOutcome> {
   const records: StepRecord[] = [];
   try {
     await within(session.reset(), timeoutMs, 'resetting the store to empty');
-    const run: RunState = { model: initialState(), image: null };
+    const run: RunState = { model: initialState(), image: null, processes: new Processes(), format };
     for (const [i, s] of steps.entries()) {
       const record = await applyStep(session, run, s, i + 1, timeoutMs);
       records.push(record);
@@ -75,6 +84,8 @@ async function applyStep(session: StoreSession, run: RunState, s: CheckStep, ind
       return snapshotStep(session, run, s, index, timeoutMs);
     case 'restore':
       return restoreStep(session, run, s, index, timeoutMs);
+    case 'lifecycle':
+      return lifecycleStep(session, run.processes, s, index, timeoutMs);
     case 'command':
       return commandStep(session, run, s, index, timeoutMs);
   }
@@ -88,7 +99,7 @@ async function commandStep(
   timeoutMs: number,
 ): Promise<StepRecord> {
   const now = session.clock.t;
-  const command = resolveCommand(run.model, s.command, now);
+  const command = resolveCommand(run.model, s.command, now, { liveAttempts: run.format !== 1 });
   let expected;
   try {
     expected = step(run.model, command, now);
@@ -96,8 +107,11 @@ async function commandStep(
     throw new Abort(`the reference model failed on ${command.kind} (a defect of the testbed): ${messageOf(error)}`);
   }
   run.model = expected.state;
-  const actual = await answerOf(() => session.store.execute(command), timeoutMs, command.kind);
-  return { index, step: s, atMs: now, command, expected: expected.outcome, actual };
+  // The model's answer does not depend on the caller: the store's must not either.
+  const call = s.call === undefined ? undefined : run.processes.call(s.call);
+  const store = session.store;
+  const actual = await answerOf(() => (call === undefined ? store.execute(command) : store.execute(command, call)), timeoutMs, command.kind);
+  return { index, step: s, atMs: now, command, ...(call === undefined ? {} : { call }), expected: expected.outcome, actual };
 }
 
 async function snapshotStep(session: StoreSession, run: RunState, s: CheckStep, index: number, timeoutMs: number): Promise<StepRecord> {
@@ -123,37 +137,7 @@ async function restoreStep(session: StoreSession, run: RunState, s: CheckStep, i
   return { index, step: s, atMs, expected: { kind: 'Restored' }, actual };
 }
 
-/** The store's answer; a thrown bug is an answer too, an environment failure aborts. */
-async function answerOf(call: () => Promise<unknown>, timeoutMs: number, what: string): Promise<unknown> {
-  try {
-    return await within(call(), timeoutMs, what);
-  } catch (error) {
-    if (error instanceof Abort) throw error;
-    if (error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof StoreLostError) {
-      throw new Abort(`the store failed on ${what}: ${messageOf(error)}`);
-    }
-    return { thrown: messageOf(error) };
-  }
-}
-
-async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Abort(`the store did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Outcomes compared as the data they are (model/data-equal.ts). */
 export function sameOutcome(actual: unknown, expected: unknown): boolean {
   return sameData(actual, expected);
-}
-
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.split('\n')[0]!;
 }
