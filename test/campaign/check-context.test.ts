@@ -1,7 +1,8 @@
-// seed 000 §74, §286: the command-level check drives the whole port — the calling process of each
-// command, lifecycle events, and job commands that name their job's current attempt — and holds a
-// store to the rule book's answers for them. A path printed before these parts (step format 1)
-// still replays the very counterexample it named.
+// seed 000 §72–§74, §286, seed 001 §76–§77: the command-level check drives the whole port — the
+// calling process of each command, lifecycle events, and job commands that name their job's
+// current attempt — and a store whose answers depend on the caller or on a lifecycle event, or a
+// job rule only the current attempt reaches, is caught, and only because of that part. A path
+// printed before these parts (step format 1) still replays the very counterexample it named.
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -103,6 +104,44 @@ describe('a correct store', () => {
     const result = await checkStore({ factory, runs: 10, seed: 1 });
     expect(result.verdict).toBe('undecided');
     if (result.verdict === 'undecided') expect(result.reason).toMatch(/leaseBound: 'session'/);
+  });
+});
+
+describe('each part of the check catches a mutant the others cannot', () => {
+  test('the calling process: session-reentrant-acquire, and nothing without it', async () => {
+    const caught = await checkStore({ factory: mutant('session-reentrant-acquire'), runs: 5_000, seed: 1 });
+    expect(caught.verdict).toBe('fail');
+    if (caught.verdict !== 'fail') return;
+    expect(lastOf(caught.steps).call?.process).toMatch(/^n\d#\d+$/);
+    const blind = await checkStore({ factory: withoutCallers(mutant('session-reentrant-acquire')), runs: 2_000, seed: 1 });
+    expect(blind.verdict).toBe('pass');
+  });
+
+  test('lifecycle events: unlogged-leases, and nothing when the store is not told', async () => {
+    const caught = await checkStore({ factory: mutant('unlogged-leases'), runs: 5_000, seed: 1 });
+    expect(caught.verdict).toBe('fail');
+    if (caught.verdict !== 'fail') return;
+    expect(caught.steps.some((s) => s.events?.some((e) => e.kind === 'database-crash'))).toBe(true);
+    const untold = await checkStore({ factory: withoutLifecycle(mutant('unlogged-leases')), runs: 2_000, seed: 1 });
+    expect(untold.verdict).toBe('pass');
+  });
+
+  test('live job attempts: finish-after-return, which format 1 (literal job ids and tokens) does not reach', async () => {
+    const caught = await checkStore({ factory: mutant('finish-after-return'), runs: 5_000, seed: 1 });
+    expect(caught.verdict).toBe('fail');
+    if (caught.verdict !== 'fail') return;
+    expect(caught.steps.map((s) => s.command?.kind)).toEqual(['SubmitJob', 'DispatchJob', 'ReturnJob', 'FinishJob']);
+    const attempt = (caught.steps[1]!.expected as { job: { attemptToken: number } }).job.attemptToken;
+    expect(lastOf(caught.steps).command).toMatchObject({ token: attempt });
+
+    const session = await StoreSession.open(mutant('finish-after-return'));
+    try {
+      const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: 50, format: 1 });
+      const property = fc.asyncProperty(steps, async (sequence) => (await runSteps(session, sequence, 10_000, 1)).kind !== 'diverged');
+      expect((await fc.check(property, { numRuns: 5_000, seed: 1 })).failed).toBe(false);
+    } finally {
+      await session.close();
+    }
   });
 });
 
