@@ -14,7 +14,7 @@ import type { CheckStep } from './steps.ts';
 import { answerOf } from './store-call.ts';
 
 /** What the reference model answers to any lifecycle event. */
-export const NO_LEASE_ENDED = Object.freeze({ ended: Object.freeze([]) });
+const NO_LEASE_ENDED = Object.freeze({ ended: Object.freeze([]) });
 
 export async function lifecycleStep(
   session: StoreSession,
