@@ -119,7 +119,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   step('seeds per second on every core');
   const poolThroughput = await measurePoolThroughput({ scenario: STANDARD_SCENARIO, seeds: size.poolSeeds });
   step('mutant detection');
-  const detections = await measureMutantDetection({ seeds: size.mutantSeeds, mutants: size.mutants });
+  // A mutant only the command-level check reaches is not hunted: the stage race below times its check.
+  const detections = await measureMutantDetection({ seeds: size.mutantSeeds, mutants: size.mutants.filter((m) => m.checkOnly === undefined) });
   const caught = detections.filter((d) => d.caught);
   const mutants: MutantFigure = {
     seedBudget: size.mutantSeeds,
@@ -299,7 +300,7 @@ function stageRaceRows(races: ReadonlyArray<StageRace>): BenchRow[] {
   const rows: BenchRow[] = [{ figure: 'time to first failure, store mutants', measured: 'command-level check', against: 'sweep --scenario all --stop-at-first', meets: null }];
   for (const race of races) {
     const check = race.checkMs === null ? 'not caught' : `${fmt(race.checkMs)} ms, shrunk to ${race.checkSteps} steps`;
-    const sweep = race.sweepMs === null ? `not caught in ${race.sweepRuns} runs` : `${fmt(race.sweepMs)} ms (run ${race.sweepRuns}, ${race.sweepCatch})`;
+    const sweep = race.sweepRuns === 0 ? 'no workload reaches it' : race.sweepMs === null ? `not caught in ${race.sweepRuns} runs` : `${fmt(race.sweepMs)} ms (run ${race.sweepRuns}, ${race.sweepCatch})`;
     rows.push({ figure: `  ${race.name}`, measured: check, against: `${sweep}; check target < ${fmt(TARGETS.checkMsMax)} ms, ≤ ${TARGETS.checkStepsMax} steps`, meets: race.checkMs !== null && race.checkMs < TARGETS.checkMsMax && (race.checkSteps ?? Infinity) <= TARGETS.checkStepsMax });
   }
   return rows;

@@ -51,6 +51,8 @@ export interface MutantReport {
   readonly missingScenarios: ReadonlyArray<string>;
   /** Every catch the hunt made (the first and the candidates after it), with the invariants that told the mutant from the correct implementation. */
   readonly catches: ReadonlyArray<MutantCatch>;
+  /** Why no workload reaches the mutant's bug, for one only the command-level check catches: it was not hunted. */
+  readonly checkOnly?: string;
 }
 
 export interface MutantCatch {
@@ -148,6 +150,10 @@ const notCaught = () => ({
 });
 
 async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptions): Promise<MutantReport> {
+  // No scenario can catch it, so no seed is spent: its catch is the command-level check's.
+  if (mutant.checkOnly !== undefined) {
+    return { name: mutant.name, bug: mutant.bug, caught: false, seedsTried: 0, ...notCaught(), missingScenarios: [], catches: [], checkOnly: mutant.checkOnly };
+  }
   const scenarios = mutant.scenarios.flatMap((name) => {
     try {
       return [{ name, scenario: loadScenario(name) }];

@@ -22,6 +22,7 @@ export function mutantEvidence(m: MutantReport, check: StageCatch | null | undef
     ...(m.firstFailingScenario === null || m.firstFailingSeed === null ? {} : { replay: replayLine(m.firstFailingScenario, m.firstFailingSeed, `mutant:${m.name}`, 'sim') }),
     ...checkEvidence(check ?? undefined),
     catches: m.catches,
+    ...presentFields({ checkOnly: m.checkOnly }),
     durationMs: Math.round(durationMs),
   };
 }

@@ -55,6 +55,16 @@ export interface MutantEvidence {
   readonly durationMs?: number;
   /** The hunt's catches: on which scenario and seed, by which invariants (a gate row counts only catches on its own scenarios by its own invariants). */
   readonly catches?: ReadonlyArray<MutantCatchEvidence>;
+  /**
+   * Set for a store mutant no workload reaches (why not): it is not hunted (`seedsTried` 0), and it
+   * is caught when the command-level check catches it (`check`).
+   */
+  readonly checkOnly?: string;
+}
+
+/** Whether the mutant was caught where it can be: by the hunt, or by the check for a check-only mutant. */
+export function mutantCaught(m: Pick<MutantEvidence, 'caught' | 'checkOnly' | 'check'>): boolean {
+  return m.checkOnly === undefined ? m.caught : m.check?.caught === true;
 }
 
 export interface MutantCatchEvidence {

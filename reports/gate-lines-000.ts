@@ -76,8 +76,10 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     suites: ['scope-identity'],
   }],
   ['one-owner-per-scope', 'One accepted lease owner exists per exclusive scope.', {
-    scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew', 'three-node-failover', 'displaced-waiter-recheck', 'sql-contention', 'sql-renewal-race'],
-    mutants: ['advisory-lock-only', 'client-clock-expiry', 'reentrant-acquire', 'no-recheck-after-wait'],
+    scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew', 'three-node-failover', 'displaced-waiter-recheck', 'db-crash', 'sql-contention', 'sql-renewal-race'],
+    // A second owner also comes from a store that grants the scope again to the session holding it,
+    // or that loses its lease rows in a database crash (000 §286).
+    mutants: ['advisory-lock-only', 'client-clock-expiry', 'reentrant-acquire', 'no-recheck-after-wait', 'session-reentrant-acquire', 'unlogged-leases'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
     // Every schedule of concurrent calls on PostgreSQL: the suite fails when one breaks a rule on
     // the store or a SQL race mutant escapes.

@@ -2,9 +2,11 @@
 // any present proof does not hold; it is untested when nothing in this run bears on it or a proof
 // is missing from the run. Clean sweeps alone cannot fail where nothing breaks the rule, so a gate
 // passes only when, besides, each of its mutants was caught on one of the gate's own scenarios by
-// one of its invariants; a gate whose evidence holds but is not shown able to fail is partial.
+// one of its invariants (or, for a mutant no workload reaches, by the command-level check, which
+// compares every answer with the rule book); a gate whose evidence holds but is not shown able to
+// fail is partial.
 
-import type { FirstFailure, GateRunInput, MutantEvidence, ScenarioEvidence, SuiteEvidence } from './gate-input.ts';
+import { mutantCaught, type FirstFailure, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from './gate-input.ts';
 import { GATE_CATALOGUE, type GateDefinition } from './gate-catalogue.ts';
 import { validateGateInput } from './results-file.ts';
 
@@ -29,6 +31,8 @@ export interface MutantProof extends Omit<MutantEvidence, 'catches' | 'check'> {
   readonly holds: boolean;
   /** The catch that shows this gate's rule can fail: on one of its scenarios, by one of its invariants (null: none did). */
   readonly provesGate: { readonly scenario: string; readonly seed: number; readonly invariant: string } | null;
+  /** For a mutant no workload reaches: the command-level check's catch, which shows the rule can fail (absent: none). */
+  readonly provedByCheck?: { readonly steps?: number; readonly replay: string };
 }
 
 export interface SuiteProof {
@@ -105,10 +109,23 @@ function invariantsOf(failure: FirstFailure | undefined): string {
  * tried)`; the replay line of the evidence replays exactly that run. Evidence from before the
  * scenario was recorded names the seed alone.
  */
-export function mutantCatch(m: Pick<MutantEvidence, 'caught' | 'firstFailingSeed' | 'firstFailingScenario' | 'seedsTried'>): string {
+export function mutantCatch(m: Pick<MutantEvidence, 'caught' | 'firstFailingSeed' | 'firstFailingScenario' | 'seedsTried' | 'checkOnly' | 'check'>): string {
+  if (m.checkOnly !== undefined) return checkOnlyCatch(m.checkOnly, m.check);
   if (!m.caught) return `not caught in ${m.seedsTried} seeds`;
   const where = m.firstFailingScenario === undefined ? `seed ${m.firstFailingSeed ?? '?'}` : `${m.firstFailingScenario} seed ${m.firstFailingSeed ?? '?'}`;
   return `caught by ${where} (of ${m.seedsTried} seeds tried)`;
+}
+
+/** Where a mutant no workload reaches was caught: by the command-level check, or not at all. */
+function checkOnlyCatch(checkOnly: string, check: { readonly caught: boolean; readonly steps?: number } | undefined): string {
+  const why = `no workload reaches it: ${checkOnly}`;
+  if (check?.caught !== true) return `not caught by the command-level check (${why})`;
+  return `caught by the command-level check${check.steps === undefined ? '' : ` in ${check.steps} steps`} (${why})`;
+}
+
+/** How a gate's proof by a mutant was caught, in words: by the hunt, or by the check for a mutant no workload reaches. */
+export function proofCatch(p: MutantProof): string {
+  return p.checkOnly === undefined ? mutantCatch(p) : checkOnlyCatch(p.checkOnly, p.provedByCheck === undefined ? undefined : { caught: true, ...p.provedByCheck });
 }
 
 /** The shrunk counterexample's size, and the run it was shrunk from when that is not the first catch. */
@@ -129,14 +146,15 @@ function mutantProof(m: MutantEvidence, gate: GateDefinition): MutantProof {
     }
   }
   const { catches: _catches, check: _check, ...rest } = m;
-  return { ...rest, holds: m.caught, provesGate };
+  const byCheck = m.checkOnly !== undefined && m.check?.caught === true ? { provedByCheck: { ...(m.check.steps === undefined ? {} : { steps: m.check.steps }), replay: m.check.replay } } : {};
+  return { ...rest, holds: mutantCaught(m), provesGate, ...byCheck };
 }
 
 /** Why an otherwise clean gate is only partial; empty when it passes. */
 function partialReasons(gate: GateDefinition, mutants: ReadonlyArray<MutantProof>): string[] {
   if (mutants.length === 0) return ['No mutant shows that this rule can break without one of the gate’s scenarios failing.'];
   const where = `on ${gate.proofs.scenarios.join(', ') || 'its scenarios'}${gate.proofs.invariants.length === 0 ? '' : ` by ${gate.proofs.invariants.join(', ')}`}`;
-  return mutants.filter((p) => p.provesGate === null).map((p) => `Mutant ${p.name} was caught, but not ${where}.`);
+  return mutants.filter((p) => p.provesGate === null && p.provedByCheck === undefined).map((p) => `Mutant ${p.name} was caught, but not ${where}.`);
 }
 
 function suiteProof(s: SuiteEvidence): SuiteProof {
@@ -166,7 +184,7 @@ function summarize(
   } else {
     const broken = [
       ...scenarios.filter((p) => !p.holds).map((p) => p.finding),
-      ...mutants.filter((p) => !p.holds).map((p) => `Mutant ${p.name} was not caught in ${p.seedsTried} seeds.`),
+      ...mutants.filter((p) => !p.holds).map((p) => `Mutant ${p.name} was ${proofCatch(p)}.`),
       ...suites.filter((p) => !p.holds).map((p) => `Suite ${p.name}: ${p.failed} failed, ${p.passed} passed.`),
     ];
     parts.push(...broken);
@@ -176,9 +194,10 @@ function summarize(
       const violations = scenarios.filter((p) => p.expect === 'pass').reduce((n, p) => n + p.failures, 0);
       parts.push(`${plural(scenarios.length, 'scenario sweep')}, ${plural(seeds, 'seed')} on ${adapters}; ${plural(violations, 'failing seed')} where none is allowed.`);
     }
-    if (mutants.length > 0) parts.push(`Mutants caught: ${mutants.filter((p) => p.caught).length} of ${mutants.length}.`);
+    if (mutants.length > 0) parts.push(`Mutants caught: ${mutants.filter((p) => p.holds).length} of ${mutants.length}.`);
     for (const p of mutants) {
       if (p.provesGate !== null) parts.push(`Proved by mutant ${p.name}, caught on ${p.provesGate.scenario} seed ${p.provesGate.seed} by invariant ${p.provesGate.invariant}.`);
+      if (p.provedByCheck !== undefined) parts.push(`Proved by mutant ${p.name}, ${proofCatch(p)}.`);
     }
     if (status === 'partial') parts.push(...partialReasons(gate, mutants));
     if (suites.length > 0) parts.push(`Suites green: ${suites.filter((p) => p.holds).length} of ${suites.length}.`);
@@ -198,7 +217,8 @@ function evaluate(gate: GateDefinition, input: GateRunInput): GateResult {
   }
   const mutants: MutantProof[] = [];
   for (const name of gate.proofs.mutants) {
-    const found = input.mutants.filter((m) => m.name === name && m.seedsTried > 0);
+    // A mutant no workload reaches is not hunted: its evidence is the check's.
+    const found = input.mutants.filter((m) => m.name === name && (m.seedsTried > 0 || (m.checkOnly !== undefined && m.check !== undefined)));
     if (found.length === 0) missing.push(`mutant ${name}`);
     mutants.push(...found.map((m) => mutantProof(m, gate)));
   }

@@ -63,6 +63,7 @@ const mutant = z.object({
     .object({ caught: z.boolean(), firstFailureMs: count.optional(), steps: count.optional(), replay: z.string() })
     .optional(),
   catches: z.array(z.object({ scenario: z.string().min(1), seed: count, invariants: z.array(z.string().min(1)) })).optional(),
+  checkOnly: z.string().min(1).optional(),
 });
 
 const suite = z.object({ name: z.string().min(1), passed: count, failed: count, durationMs: z.number().nonnegative().optional() });

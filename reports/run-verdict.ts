@@ -2,10 +2,11 @@
 // code, gates.json (and `gates --json`), gates.md, index.html and junit.xml. It is computed from the
 // evidence and the gates alone. A run fails when a gate row fails, or when any piece of evidence did
 // not do what it must, whether or not a row rests on it: a sweep with a violation where none is
-// allowed (or none where one must show), a mutant that escaped its seed budget, a suite with a
-// failed test. A run that did not fail is undecided when a sweep could not decide every seed.
+// allowed (or none where one must show), a mutant that escaped its seed budget (or, for a mutant
+// only the command-level check reaches, the check), a suite with a failed test. A run that did not
+// fail is undecided when a sweep could not decide every seed.
 
-import type { GateRunInput } from './gate-input.ts';
+import { mutantCaught, type GateRunInput } from './gate-input.ts';
 import { scenarioProof, type GateResult } from './gate-status.ts';
 
 export type RunVerdictStatus = 'pass' | 'fail' | 'undecided';
@@ -39,7 +40,9 @@ export function runVerdict(input: GateRunInput, gates: ReadonlyArray<GateResult>
     (s.status === 'unknown' ? undecided : failures).push(item);
   }
   for (const m of input.mutants) {
-    if (!m.caught) failures.push({ kind: 'mutant', name: m.name, why: `mutant ${m.name} (${m.bug}) was not caught in ${m.seedsTried} seeds` });
+    if (mutantCaught(m)) continue;
+    const where = m.checkOnly === undefined ? `in ${m.seedsTried} seeds` : 'by the command-level check, the only stage that reaches it';
+    failures.push({ kind: 'mutant', name: m.name, why: `mutant ${m.name} (${m.bug}) was not caught ${where}` });
   }
   for (const s of input.suites) {
     if (s.failed > 0) failures.push({ kind: 'suite', name: s.name, why: `suite ${s.name}: ${s.failed} failed, ${s.passed} passed` });

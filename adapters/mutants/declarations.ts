@@ -260,6 +260,27 @@ const STORE_MUTANTS = {
     invariants: ['site-authority-first'],
     scenarios: ['federation-site-failover'],
   },
+  'session-reentrant-acquire': {
+    bug: 'Acquire from the process that took the scope’s live lease is granted again under a new token, whatever holder it names, as a session re-enters an advisory lock it holds',
+    source: '000 §21–§24, §72–§74, §279',
+    rule: 'Processes and lifecycle: an outcome is the same whichever process sends the command; Leases: Acquire step 4 (live lease → Busy)',
+    invariants: ['lease-exclusive'],
+    scenarios: ['three-node-failover', 'scheduler-epoch', 'stale-leader-epoch'],
+  },
+  'unlogged-leases': {
+    bug: 'the lease rows live in an unlogged table: a database crash empties it, so every lease ends before its expiry while its holder still owns it',
+    source: '000 §74, §286',
+    rule: 'Processes and lifecycle: no lifecycle event changes the state (a database crash ends no lease)',
+    invariants: ['lease-exclusive'],
+    scenarios: ['db-crash'],
+  },
+  'finish-after-return': {
+    bug: 'FinishJob matches the job’s attempt token but not its status: an attempt that gave its job back can still finish it, and the job is done though no attempt ran it',
+    source: '001 §76–§77, §84–§85',
+    rule: 'Jobs: FinishJob and ReturnJob (only the latest attempt of a leased job ends it; an attempt that gave its job back → StaleAttempt)',
+    checkOnly: 'no workload finishes an attempt it gave back: the scheduler sends ReturnJob or FinishJob for an attempt, never both',
+    scenarios: [],
+  },
 } as const satisfies Readonly<Record<string, Omit<MutantDeclaration, 'name'>>>;
 
 /** The name of a declared store mutant. */

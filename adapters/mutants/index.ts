@@ -23,6 +23,7 @@ import { epochResetAfterRestore } from './epoch-reset-after-restore.ts';
 import { expiredReservationConsumed } from './expired-reservation-consumed.ts';
 import { fenceByAggregateHighWater } from './fence-by-aggregate-high-water.ts';
 import { fifoIgnoresPriority } from './fifo-ignores-priority.ts';
+import { finishAfterReturn } from './finish-after-return.ts';
 import { forceReleaseLowersToken } from './force-release-lowers-token.ts';
 import { forceReleaseNoBurn } from './force-release-no-burn.ts';
 import { handoffKeepsToken } from './handoff-keeps-token.ts';
@@ -42,7 +43,9 @@ import { renewRevivesExpired } from './renew-revives-expired.ts';
 import { renewalWithoutEpochCheck } from './renewal-without-epoch-check.ts';
 import { reservationsNotCounted } from './reservations-not-counted.ts';
 import { semaphoreOffByOne } from './semaphore-off-by-one.ts';
+import { sessionReentrantAcquire } from './session-reentrant-acquire.ts';
 import { unknownBeginsNew } from './unknown-begins-new.ts';
+import { unloggedLeases } from './unlogged-leases.ts';
 import type { Mutant } from './mutant.ts';
 
 export { mutantStoreFactory, type Mutant } from './mutant.ts';
@@ -85,6 +88,9 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
   dispatchOutsideLeaseTransaction,
   restoreDropsJobs,
   authorityEpochPerScope,
+  sessionReentrantAcquire,
+  unloggedLeases,
+  finishAfterReturn,
 ];
 
 if (STORE_MUTANTS.map((mutant) => mutant.name).join() !== STORE_MUTANT_NAMES.join()) {

@@ -6,6 +6,8 @@
 // than the commands) is still a divergence found: it is reported flaky, with both runs.
 // A store whose fences are not integers is checked on what its fences allow
 // (campaign/fences/model-fences.ts), and the result lists what was not judged.
+// A path names the step format it was drawn in (step-format.ts): `v2:` and fast-check's path; a path
+// without a prefix is format 1's, from before call contexts, lifecycle steps and live attempts.
 
 import fc from 'fast-check';
 import type { StoreFactory } from '../../adapters/port.ts';
@@ -14,6 +16,7 @@ import type { FencingKind } from '../../sim/fence-ids.ts';
 import { brokenRule, type BrokenRule } from './broken-rule.ts';
 import { runSteps, type RunOutcome, type StepRecord } from './execute.ts';
 import { StoreSession } from './session.ts';
+import { checkPath, formatOfPath } from './step-format.ts';
 import { stepsArbitrary, type CheckStep } from './steps.ts';
 
 export interface CheckOptions {
@@ -22,7 +25,7 @@ export interface CheckOptions {
   readonly runs?: number;
   /** fast-check seed (a 32-bit integer); drawn at random and reported when absent. */
   readonly seed?: number;
-  /** A counterexample's path, from an earlier result: replays it (with its seed). */
+  /** A counterexample's path, from an earlier result: replays it (with its seed). See step-format.ts. */
   readonly path?: string;
   /** The command kinds to send (default: those the store declares in `capabilities.commands`, else all). */
   readonly kinds?: ReadonlyArray<CommandKind>;
@@ -47,6 +50,7 @@ export type CheckResult =
   | ({
       readonly verdict: 'fail';
       readonly seed: number;
+      /** Replays the counterexample with `seed`: fast-check's path after the step format's prefix (`v2:`). */
       readonly path: string;
       readonly runs: number;
       readonly shrinks: number;
@@ -73,19 +77,28 @@ function standingNotJudged(fencing: FencingKind): string[] {
   return fencing === 'opaque' ? ["the order of the store's fences (compared by equality only)"] : [];
 }
 
+/** Why the model cannot judge the store outcome by outcome; null when it can. */
+function unjudgeable(store: StoreSession['store']): string | null {
+  const capabilities = store.capabilities;
+  const cannot = 'an outcome-by-outcome comparison with the reference model cannot judge it';
+  if (capabilities?.referenceSemantics === false) return `the store declares semantics of its own (capabilities.referenceSemantics: false): ${cannot}`;
+  if (capabilities?.leaseBound === 'session') return `the store's leases live as long as their sessions (capabilities.leaseBound: 'session'), not their TTL: ${cannot}`;
+  return null;
+}
+
 export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   const started = performance.now();
   const seed = options.seed ?? (Math.random() * 2 ** 31) | 0;
+  const { format, fcPath } = formatOfPath(options.path);
   const session = await StoreSession.open(options.factory, options.freshStore === undefined ? {} : { freshStore: options.freshStore });
-  const capabilities = session.store.capabilities;
-  if (capabilities?.referenceSemantics === false) {
+  const reason = unjudgeable(session.store);
+  if (reason !== null) {
     await session.close();
-    const reason = 'the store declares semantics of its own (capabilities.referenceSemantics: false): an outcome-by-outcome comparison with the reference model cannot judge it';
     return { verdict: 'undecided', seed, runs: 0, reason, elapsedMs: performance.now() - started };
   }
-  const kinds = options.kinds ?? capabilities?.commands;
+  const kinds = options.kinds ?? session.store.capabilities?.commands;
   const timeoutMs = options.callTimeoutMs ?? 10_000;
-  const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: options.maxSteps ?? 50, ...(kinds === undefined ? {} : { kinds }) });
+  const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: options.maxSteps ?? 50, format, ...(kinds === undefined ? {} : { kinds }) });
   let aborted: string | null = null;
   let firstFailureMs: number | null = null;
   // The last sequence that diverged, which fast-check reports as the counterexample, with its run:
@@ -96,7 +109,7 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   const notJudged = new Set(standingNotJudged(session.fencing));
   const property = fc.asyncProperty(steps, async (sequence) => {
     if (aborted !== null) return true;
-    const outcome = await runSteps(session, sequence, timeoutMs);
+    const outcome = await runSteps(session, sequence, timeoutMs, format);
     runs += 1;
     options.onRun?.(runs);
     if (outcome.kind === 'aborted') aborted = outcome.reason;
@@ -110,16 +123,16 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
     const details = await fc.check(property, {
       numRuns: options.runs ?? 5000,
       seed,
-      ...(options.path === undefined ? {} : { path: options.path }),
+      ...(fcPath === undefined ? {} : { path: fcPath }),
     });
     const elapsedMs = performance.now() - started;
     if (aborted !== null) return { verdict: 'undecided', seed, runs, reason: aborted, elapsedMs };
     const fences: FencesJudged = { fencing: session.fencing, notJudged: [...notJudged] };
     if (!details.failed || details.counterexample === null) return { verdict: 'pass', seed, runs, elapsedMs, ...fences };
     const sequence = details.counterexample[0];
-    const replayed = await runSteps(session, sequence, timeoutMs);
+    const replayed = await runSteps(session, sequence, timeoutMs, format);
     const first = lastDivergence !== null && lastDivergence.sequence === sequence ? lastDivergence.records : null;
-    return failure(seed, details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs }, fences);
+    return failure(seed, checkPath(format, details.counterexamplePath ?? ''), details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs }, fences);
   } finally {
     await session.close();
   }
@@ -133,6 +146,7 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
  */
 function failure(
   seed: number,
+  path: string,
   details: fc.RunDetails<[ReadonlyArray<CheckStep>]>,
   sequence: ReadonlyArray<CheckStep>,
   replayed: RunOutcome,
@@ -149,7 +163,7 @@ function failure(
   return {
     verdict: 'fail',
     seed,
-    path: details.counterexamplePath ?? '',
+    path,
     runs: times.runs,
     shrinks: details.numShrinks,
     firstFailureMs: times.firstFailureMs,

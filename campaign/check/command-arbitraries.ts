@@ -1,10 +1,12 @@
 // One arbitrary per command kind of the store port, over the small world of world.ts. Tokens,
 // holders and versions are literal or placeholders filled from the live reference state, so that
 // both the current owner's commands and stale ones occur often. The table is a full record over
-// the command kinds: a new kind in the port does not compile until it has an arbitrary here.
+// the command kinds: a new kind in the port does not compile until it has an arbitrary here. The
+// job commands of step format 2 name a job of the state and its current attempt (LIVE_JOBS).
 
 import fc from 'fast-check';
 import type { Command, CommandKind } from '../../model/commands.ts';
+import type { StepFormat } from './step-format.ts';
 import { EFFECT_STATES, RETRY_SAFETIES } from '../../model/effect-state.ts';
 import {
   BAD_TOKENS, BAD_TTLS, CAPACITY_SCOPE, HOLDERS, IDS, LEASE_SCOPES, LITERAL_TOKENS, LIVE_EXPIRY, LIVE_HOLDER, LIVE_TOKEN, LIVE_VERSION, MOVED_EXPIRY,
@@ -126,13 +128,34 @@ const TABLE: Readonly<Record<CommandKind, Weighted>> = {
   Inspect: weighted(1, fc.constant({ kind: 'Inspect' as const })),
 };
 
-/** The weighted arbitraries of `kinds` (all kinds when absent), in the port's order. */
-export function commandArbitraries(kinds?: ReadonlyArray<CommandKind>): Weighted[] {
+/**
+ * The job commands of step format 2. A job's rules are about one job through its attempts, which
+ * literal ids meet by chance and literal tokens almost never name: a dispatch names a job waiting
+ * for an attempt, a finish or a give-back the job an attempt holds and (LIVE_TOKEN) that attempt,
+ * mostly (resolve-ids.ts, resolve.ts). A rule about an attempt is met only after a submission and a
+ * dispatch, so these are drawn so that the current attempt comes back twice in a sequence (given
+ * back, then finished) within a few thousand sequences, without starving the other kinds.
+ */
+const jobId = fc.oneof({ weight: 3, arbitrary: fc.constant(LIVE_ID) }, { weight: 1, arbitrary: id });
+const attemptToken = fc.oneof(
+  { weight: 12, arbitrary: fc.constant(LIVE_TOKEN) },
+  { weight: 3, arbitrary: fc.constantFrom(...LITERAL_TOKENS) },
+  { weight: 1, arbitrary: fc.constantFrom(...BAD_TOKENS) },
+);
+const LIVE_JOBS: Readonly<Partial<Record<CommandKind, Weighted>>> = {
+  DispatchJob: weighted(3, fc.record({ kind: fc.constant('DispatchJob' as const), jobId, holder, ttlMs: ttl, guard }).map(present)),
+  FinishJob: weighted(3, fc.record({ kind: fc.constant('FinishJob' as const), jobId, token: attemptToken })),
+  ReturnJob: weighted(2, fc.record({ kind: fc.constant('ReturnJob' as const), jobId, token: attemptToken })),
+};
+
+/** The weighted arbitraries of `kinds` (all kinds when absent), in the port's order, as step format `format` draws them. */
+export function commandArbitraries(kinds: ReadonlyArray<CommandKind> | undefined, format: StepFormat): Weighted[] {
   const wanted = kinds === undefined ? null : new Set(kinds);
-  return (Object.keys(TABLE) as CommandKind[]).filter((kind) => wanted === null || wanted.has(kind)).map((kind) => TABLE[kind]);
+  const table = format === 1 ? TABLE : { ...TABLE, ...LIVE_JOBS };
+  return (Object.keys(TABLE) as CommandKind[]).filter((kind) => wanted === null || wanted.has(kind)).map((kind) => table[kind]!);
 }
 
-/** The arbitrary of one command kind (templates: placeholders are filled by resolve.ts). */
+/** The arbitrary of one command kind as format 1 draws it (templates: placeholders are filled by resolve.ts). */
 export function commandArbitrary(kind: CommandKind): fc.Arbitrary<Command> {
   return TABLE[kind].arbitrary;
 }

@@ -4,17 +4,22 @@
 // outcome or does not answer in time aborts the whole check, which could not decide. A store
 // whose fences are not integers is set beside the model by its kind of fence
 // (campaign/fences/model-fences.ts): each record holds the answers as compared, and says what
-// the comparison could not judge.
+// the comparison could not judge. Each run starts with every node on its first process
+// (processes.ts).
 
-import { OutcomeUnknownError, StoreLostError, StoreUnavailableError, type StoreImage } from '../../adapters/port.ts';
+import type { CallContext, LifecycleEvent, StoreImage } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import { sameData } from '../../model/data-equal.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { modelFences, type ModelFences, type Reading } from '../fences/model-fences.ts';
+import { lifecycleStep } from './lifecycle-step.ts';
+import { Processes } from './processes.ts';
 import { upcomingExpiries } from './expiries.ts';
 import { resolveCommand } from './resolve.ts';
 import type { StoreSession } from './session.ts';
+import { STEP_FORMAT, type StepFormat } from './step-format.ts';
 import type { CheckStep } from './steps.ts';
+import { Abort, answerOf, messageOf, within } from './store-call.ts';
 
 export interface StepRecord {
   /** 1-based position in the run. */
@@ -27,6 +32,10 @@ export interface StepRecord {
   readonly expected?: unknown;
   readonly actual?: unknown;
   readonly note?: string;
+  /** The process that sent it (absent: no call context). */
+  readonly call?: CallContext;
+  /** What a lifecycle step told the store, or would have told a store with `lifecycle`. */
+  readonly events?: ReadonlyArray<LifecycleEvent>;
   /** What comparing the two answers could not judge, for a store whose fences are not integers. */
   readonly notJudged?: ReadonlyArray<string>;
   /** A fence the store gave a new lease that it had given another: the rule it broke (fencing-monotonic). */
@@ -38,20 +47,20 @@ export type RunOutcome =
   | { readonly kind: 'diverged'; readonly records: ReadonlyArray<StepRecord> }
   | { readonly kind: 'aborted'; readonly reason: string };
 
-/** An environment failure: the check cannot decide. */
-class Abort extends Error {}
-
 interface RunState {
   model: ModelState;
   fences: ModelFences;
   image: { readonly store: StoreImage; readonly model: ModelState; readonly fences: ModelFences } | null;
+  readonly processes: Processes;
+  readonly format: StepFormat;
 }
 
-export async function runSteps(session: StoreSession, steps: ReadonlyArray<CheckStep>, timeoutMs: number): Promise<RunOutcome> {
+/** Runs `steps`, drawn in `format` (default STEP_FORMAT), from an empty store. */
+export async function runSteps(session: StoreSession, steps: ReadonlyArray<CheckStep>, timeoutMs: number, format: StepFormat = STEP_FORMAT): Promise<RunOutcome> {
   const records: StepRecord[] = [];
   try {
     await within(session.reset(), timeoutMs, 'resetting the store to empty');
-    const run: RunState = { model: initialState(), fences: modelFences(session.fencing, session.ids), image: null };
+    const run: RunState = { model: initialState(), fences: modelFences(session.fencing, session.ids), image: null, processes: new Processes(), format };
     for (const [i, s] of steps.entries()) {
       const record = await applyStep(session, run, s, i + 1, timeoutMs);
       records.push(record);
@@ -83,6 +92,8 @@ async function applyStep(session: StoreSession, run: RunState, s: CheckStep, ind
       return snapshotStep(session, run, s, index, timeoutMs);
     case 'restore':
       return restoreStep(session, run, s, index, timeoutMs);
+    case 'lifecycle':
+      return lifecycleStep(session, run.processes, s, index, timeoutMs);
     case 'command':
       return commandStep(session, run, s, index, timeoutMs);
   }
@@ -96,9 +107,12 @@ async function commandStep(
   timeoutMs: number,
 ): Promise<StepRecord> {
   const now = session.clock.t;
-  const command = resolveCommand(run.model, s.command, now);
+  const command = resolveCommand(run.model, s.command, now, { liveAttempts: run.format !== 1 });
   const sent = run.fences.toStore(run.model, command);
-  const actual = await answerOf(() => session.store.execute(sent), timeoutMs, command.kind);
+  // The model's answer does not depend on the caller: the store's must not either.
+  const call = s.call === undefined ? undefined : run.processes.call(s.call);
+  const store = session.store;
+  const actual = await answerOf(() => (call === undefined ? store.execute(sent) : store.execute(sent, call)), timeoutMs, command.kind);
   let readings: ReadonlyArray<Reading>;
   try {
     readings = run.fences.read(run.model, command, now, actual);
@@ -114,6 +128,7 @@ async function commandStep(
     step: s,
     atMs: now,
     command,
+    ...(call === undefined ? {} : { call }),
     expected: reading.expected,
     actual: reading.actual,
     ...(reading.asSent ? {} : { note: `read with the fence of ${command.kind}'s holder's lease: the store has no fences` }),
@@ -146,37 +161,8 @@ async function restoreStep(session: StoreSession, run: RunState, s: CheckStep, i
   return { index, step: s, atMs, expected: { kind: 'Restored' }, actual };
 }
 
-/** The store's answer; a thrown bug is an answer too, an environment failure aborts. */
-async function answerOf(call: () => Promise<unknown>, timeoutMs: number, what: string): Promise<unknown> {
-  try {
-    return await within(call(), timeoutMs, what);
-  } catch (error) {
-    if (error instanceof Abort) throw error;
-    if (error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof StoreLostError) {
-      throw new Abort(`the store failed on ${what}: ${messageOf(error)}`);
-    }
-    return { thrown: messageOf(error) };
-  }
-}
-
-async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Abort(`the store did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Outcomes compared as the data they are (model/data-equal.ts). */
 export function sameOutcome(actual: unknown, expected: unknown): boolean {
   return sameData(actual, expected);
 }
 
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.split('\n')[0]!;
-}

@@ -1,10 +1,12 @@
 // Id placeholders filled from the reference state when a step runs: the head of a scope's wait
 // queue (so that the waiter whose turn it is acquires), the newest reservation, permit, intent or
-// idempotency record. Drawn literally, ids rarely meet the state a rule is about; drawn from it,
-// a queue's order, an expired reservation or an Unknown record is met within a few steps.
+// idempotency record, the job waiting for an attempt and the job an attempt holds. Drawn
+// literally, ids rarely meet the state a rule is about; drawn from it, a queue's order, an expired
+// reservation, an Unknown record or a job's attempts are met within a few steps.
 
 import type { Command, IdempotencyKeyRef } from '../../model/commands.ts';
-import type { ModelState } from '../../model/state.ts';
+import type { JobRow } from '../../model/outcomes.ts';
+import { liveLease, type ModelState } from '../../model/state.ts';
 import { headOf, queueOf } from '../../model/wait-queue.ts';
 import { IDS, LIVE_DIGEST, LIVE_ID, LIVE_KEY } from './world.ts';
 
@@ -38,6 +40,22 @@ function newestIntent(state: ModelState): string {
   return last(state.intents.keys()) ?? FALLBACK_ID;
 }
 
+function jobsInOrder(state: ModelState): ReadonlyArray<JobRow> {
+  return [...state.jobs.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** The first job a scheduler would dispatch: eligible, or leased to an attempt whose lease is gone (model/jobs.ts). */
+function waitingJob(state: ModelState, now: number): string {
+  const waiting = (job: JobRow) => job.status === 'eligible' || (job.status === 'leased' && liveLease(state, job.scope, now)?.token !== job.attemptToken);
+  return jobsInOrder(state).find(waiting)?.jobId ?? FALLBACK_ID;
+}
+
+/** The newest job an attempt holds; failing that, the newest that had an attempt (given back or finished). */
+function attemptedJob(state: ModelState): string {
+  const jobs = jobsInOrder(state);
+  return last(jobs.filter((job) => job.status === 'leased'))?.jobId ?? last(jobs.filter((job) => job.attemptToken > 0))?.jobId ?? FALLBACK_ID;
+}
+
 /**
  * With LIVE_KEY, the tenant, operation, subject and key of the newest record, and with
  * LIVE_DIGEST its digest too (the same request again); literal ones stay as drawn.
@@ -68,6 +86,11 @@ export function resolveIds(state: ModelState, command: Command, now: number): Co
     case 'IdempotencyBegin':
     case 'IdempotencyComplete':
       return recordKey(state, command);
+    case 'DispatchJob':
+      return command.jobId === LIVE_ID ? { ...command, jobId: waitingJob(state, now) } : command;
+    case 'FinishJob':
+    case 'ReturnJob':
+      return command.jobId === LIVE_ID ? { ...command, jobId: attemptedJob(state) } : command;
     default:
       return command;
   }

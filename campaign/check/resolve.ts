@@ -1,7 +1,7 @@
 // Placeholders of a command template filled from the reference state at the moment the step
-// runs: the scope's live lease (or its last token when none is live), its holder, and the
-// aggregate's current version. The resolved command is what both stores receive and what a
-// counterexample prints.
+// runs: the scope's live lease (or its last token when none is live), its holder, the aggregate's
+// current version, and a job's current attempt token. The resolved command is what both stores
+// receive and what a counterexample prints.
 
 import type { Command } from '../../model/commands.ts';
 import { lastToken } from '../../model/fencing-token.ts';
@@ -35,9 +35,29 @@ function fillHolder(value: string, owner: Owner): string {
   return value === LIVE_HOLDER ? (owner.holder ?? 'A') : value;
 }
 
-export function resolveCommand(state: ModelState, template: Command, now: number): Command {
+/**
+ * The token of the job's current attempt (its latest dispatch), which alone may finish the job or
+ * give it back; 1, the first token a scope issues, for a job never submitted (it names no attempt).
+ */
+function attemptOf(state: ModelState, jobId: string): number {
+  return state.jobs.get(jobId)?.attemptToken ?? 1;
+}
+
+export interface ResolveOptions {
+  /**
+   * Whether a job command's LIVE_TOKEN is its job's current attempt (default true). The check's
+   * first step format left it as drawn, a token no store issues, so FinishJob and ReturnJob almost
+   * never named the attempt; its paths replay with false (steps.ts).
+   */
+  readonly liveAttempts?: boolean;
+}
+
+export function resolveCommand(state: ModelState, template: Command, now: number, options: ResolveOptions = {}): Command {
   const command = resolveIds(state, template, now);
   switch (command.kind) {
+    case 'FinishJob':
+    case 'ReturnJob':
+      return options.liveAttempts !== false && command.token === LIVE_TOKEN ? { ...command, token: attemptOf(state, command.jobId) } : command;
     case 'Renew': {
       const owner = ownerOf(state, command.scope, now);
       return { ...command, holder: fillHolder(command.holder, owner), expectedToken: fillToken(command.expectedToken, owner) };

@@ -22,6 +22,12 @@ export const LEASE_SCOPES: ReadonlyArray<string> = [
 export const CAPACITY_SCOPE = validScope('acme', 'Custom', 'signing');
 
 export const HOLDERS: ReadonlyArray<string> = ['A', 'B', 'C'];
+/**
+ * The nodes whose processes make the calls (adapters/port.ts CallContext). Two are enough for a
+ * call from another node, and a restart gives a node a new process (`n1#2`), as in the simulator.
+ * Holders are drawn apart from nodes: a store must not tie a lease to the process that took it.
+ */
+export const NODES: ReadonlyArray<string> = ['n1', 'n2'];
 export const IDS: ReadonlyArray<string> = ['1', '2', '3'];
 export const ROLES: ReadonlyArray<string> = ['scheduler', 'site-authority'];
 export const TENANTS: ReadonlyArray<string> = ['acme', 'globex'];
@@ -43,7 +49,11 @@ export const BAD_TOKENS: ReadonlyArray<number> = [0, -1];
 /** Store time at the start of every run. */
 export const START_MS = 10_000;
 
-/** Placeholders, replaced when the step runs by what the reference state holds at that moment. */
+/**
+ * Placeholders, replaced when the step runs by what the reference state holds at that moment.
+ * LIVE_TOKEN is the live lease's token in a lease command, and the job's current attempt token in
+ * FinishJob and ReturnJob.
+ */
 export const LIVE_TOKEN = -424_242;
 export const LIVE_HOLDER = '@live-holder';
 export const LIVE_VERSION = -434_343;

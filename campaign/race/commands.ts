@@ -19,7 +19,7 @@ import { step } from '../../model/step.ts';
 import { sameState } from '../../sim/state-equal.ts';
 import { commandArbitrary } from '../check/command-arbitraries.ts';
 import { resolveCommand } from '../check/resolve.ts';
-import { LEASE_SCOPES, LIVE_TOKEN } from '../check/world.ts';
+import { LEASE_SCOPES } from '../check/world.ts';
 
 /** The scope a case aims at. */
 export const RACE_SCOPE = LEASE_SCOPES[0]!;
@@ -38,12 +38,6 @@ function aimed(command: Command): Command {
   return command;
 }
 
-/** A job command's live token is its job's current attempt token (resolve.ts fills lease tokens only). */
-function withJobToken(state: ModelState, command: Command): Command {
-  if ((command.kind !== 'FinishJob' && command.kind !== 'ReturnJob') || command.token !== LIVE_TOKEN) return command;
-  return { ...command, token: state.jobs.get(command.jobId)?.attemptToken ?? 1 };
-}
-
 /**
  * Whom a case's later calls come from: `rival`, other actors than the earlier calls'; `same`, the
  * same actor again (a retry, a duplicate request, one holder's two processes).
@@ -54,7 +48,7 @@ export const CASE_ACTORS: ReadonlyArray<CaseActors> = ['rival', 'same'];
 /** The command of `kind` for slot `slot` of a case, arriving at `at` in `state`, unlike `others`. */
 export function pickCommand(kind: CommandKind, state: ModelState, at: number, slot: number, others: ReadonlyArray<Command>, actors: CaseActors = 'rival'): Command {
   const templates = fc.sample(commandArbitrary(kind), { seed: 1 + slot, numRuns: SAMPLES });
-  const candidates = templates.map((t) => withJobToken(state, resolveCommand(state, aimed(t), at)));
+  const candidates = templates.map((t) => resolveCommand(state, aimed(t), at));
   // The same actor may send the very same command again (a retry, a duplicate); another never does.
   const fresh = actors === 'same' ? candidates : candidates.filter((c) => !others.some((o) => sameData(o, c)));
   const pool = fresh.length > 0 ? fresh : candidates;

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
 import { findMutant } from '../../adapters/mutants/index.ts';
-import { checkStore, formatCounterexample, type CheckResult } from '../../campaign/check/index.ts';
+import { checkStore, formatCounterexample, isCheckPath, type CheckResult } from '../../campaign/check/index.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
@@ -36,7 +36,7 @@ function parseCount(text: string, what: string, max: number): number {
 function parsePath(text: string | undefined, seed: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   if (seed === undefined) throw new UsageError('--path replays a counterexample and needs the --seed it was found with');
-  if (!/^\d+(:\d+)*$/.test(text)) throw new UsageError(`bad path "${text}": expected numbers separated by colons, as printed on a replay line`);
+  if (!isCheckPath(text)) throw new UsageError(`bad path "${text}": expected numbers separated by colons (after v2: for a path of the current check), as printed on a replay line`);
   return text;
 }
 

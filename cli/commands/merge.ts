@@ -85,7 +85,11 @@ async function finishMutants(input: GateRunInput, options: { readonly out: strin
   } else {
     const width = Math.max(...input.mutants.map((m) => m.name.length));
     for (const m of input.mutants) {
-      const how = m.caught ? `first caught by ${m.firstFailingScenario} seed ${m.firstFailingSeed}` : `not caught by the simulator in ${m.seedsTried} seeds`;
+      const how = m.caught
+        ? `first caught by ${m.firstFailingScenario} seed ${m.firstFailingSeed}`
+        : m.checkOnly === undefined
+          ? `not caught by the simulator in ${m.seedsTried} seeds`
+          : `not hunted (no workload reaches it: ${m.checkOnly})`;
       process.stdout.write(`${caughtBy(m).length > 0 ? pc.green('caught ') : pc.red('MISSED ')}${m.name.padEnd(width)}  ${how}${m.check === undefined ? '' : `; check: ${m.check.caught ? 'caught' : 'not caught'}`}\n`);
     }
     process.stdout.write(`${input.mutants.length - escaped.length}/${input.mutants.length} mutants caught\n${line}\nresults: ${path.join(options.out, 'results.json')}\n`);

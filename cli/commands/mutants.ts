@@ -90,6 +90,7 @@ export async function mutantsCommand(options: MutantsOptions): Promise<void> {
         simulatorMs: stages[i]!.simMs,
         check: stages[i]!.check,
         caughtBy: caughtBy(r, stages[i]!),
+        ...(r.checkOnly === undefined ? {} : { checkOnly: r.checkOnly }),
       })),
       sqlRaceMutants: sqlRaceMutants(),
     });
@@ -154,19 +155,22 @@ function checkLine(check: StageCatch | null): string {
 function printTable(out: string, reports: ReadonlyArray<MutantReport>, stages: ReadonlyArray<Stages>, unwritten: ReadonlySet<string>): void {
   const width = Math.max(...reports.map((r) => r.name.length));
   for (const r of reports) {
-    const status = r.caught ? pc.green('caught ') : pc.red('MISSED ');
+    const stage = stages[reports.indexOf(r)]!;
+    const status = r.caught || (r.checkOnly !== undefined && stage.check?.caught === true) ? pc.green('caught ') : pc.red('MISSED ');
     const detail = r.caught
       ? `first caught by ${r.firstFailingScenario} seed ${r.firstFailingSeed}; smallest counterexample: ${r.scenario} seed ${r.failure?.seed}, ${r.violations[0]?.invariant}, ${r.shrunkOperations} operations`
-      : `not caught in ${r.seedsTried} seeds`;
+      : r.checkOnly === undefined
+        ? `not caught in ${r.seedsTried} seeds`
+        : `not hunted (no workload reaches it: ${r.checkOnly})`;
     process.stdout.write(`${status}${r.name.padEnd(width)}  ${detail}\n`);
     if (r.replay !== null) process.stdout.write(pc.dim(`        replay: ${r.replay}${unwritten.has(r.name) ? '' : `   (or npx testbed replay ${failureFileOf(out, r)})`}\n`));
-    const stage = stages[reports.indexOf(r)]!;
     process.stdout.write(pc.dim(`        ${checkLine(stage.check)}; simulator: ${stage.simMs} ms\n`));
   }
   const caught = reports.filter((r) => r.caught);
+  const hunted = reports.filter((r) => r.checkOnly === undefined).length;
   const seedsToCatch = caught.map((r) => r.firstFailingSeed ?? 0).sort((a, b) => a - b);
   const median = seedsToCatch.length === 0 ? null : seedsToCatch[Math.floor((seedsToCatch.length - 1) / 2)];
   const byCheck = stages.filter((s) => s.check?.caught === true).length;
   const storeMutants = stages.filter((s) => s.check !== null).length;
-  process.stdout.write(`${caught.length}/${reports.length} mutants caught by the simulator; median seeds to catch: ${median ?? 'n/a'}; ${byCheck}/${storeMutants} store mutants caught by the command-level check\n`);
+  process.stdout.write(`${caught.length}/${hunted} mutants caught by the simulator (${reports.length - hunted} reached by the check only); median seeds to catch: ${median ?? 'n/a'}; ${byCheck}/${storeMutants} store mutants caught by the command-level check\n`);
 }

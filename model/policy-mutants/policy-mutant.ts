@@ -26,6 +26,12 @@ export interface MutantDeclaration {
   readonly invariants?: ReadonlyArray<string>;
   /** Scenarios that must catch it, tried in this order. */
   readonly scenarios: ReadonlyArray<string>;
+  /**
+   * Why no workload of the simulator can reach the bug, for a store mutant that only the
+   * command-level check catches (a rule no controller exercises). Such a mutant names no scenario
+   * and no invariant; the hunt does not run it, and its catch is the check's.
+   */
+  readonly checkOnly?: string;
 }
 
 export interface PolicyMutant extends MutantDeclaration {

@@ -1,9 +1,9 @@
 // gates.md: the gate table for a pull request or a release note, then the evidence behind
 // every gate that did not pass, with the lines that replay each failure.
 
-import type { GateRunInput, MutantEvidence } from '../gate-input.ts';
+import { mutantCaught, type GateRunInput, type MutantEvidence } from '../gate-input.ts';
 import { countsLine, gateGroups, statusCounts } from '../gate-groups.ts';
-import { mutantShrunk, scenarioProof, type GateResult } from '../gate-status.ts';
+import { mutantShrunk, proofCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkdown as text, escapeMarkdownCell as cell, markdownCode as code } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
 import { verdictLine, type RunVerdict } from '../run-verdict.ts';
@@ -52,9 +52,9 @@ export function renderGatesMd(input: GateRunInput, gates: ReadonlyArray<GateResu
       input.mutants.map((m) => [
         m.name,
         m.bug,
-        m.caught ? 'yes' : 'NO',
+        mutantCaught(m) ? 'yes' : 'NO',
         m.seedsTried,
-        m.caught ? `${m.firstFailingScenario === undefined ? '' : `${m.firstFailingScenario} `}seed ${m.firstFailingSeed ?? '?'}` : '',
+        m.caught ? `${m.firstFailingScenario === undefined ? '' : `${m.firstFailingScenario} `}seed ${m.firstFailingSeed ?? '?'}` : m.checkOnly === undefined ? '' : 'the command-level check only: no workload reaches it',
         mutantShrunk(m),
         m.replay === undefined ? '' : replayLine(m.replay),
         checkCell(m.check),
@@ -76,7 +76,7 @@ export function renderGatesMd(input: GateRunInput, gates: ReadonlyArray<GateResu
         if (proof.firstFailure !== undefined) lines.push(`  - ${code(replayLine(proof.firstFailure.replay))}`);
       }
       for (const proof of gate.evidence.mutants.filter((p) => !p.holds)) {
-        lines.push(`- Mutant ${code(proof.name)} (${text(proof.bug)}) was not caught in ${proof.seedsTried} seeds.`);
+        lines.push(`- Mutant ${code(proof.name)} (${text(proof.bug)}) was ${text(proofCatch(proof))}.`);
       }
       for (const proof of gate.evidence.suites.filter((p) => !p.holds)) lines.push(`- Suite ${code(proof.name)}: ${proof.failed} failed.`);
       lines.push('');

@@ -2,9 +2,9 @@
 // fetched): the gate tables, the scenario and mutant tables, and for every kept run a lease
 // timeline with its faults, violations and replay line, and a plot of how long waiters waited.
 
-import type { GateRunInput } from '../gate-input.ts';
+import { mutantCaught, type GateRunInput } from '../gate-input.ts';
 import { countsLine, gateGroups, statusCounts, type StatusCounts } from '../gate-groups.ts';
-import { mutantCatch, mutantShrunk, scenarioProof, type GateResult } from '../gate-status.ts';
+import { mutantShrunk, proofCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { leaseTimeline } from '../lease-timeline.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
@@ -94,7 +94,7 @@ function gateRows(gate: GateResult): string {
   const e = gate.evidence;
   const items = [
     ...e.scenarios.map((p) => `<li>${esc(p.finding)}${p.firstFailure === undefined ? '' : ` <code>${esc(replayLine(p.firstFailure.replay))}</code>`}</li>`),
-    ...e.mutants.map((p) => `<li>mutant <code>${esc(p.name)}</code>: ${p.caught ? esc(mutantCatch(p)) : `<strong>not caught</strong> in ${p.seedsTried} seeds`}${p.caught && p.replay !== undefined ? ` <code>${esc(replayLine(p.replay))}</code>` : ''}</li>`),
+    ...e.mutants.map((p) => `<li>mutant <code>${esc(p.name)}</code>: ${p.holds ? esc(proofCatch(p)) : `<strong>${esc(proofCatch(p))}</strong>`}${proofReplay(p)}</li>`),
     ...e.suites.map((p) => `<li>suite <code>${esc(p.name)}</code>: ${p.passed} passed, ${p.failed} failed</li>`),
   ];
   const details = items.length === 0 ? '' : `<details><summary>${items.length} proofs</summary><ul class="evidence-list">${items.join('')}</ul></details>`;
@@ -147,6 +147,12 @@ function scenarioTable(input: GateRunInput): string {
 }
 
 /** The command-level check's result on a mutant: caught how fast and in how few steps. */
+/** The replay line of a mutant proof's catch: the hunt's run, or the check's counterexample. */
+function proofReplay(p: GateResult['evidence']['mutants'][number]): string {
+  const line = p.provedByCheck?.replay ?? (p.caught && p.replay !== undefined ? replayLine(p.replay) : undefined);
+  return line === undefined ? '' : ` <code>${esc(line)}</code>`;
+}
+
 function checkCell(m: GateRunInput['mutants'][number]): string {
   const check = m.check;
   if (check === undefined) return 'not a store bug';
@@ -156,12 +162,12 @@ function checkCell(m: GateRunInput['mutants'][number]): string {
 
 function mutantTable(input: GateRunInput): string {
   if (input.mutants.length === 0) return '<p>No mutant hunt in this run.</p>';
-  const caught = input.mutants.filter((m) => m.caught).length;
+  const caught = input.mutants.filter(mutantCaught).length;
   // "Caught at" and the replay line name the same run: the first catch.
   const rows = input.mutants.map(
     (m) =>
-      `<tr class="mutant-row" data-mutant="${esc(m.name)}"><td><code>${esc(m.name)}</code></td><td>${esc(m.bug)}</td><td><span class="badge ${m.caught ? 'pass' : 'fail'}">${m.caught ? 'caught' : 'survived'}</span></td>` +
-      `<td class="caught-at">${m.caught ? esc(m.firstFailingScenario === undefined ? `seed ${m.firstFailingSeed ?? '?'}` : `${m.firstFailingScenario} seed ${m.firstFailingSeed ?? '?'}`) : '—'}</td><td class="num">${m.seedsTried}</td><td class="num">${m.caught ? esc(mutantShrunk(m) || '—') : '—'}</td>` +
+      `<tr class="mutant-row" data-mutant="${esc(m.name)}"><td><code>${esc(m.name)}</code></td><td>${esc(m.bug)}</td><td><span class="badge ${mutantCaught(m) ? 'pass' : 'fail'}">${mutantCaught(m) ? 'caught' : 'survived'}</span></td>` +
+      `<td class="caught-at">${m.caught ? esc(m.firstFailingScenario === undefined ? `seed ${m.firstFailingSeed ?? '?'}` : `${m.firstFailingScenario} seed ${m.firstFailingSeed ?? '?'}`) : m.checkOnly === undefined ? '—' : 'command-level check only'}</td><td class="num">${m.seedsTried}</td><td class="num">${m.caught ? esc(mutantShrunk(m) || '—') : '—'}</td>` +
       `<td class="replay">${m.replay === undefined ? '' : `<code>${esc(replayLine(m.replay))}</code>`}</td><td>${checkCell(m)}</td></tr>`,
   );
   return (

@@ -4,8 +4,8 @@
 // as the gate run measured it, and a gate's the sum of the evidence it rests on; every suite
 // carries the run's start as its timestamp.
 
-import type { GateRunInput } from '../gate-input.ts';
-import { mutantCatch, scenarioProof, type GateResult } from '../gate-status.ts';
+import { mutantCaught, type GateRunInput } from '../gate-input.ts';
+import { mutantCatch, proofCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';
 import { verdictLine, type RunVerdict } from '../run-verdict.ts';
@@ -72,7 +72,7 @@ function gateCase(gate: GateResult): Case {
     for (const v of proof.firstFailure?.violations ?? []) lines.push(`  ${v.invariant}: ${v.message}`);
     if (proof.firstFailure !== undefined) lines.push(`  ${replayLine(proof.firstFailure.replay)}`);
   }
-  for (const proof of gate.evidence.mutants.filter((p) => !p.holds)) lines.push(`mutant ${proof.name} (${proof.bug}) not caught in ${proof.seedsTried} seeds`);
+  for (const proof of gate.evidence.mutants.filter((p) => !p.holds)) lines.push(`mutant ${proof.name} (${proof.bug}) ${proofCatch(proof)}`);
   for (const proof of gate.evidence.suites.filter((p) => !p.holds)) lines.push(`suite ${proof.name}: ${proof.failed} failed`);
   return { classname, name, failure: { message: gate.evidence.summary, body: lines.join('\n') }, ...timed };
 }
@@ -101,9 +101,9 @@ export function renderJunitXml(input: GateRunInput, gates: ReadonlyArray<GateRes
     const classname = 'mutants';
     const name = `${m.name}: ${m.bug}`;
     const timed = m.durationMs === undefined ? {} : { ms: m.durationMs };
-    return m.caught
-      ? { classname, name, out: `${mutantCatch(m)}; shrunk to ${m.shrunkOperations ?? '?'} operations${m.replay === undefined ? '' : `\n${replayLine(m.replay)}`}`, ...timed }
-      : { classname, name, failure: { message: `not caught in ${m.seedsTried} seeds`, body: `mutant ${m.name} (${m.bug}) survived ${m.seedsTried} seeds` }, ...timed };
+    if (!mutantCaught(m)) return { classname, name, failure: { message: mutantCatch(m), body: `mutant ${m.name} (${m.bug}) survived: ${mutantCatch(m)}` }, ...timed };
+    if (m.checkOnly !== undefined) return { classname, name, out: `${mutantCatch(m)}\n${m.check!.replay}`, ...timed };
+    return { classname, name, out: `${mutantCatch(m)}; shrunk to ${m.shrunkOperations ?? '?'} operations${m.replay === undefined ? '' : `\n${replayLine(m.replay)}`}`, ...timed };
   });
   const tests: Case[] = input.suites.map((s) => {
     const timed = s.durationMs === undefined ? {} : { ms: s.durationMs };

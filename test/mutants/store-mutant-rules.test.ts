@@ -1,8 +1,8 @@
-// seed 000 §24–§53, §79–§114, §163–§168, §200–§213, §271–§276, seed 001 §84–§85, §93–§94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence where it answers differently from the correct store.
+// seed 000 §24–§53, §72–§74, §79–§114, §163–§168, §200–§213, §271–§276, §286, seed 001 §76–§77, §84–§85, §93–§94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence (with the calling process and lifecycle events where the rule is about them) where it answers differently from the correct store.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
-import type { Store, StoreFactory, StoreOptions } from '../../adapters/port.ts';
+import type { CallContext, Store, StoreFactory, StoreOptions } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import type { StoredOutcome } from '../../model/idempotency-outcome.ts';
 import type { Outcome } from '../../model/outcomes.ts';
@@ -13,17 +13,17 @@ interface Clocks {
   caller: number;
 }
 
-type Script = (run: (command: Command, at: number, callerAt?: number) => Promise<Outcome>, store: Store) => Promise<Outcome>;
+type Script = (run: (command: Command, at: number, callerAt?: number, call?: CallContext) => Promise<Outcome>, store: Store) => Promise<Outcome>;
 
 async function play(factory: StoreFactory, script: Script): Promise<Outcome> {
   const clocks: Clocks = { store: 0, caller: 0 };
   const options: StoreOptions = { time: { now: () => clocks.store }, callerClock: { now: () => clocks.caller } };
   const store = await factory(options);
   try {
-    return await script(async (command, at, callerAt = at) => {
+    return await script(async (command, at, callerAt = at, call) => {
       clocks.store = at;
       clocks.caller = callerAt;
-      return store.execute(command);
+      return call === undefined ? store.execute(command) : store.execute(command, call);
     }, store);
   } finally {
     await store.close();
@@ -370,6 +370,41 @@ const CASES: ReadonlyArray<RuleCase> = [
     },
     correct: { kind: 'JobFinished', job: { status: 'done', attemptToken: 1 } },
     broken: { kind: 'StaleAttempt', job: { status: 'eligible', attemptToken: 0 } },
+  },
+  {
+    mutant: 'session-reentrant-acquire',
+    rule: 'an Acquire from the process that took the live lease is granted again, whatever holder it names (§21–§24, §72–§74)',
+    script: async (run) => {
+      const process: CallContext = { process: 'n1#1', node: 'n1' };
+      await run(acquire('a'), 0, 0, process);
+      return run(acquire('b'), 10, 10, process);
+    },
+    correct: { kind: 'Busy', holder: 'a', token: 1 },
+    broken: { kind: 'Acquired', lease: { holder: 'b', token: 2 } },
+  },
+  {
+    mutant: 'unlogged-leases',
+    rule: 'a database crash ends the live leases, and another holder takes the scope before the lease expires (§74, §286)',
+    script: async (run, store) => {
+      await run(acquire('a'), 0);
+      // The correct store has no lifecycle(): nothing happens to it, as nothing must.
+      await store.lifecycle?.({ kind: 'database-crash', process: null, node: null });
+      return run(acquire('b'), 10);
+    },
+    correct: { kind: 'Busy', holder: 'a', token: 1 },
+    broken: { kind: 'Acquired', lease: { holder: 'b', token: 2 } },
+  },
+  {
+    mutant: 'finish-after-return',
+    rule: 'an attempt that gave its job back still finishes it (seed 001 §76–§77)',
+    script: async (run) => {
+      await run({ kind: 'SubmitJob', jobId: 'j1', scope: 'env:prod' }, 0);
+      await run({ kind: 'DispatchJob', jobId: 'j1', holder: 'c1', ttlMs: 1_000 }, 10);
+      await run({ kind: 'ReturnJob', jobId: 'j1', token: 1 }, 20);
+      return run({ kind: 'FinishJob', jobId: 'j1', token: 1 }, 30);
+    },
+    correct: { kind: 'StaleAttempt', job: { status: 'eligible', attemptToken: 1 } },
+    broken: { kind: 'JobFinished', job: { status: 'done', attemptToken: 1 } },
   },
   {
     mutant: 'restore-drops-jobs',

@@ -120,6 +120,11 @@ function scenarioEvidence(name: string): ScenarioEvidence {
 export const ALL_INVARIANTS = [...INVARIANT_NAMES];
 
 function mutantEvidence(name: string): MutantEvidence {
+  const checkOnly = MUTANTS.find((m) => m.name === name)?.checkOnly;
+  // A mutant no workload reaches is not hunted: the command-level check caught it.
+  if (checkOnly !== undefined) {
+    return { name, bug: `${name} bug`, caught: false, seedsTried: 0, checkOnly, check: { caught: true, firstFailureMs: 300, steps: 4, replay: `npx testbed check --adapter mutant:${name} --seed 1 --path v2:3:1` } };
+  }
   return {
     name,
     bug: `${name} bug`,

@@ -4,7 +4,7 @@ import { INVARIANT_NAMES } from '../../model/checkers/index.ts';
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { listScenarios } from '../../scenarios/index.ts';
-import { computeGates, GATE_CATALOGUE, GateInputError, type GateResult, type GateRunInput } from '../../reports/index.ts';
+import { computeGates, GATE_CATALOGUE, GateInputError, runVerdict, type GateResult, type GateRunInput } from '../../reports/index.ts';
 import { cleanInput, PUBLISHED_MUTANTS, PUBLISHED_SCENARIOS, STALE_REPLAY, staleHolderFailingInput, SUITES } from './fixtures.ts';
 
 function byId(gates: ReadonlyArray<GateResult>, id: string): GateResult {
@@ -156,6 +156,20 @@ describe('computeGates', () => {
     const gates = computeGates({ ...input, mutants: input.mutants.map((m) => (m.name === 'key-only-force-release' ? { ...m, caught: false } : m)) });
     expect(gates.filter((g) => g.status === 'fail').map((g) => g.id)).toEqual(gatesProvenBy('mutants', 'key-only-force-release'));
     expect(byId(gates, '000-316-force-release-audited').evidence.summary).toMatch(/Mutant key-only-force-release was not caught in 12 seeds/);
+  });
+
+  it('counts a check-only mutant caught by the command-level check as proof of its gates, and fails them and the run when the check missed it', () => {
+    const name = 'finish-after-return';
+    const input = cleanInput();
+    const row = byId(computeGates(input), '001-338-postgres-metadata-authority');
+    expect(row.status).toBe('pass');
+    expect(row.evidence.summary).toMatch(/Proved by mutant finish-after-return, caught by the command-level check in 4 steps \(no workload reaches it: /);
+    expect(runVerdict(input, computeGates(input)).status).toBe('pass');
+    const missed = { ...input, mutants: input.mutants.map((m) => (m.name === name ? { ...m, check: { ...m.check!, caught: false } } : m)) };
+    const gates = computeGates(missed);
+    expect(gates.filter((g) => g.status === 'fail').map((g) => g.id)).toEqual(gatesProvenBy('mutants', name));
+    expect(byId(gates, '001-338-postgres-metadata-authority').evidence.summary).toMatch(/Mutant finish-after-return was not caught by the command-level check/);
+    expect(runVerdict(missed, gates).failures.map((f) => f.name)).toContain(name);
   });
 
   it('fails the gates of an -unmitigated scenario that showed no violation', () => {
