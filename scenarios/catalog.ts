@@ -84,7 +84,8 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §289', '000 §115–117'],
     workload: { controllers: 4, scopes: 2, mix: { 'cancel-deploy': 3, 'env-deploy': 1 }, horizonMs: 10_000, leaseTtlMs: 2_000 },
     profile: { networkDelayMsMax: 80, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 },
-    invariants: [...SAFETY, 'no-blind-retry'],
+    // concurrency-group: a cancelled run starts no new side effect (§115–§117).
+    invariants: [...SAFETY, 'no-blind-retry', 'concurrency-group'],
   }),
   leaseScenario({
     name: 'force-release-observed-epoch',

@@ -2,9 +2,12 @@
 // effects. Once a run's cancellation was requested (a `cancel` operation naming its run id), the
 // run starts no external effect: an effect already started is reconciled, never a new one begun.
 // An effect has started when its intent was moved to Started (the durable record a reconciler
-// inspects, §60–§65) or, for a run without intents, when it was sent. A run is a `group-run`
-// operation of process `P:group`; the effects it sends are the `effect` operations of process P
-// while it is open (one run at a time per process). Judged wherever runs are cancelled.
+// inspects, §60–§65) or, for a run without intents, when it was sent. A run of a concurrency group
+// is a `group-run` operation of process `P:group`; the effects it sends are the `effect` operations
+// of process P while it is open (one run at a time per process). Any other cancelled run (a user
+// cancelling a running deploy) is the operation the cancel names, run by the process whose helper
+// asked for the cancel (`P:…`, the same incarnation): its effects are those of P whose intent is
+// the operation's (`<runId>/…`). Judged wherever runs are cancelled.
 
 import type { Violation } from '../verdict.ts';
 import { controllerOps, endOf, requireString, storeOps, type Operation } from './operations.ts';
@@ -41,11 +44,13 @@ export function effectsAfterCancel(operations: ReadonlyArray<Operation>): Violat
   const starts = startsOfIntents(operations);
   const startedAt = (effect: Operation): number => starts.get(`${effect.process}\u0000${requireString(effect.invoke.value, 'intentId', effect.invoke.index)}`) ?? effect.invoke.index;
   const violations: Violation[] = [];
+  const judged = new Set<string>();
   for (const run of controllerOps(operations, 'group-run')) {
     if (!run.process.endsWith(RUN_SUFFIX)) continue;
     const runId = requireString(run.invoke.value, 'runId', run.invoke.index);
     const cancel = cancels.get(runId);
     if (cancel === undefined) continue;
+    judged.add(runId);
     const process = run.process.slice(0, -RUN_SUFFIX.length);
     const requested = cancel.invoke.index;
     const late = effects.find((e) => e.process === process && e.invoke.index > run.invoke.index && e.invoke.index < endOf(run) && startedAt(e) > requested);
@@ -53,6 +58,16 @@ export function effectsAfterCancel(operations: ReadonlyArray<Operation>): Violat
     const group = requireString(run.invoke.value, 'group', run.invoke.index);
     violations.push(
       violation(INVARIANT, `group ${group}: run ${runId} started an external effect (#${startedAt(late)}, sent #${late.invoke.index}) after its cancellation was requested (#${requested}): a cancelled run starts no new side effect`, [run.invoke.index, requested, startedAt(late), late.invoke.index]),
+    );
+  }
+  for (const [runId, cancel] of cancels) {
+    if (judged.has(runId)) continue;
+    const process = cancel.process.split(':')[0]!;
+    const requested = cancel.invoke.index;
+    const late = effects.find((e) => e.process === process && requireString(e.invoke.value, 'intentId', e.invoke.index).startsWith(`${runId}/`) && startedAt(e) > requested);
+    if (late === undefined) continue;
+    violations.push(
+      violation(INVARIANT, `run ${runId} of ${process} started an external effect (#${startedAt(late)}, sent #${late.invoke.index}) after its cancellation was requested (#${requested}): a cancelled run starts no new side effect`, [requested, startedAt(late), late.invoke.index]),
     );
   }
   return violations;

@@ -75,9 +75,9 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'cancelled-run-effects': {
     bug: 'a run cancelled while it worked still sends its external effect: the cancellation is not checked before the effect',
     source: '000 §115–§117, §119–§121',
-    rule: 'concurrency-group: a cancelled run sends no new external effect after its cancellation was requested',
+    rule: 'concurrency-group: a cancelled run starts no new external effect after its cancellation was requested',
     invariants: ['concurrency-group'],
-    scenarios: ['cancel-previous-non-supersedable'],
+    scenarios: ['cancel-previous-non-supersedable', 'cancel-keeps-lease'],
     flips: 'stopCancelledRuns',
   },
   // Seed 000 §119–§121 ("CancelPrevious: Safe only for operations declared supersedable";

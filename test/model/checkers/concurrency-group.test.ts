@@ -69,6 +69,22 @@ describe('concurrency-group', () => {
       expect(concurrencyGroup(cancelledRun('before').build()).valid).toBe(true);
     });
 
+    it('judges a cancelled deploy that is no group run: its own process may not start the operation\'s effect after the request', () => {
+      const deploy = (startAfterCancel: boolean) => {
+        const h = new HistoryBuilder();
+        const start = () => h.op('c1#1', { kind: 'TransitionIntent', intentId: 'op8/e', to: 'Started' }, { kind: 'Transitioned', intent: { intentId: 'op8/e' } });
+        if (!startAfterCancel) start();
+        h.call('c1#1:cx', 'cancel', { group: 'deploy', runId: 'op8', supersedable: false, mode: 'Cancel' }, 'ok', { runId: 'op8', requested: true });
+        if (startAfterCancel) start();
+        h.call('c1#1', 'effect', { intentId: 'op8/e', scope: 's', token: 1 }, 'ok', { applied: true });
+        // Another node's effect on another operation is not the cancelled run's.
+        h.call('c2#1', 'effect', { intentId: 'op9/e', scope: 's', token: 2 }, 'ok', { applied: true });
+        return concurrencyGroup(h.build());
+      };
+      expect(deploy(false).valid).toBe(true);
+      expect(deploy(true).violations[0]?.message).toMatch(/run op8 of c1#1 started an external effect .* after its cancellation was requested/);
+    });
+
     it('fails an effect started after the cancellation was requested, with or without an intent', () => {
       for (const started of ['after', 'none'] as const) {
         const verdict = concurrencyGroup(cancelledRun(started).build());
