@@ -171,8 +171,12 @@ export async function mutate(sim: Sim, fiber: Fiber, op: OpSpec, held: HeldLease
       w.versions.set(key, r.version);
       return true;
     }
-    // Fenced: the lease is still the holder's own, so it is released, not taken for lost.
-    if (r.kind === 'Fenced') return false;
+    // Fenced: the lease is still the holder's own, so it is released, not taken for lost; the
+    // refused write still stops the run, which ends preempted (sim/handler-run.ts).
+    if (r.kind === 'Fenced') {
+      recordCause(sim, held.run, 'write-refused');
+      return false;
+    }
     if (r.kind !== 'StaleVersion') {
       held.lost = true;
       recordCause(sim, held.run, 'write-refused');

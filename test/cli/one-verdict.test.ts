@@ -49,12 +49,11 @@ async function sixOutputs(input: GateRunInput): Promise<SixOutputs> {
   };
 }
 
-/** The clean input with one mutant that no gate row names, escaped after its whole seed budget. */
+/** The clean input plus a mutant that no gate row names (every catalogued one is on a row), escaped after its whole seed budget. */
 function escapedMutantInput(): GateRunInput {
   const input = cleanInput();
-  const onRows = new Set(GATE_CATALOGUE.flatMap((g) => g.proofs.mutants));
-  const planted = input.mutants.find((m) => !onRows.has(m.name)) ?? input.mutants[0]!;
-  return { ...input, mutants: input.mutants.map((m) => (m === planted ? { name: m.name, bug: m.bug, caught: false, seedsTried: 50 } : m)) };
+  expect(GATE_CATALOGUE.some((g) => g.proofs.mutants.includes('planted-escape'))).toBe(false);
+  return { ...input, mutants: [...input.mutants, { name: 'planted-escape', bug: 'a bug no row names', caught: false, seedsTried: 50 }] };
 }
 
 function expectAgreement(six: SixOutputs, status: 'pass' | 'fail', failures: ReadonlyArray<string>): void {
@@ -85,13 +84,18 @@ describe('one verdict across the six outputs', () => {
   });
 
   it('a mutant that escaped its seed budget fails the run everywhere, even when no gate row names it', async () => {
-    const input = escapedMutantInput();
-    const escaped = input.mutants.find((m) => !m.caught)!;
-    const six = await sixOutputs(input);
-    const rowFailures = six.json.gates.filter((g) => g.status === 'fail').length;
-    const expected = [...(rowFailures > 0 ? six.json.verdict.failures.filter((f) => f.kind === 'gate').map((f) => `gate ${f.name}`) : []), `mutant ${escaped.name}`];
-    expectAgreement(six, 'fail', expected);
-    expect(six.console).toContain(`mutant ${escaped.name} (${escaped.bug}) was not caught in 50 seeds`);
+    const six = await sixOutputs(escapedMutantInput());
+    expect(six.json.gates.filter((g) => g.status === 'fail')).toHaveLength(0);
+    expectAgreement(six, 'fail', ['mutant planted-escape']);
+    expect(six.console).toContain('mutant planted-escape (a bug no row names) was not caught in 50 seeds');
+  });
+
+  it('a mutant on a row that escaped fails its rows and itself, each once, in every output', async () => {
+    const input = cleanInput();
+    const onRow = input.mutants.find((m) => GATE_CATALOGUE.some((g) => g.proofs.mutants.includes(m.name)))!;
+    const six = await sixOutputs({ ...input, mutants: input.mutants.map((m) => (m === onRow ? { name: m.name, bug: m.bug, caught: false, seedsTried: 50 } : m)) });
+    const rows = GATE_CATALOGUE.filter((g) => g.proofs.mutants.includes(onRow.name)).map((g) => `gate ${g.id}`);
+    expectAgreement(six, 'fail', [...rows, `mutant ${onRow.name}`]);
   });
 
   it('a suite with a failed test fails the run everywhere', async () => {
@@ -110,26 +114,26 @@ describe('one verdict across the six outputs', () => {
     expect(names.filter((n) => n.startsWith('gate '))).toHaveLength(rows);
   });
 
-  it('an undecided sweep is a JUnit error, and the run is undecided (exit 3) when nothing else failed', async () => {
+  it('an undecided sweep no row rests on is a JUnit error, and the run is undecided (exit 3) when nothing else failed', async () => {
     const input = cleanInput();
-    // A sweep no row rests on, so no row fails with it.
-    const onRows = new Set(GATE_CATALOGUE.flatMap((g) => g.proofs.scenarios.map((r) => r.split('@')[0])));
-    const loose = input.scenarios.find((s) => !onRows.has(s.scenario));
-    const target = loose ?? input.scenarios[0]!;
-    const six = await sixOutputs({ ...input, scenarios: input.scenarios.map((s) => (s === target ? { ...s, status: 'unknown' as const } : s)) });
+    const sweep = { ...input.scenarios[0]!, scenario: 'planted-undecided', title: 'a sweep no row names', status: 'unknown' as const };
+    const six = await sixOutputs({ ...input, scenarios: [...input.scenarios, sweep] });
     expect(six.junit.errors).toBe(1);
-    if (loose !== undefined) {
-      expect(six.exitCode).toBe(3);
-      expect(six.json.verdict.status).toBe('undecided');
-      expect(six.console).toContain('verdict: undecided');
-      expect(six.markdown).toContain('verdict: undecided');
-      expect(six.html).toContain('data-verdict="undecided"');
-      expect(six.junit.verdict).toBe('undecided');
-    } else {
-      // Every sweep credits a row: the row fails with it.
-      expect(six.exitCode).toBe(1);
-      expect(six.json.verdict.undecided).toHaveLength(1);
-      expect(six.junit.verdict).toBe('fail');
-    }
+    expect(six.exitCode).toBe(3);
+    expect(six.json.verdict.status).toBe('undecided');
+    expect(six.console).toContain('verdict: undecided');
+    expect(six.markdown).toContain('verdict: undecided');
+    expect(six.html).toContain('data-verdict="undecided"');
+    expect(six.junit.verdict).toBe('undecided');
+  });
+
+  it('an undecided sweep a row rests on fails that row (an undecided run never counts as a pass): exit 1, the sweep a JUnit error', async () => {
+    const input = cleanInput();
+    const target = input.scenarios.find((s) => s.scenario === 'stale-holder' && s.adapter === 'memory')!;
+    const six = await sixOutputs({ ...input, scenarios: input.scenarios.map((s) => (s === target ? { ...s, status: 'unknown' as const } : s)) });
+    expect(six.exitCode).toBe(1);
+    expect(six.json.verdict.undecided.map((i) => (i as { name: string }).name)).toEqual(['stale-holder on memory (sim faults)']);
+    expect(six.junit).toMatchObject({ errors: 1, verdict: 'fail', failures: six.json.verdict.failures.length });
+    expect(six.json.verdict.failures.every((f) => f.kind === 'gate')).toBe(true);
   });
 });
