@@ -4,7 +4,9 @@
 // not do what it must, whether or not a row rests on it: a sweep with a violation where none is
 // allowed (or none where one must show), a mutant that escaped its seed budget (or, for a mutant
 // only the command-level check reaches, the check), a suite with a failed test. A run that did not
-// fail is undecided when a sweep could not decide every seed.
+// fail is undecided when a sweep could not decide every seed; an undecided sweep that a row rests on
+// fails that row (gate-status.ts: an undecided run never counts as a pass), so only a sweep no row
+// names leaves the run undecided rather than failed.
 
 import { mutantCaught, type GateRunInput } from './gate-input.ts';
 import { scenarioProof, type GateResult } from './gate-status.ts';
