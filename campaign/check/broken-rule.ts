@@ -25,6 +25,8 @@ export function brokenRule(record: StepRecord): BrokenRule {
   if (record.reused !== undefined) return { rule: 'fencing-monotonic', why: `a fence reused: ${record.reused}` };
   const thrown = (record.actual as { thrown?: unknown } | null)?.thrown;
   if (typeof thrown === 'string') return { rule: 'port-contract', why: `${what} threw ${thrown} instead of answering` };
+  // A lifecycle step answers with the leases the event ended; the rule book ends none (model/SEMANTICS.md).
+  if (record.step.kind === 'lifecycle') return { rule: 'differential', why: `${what} ended ${JSON.stringify(record.actual)} where the rule book ends nothing (${JSON.stringify(record.expected)})` };
   const actual = kindOf(record.actual);
   const expected = kindOf(record.expected);
   if (expected !== undefined && REFUSED_AS_STALE.has(expected) && actual !== expected) {

@@ -146,13 +146,13 @@ function scenarioTable(input: GateRunInput): string {
   );
 }
 
-/** The command-level check's result on a mutant: caught how fast and in how few steps. */
 /** The replay line of a mutant proof's catch: the hunt's run, or the check's counterexample. */
 function proofReplay(p: GateResult['evidence']['mutants'][number]): string {
   const line = p.provedByCheck?.replay ?? (p.caught && p.replay !== undefined ? replayLine(p.replay) : undefined);
   return line === undefined ? '' : ` <code>${esc(line)}</code>`;
 }
 
+/** The command-level check's result on a mutant: caught how fast and in how few steps. */
 function checkCell(m: GateRunInput['mutants'][number]): string {
   const check = m.check;
   if (check === undefined) return 'not a store bug';
