@@ -212,7 +212,12 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     scenarios: ['tenant-isolation'],
     suites: ['scope-identity'],
   }],
-  ['lease-history-retained', 'Lease history is retained according lifecycle/audit policy.', { note: 'Retention policy is not modelled; tombstones are kept forever in the model.' }],
+  ['lease-history-retained', 'Lease history is retained according lifecycle/audit policy.', {
+    scenarios: ['db-failover', 'restore'],
+    mutants: ['tombstones-pruned'],
+    invariants: ['history-retained'],
+    note: 'The rule book’s policy keeps every tombstone for ever, and each Inspect must list every lease the store ended before it (unless a failover or restore rolled the end back). A store that prunes ownership history is caught where an Inspect follows. Time-based retention windows, archival and privacy deletion (Part 46) are not modelled.',
+  }],
   ['dogfooding', 'Forgeyard dogfoods the subsystem for deployment, infra apply, merge submission, device leases, release aliases, and workflow concurrency.', {
     note: 'Dogfooding is a property of the product integrations, outside this testbed.',
   }],

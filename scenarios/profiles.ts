@@ -10,7 +10,7 @@ export const NET = { networkDelayMsMin: 1, networkDelayMsMax: 5 } as const;
  * The safety invariants every lease scenario checks. `outcome-at-return` judges the outcome of
  * every handler run under a lease (sim/handler-run.ts), so it goes wherever handlers run.
  */
-export const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'release-after-reconcile', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return'] as const;
+export const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'release-after-reconcile', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'history-retained'] as const;
 
 /** The three deploy workloads in the proportions of a typical day. */
 export const DEPLOYS = { 'env-deploy': 4, 'infra-apply': 2, 'alias-publish': 1 } as const;

@@ -225,4 +225,11 @@ export const REGRESSIONS: ReadonlyArray<Regression> = Object.freeze([
     traceHash: 'b5e71825b456850a8062edce43c3e09a48bb459d5a2ca4ed1fca4362b027f980',
     catches: { mutant: 'cause-read-after-drain', invariant: 'outcome-at-return' },
   },
+  {
+    scenario: 'db-failover',
+    seed: 1,
+    shows: 'the recovery Inspect after a failover still lists the ownership records of leases ended before it; a store that overwrites a scope\'s record when the scope is taken again loses them (000 §205–§206, §259–§261)',
+    traceHash: '1b6971e54408d24f2e1f43d593f983910c697e99cbd5d7e4666e470613a9d931',
+    catches: { mutant: 'tombstones-pruned', invariant: 'history-retained' },
+  },
 ]);

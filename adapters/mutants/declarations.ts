@@ -260,6 +260,13 @@ const STORE_MUTANTS = {
     invariants: ['site-authority-first'],
     scenarios: ['federation-site-failover'],
   },
+  'tombstones-pruned': {
+    bug: 'the store keeps a scope’s ownership record in the scope’s row: when the scope is taken again, the record of the owners before it is overwritten',
+    source: '000 §205–§206, §259–§261',
+    rule: 'Leases: an ended lease leaves a tombstone, appended and never removed (Acquire removes none)',
+    invariants: ['history-retained'],
+    scenarios: ['db-failover', 'restore'],
+  },
   'session-reentrant-acquire': {
     bug: 'Acquire from the process that took the scope’s live lease is granted again under a new token, whatever holder it names, as a session re-enters an advisory lock it holds',
     source: '000 §21–§24, §72–§74, §279',

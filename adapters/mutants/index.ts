@@ -38,6 +38,7 @@ import { priorityWithoutAging } from './priority-without-aging.ts';
 import { recoveryKeepsLeases } from './recovery-keeps-leases.ts';
 import { recoverySkipsBlock } from './recovery-skips-block.ts';
 import { reentrantAcquire } from './reentrant-acquire.ts';
+import { tombstonesPruned } from './tombstones-pruned.ts';
 import { releaseIgnoresToken } from './release-ignores-token.ts';
 import { renewRevivesExpired } from './renew-revives-expired.ts';
 import { renewalWithoutEpochCheck } from './renewal-without-epoch-check.ts';
@@ -88,6 +89,7 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
   dispatchOutsideLeaseTransaction,
   restoreDropsJobs,
   authorityEpochPerScope,
+  tombstonesPruned,
   sessionReentrantAcquire,
   unloggedLeases,
   finishAfterReturn,

@@ -15,6 +15,7 @@ import { drainedLeaderStops } from './drained-leader-stops.ts';
 import { featureActivation } from './feature-activation.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
+import { historyRetained } from './history-retained.ts';
 import { idempotencyScope } from './idempotency-scope.ts';
 import { jobsComplete } from './jobs-complete.ts';
 import { learnerBeforeVoter } from './learner-before-voter.ts';
@@ -94,6 +95,7 @@ export const INVARIANT_NAMES = [
   'quorum-in-one-region',
   'site-authority-first',
   'outcome-at-return',
+  'history-retained',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -142,6 +144,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'quorum-in-one-region': quorumInOneRegion,
   'site-authority-first': siteAuthorityFirst,
   'outcome-at-return': outcomeAtReturn,
+  'history-retained': historyRetained,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

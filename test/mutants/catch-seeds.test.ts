@@ -83,6 +83,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'effect-without-lease-confirmation', scenario: 'standalone-coordination', seed: 3, invariant: 'lease-exclusive' },
   { mutant: 'removed-leader-keeps-role', scenario: 'membership-change', seed: 1, invariant: 'removed-node-no-authority' },
   { mutant: 'group-modes-collapsed', scenario: 'cancel-previous-non-supersedable', seed: 1, invariant: 'concurrency-group' },
+  { mutant: 'tombstones-pruned', scenario: 'db-failover', seed: 1, invariant: 'history-retained' },
   { mutant: 'cancelled-run-effects', scenario: 'cancel-previous-non-supersedable', seed: 1, invariant: 'concurrency-group' },
   { mutant: 'reopen-without-inspection', scenario: 'restore', seed: 3, invariant: 'release-after-reconcile' },
   { mutant: 'no-recheck-after-wait', scenario: 'displaced-waiter-recheck', seed: 1, invariant: 'lease-exclusive' },

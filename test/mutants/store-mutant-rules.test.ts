@@ -372,6 +372,18 @@ const CASES: ReadonlyArray<RuleCase> = [
     broken: { kind: 'StaleAttempt', job: { status: 'eligible', attemptToken: 0 } },
   },
   {
+    mutant: 'tombstones-pruned',
+    rule: 'when a scope is taken again, the record of the owner before it is gone from the store (§205–§206, §259–§261)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      await run({ kind: 'Release', scope: 'env:prod', holder: 'a', token: 1 }, 10);
+      await run(acquire('b'), 20);
+      return run({ kind: 'Inspect' }, 30);
+    },
+    correct: { kind: 'Snapshot', view: { tombstones: [{ scope: 'env:prod', holder: 'a', token: 1 }] } },
+    broken: { kind: 'Snapshot', view: { tombstones: [] } },
+  },
+  {
     mutant: 'session-reentrant-acquire',
     rule: 'an Acquire from the process that took the live lease is granted again, whatever holder it names (§21–§24, §72–§74)',
     script: async (run) => {
