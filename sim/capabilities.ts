@@ -19,6 +19,7 @@ const READ_BY_CHECKER: Readonly<Record<string, ReadonlyArray<CommandKind>>> = {
   liveness: ['Enqueue', 'CancelWait'],
   'release-after-reconcile': ['PlanIntent', 'TransitionIntent'],
   'cluster-doctor': ['Inspect'],
+  'history-retained': ['Inspect'],
 };
 
 export interface Lacking {
@@ -32,8 +33,12 @@ export interface Lacking {
 export function lackingCommands(sent: ReadonlyArray<string>, declared: ReadonlyArray<CommandKind>, invariants: ReadonlyArray<string>): Lacking {
   const has = new Set<string>(declared);
   const commands = sent.filter((kind) => !OPTIONAL_COMMANDS.has(kind as CommandKind) && !has.has(kind)).sort();
+  // A checker whose commands the run never sends, even on the reference store, judges nothing on
+  // any store: lacking them takes nothing from it.
   const unjudged = invariants.flatMap((invariant) => {
-    const lacks = (READ_BY_CHECKER[invariant] ?? []).filter((kind) => !has.has(kind));
+    const reads = READ_BY_CHECKER[invariant] ?? [];
+    if (!reads.some((kind) => sent.includes(kind))) return [];
+    const lacks = reads.filter((kind) => !has.has(kind));
     return lacks.length === 0 ? [] : [{ invariant, lacks }];
   });
   return { commands, unjudged };

@@ -86,4 +86,7 @@ test('lackingCommands: optional commands are required only by the checkers that 
     { invariant: 'release-after-reconcile', lacks: ['PlanIntent', 'TransitionIntent'] },
     { invariant: 'liveness', lacks: ['Enqueue', 'CancelWait'] },
   ]);
+  // history-retained reads Inspect: unjudged where the run sends one, and nothing taken where it sends none.
+  expect(lackingCommands(sent, LEASES, ['history-retained']).unjudged).toEqual([]);
+  expect(lackingCommands([...sent, 'Inspect'], LEASES, ['history-retained']).unjudged).toEqual([{ invariant: 'history-retained', lacks: ['Inspect'] }]);
 });
