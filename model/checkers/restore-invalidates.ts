@@ -1,14 +1,16 @@
 // restore-invalidates (seed 000 §272–§276, §297): after a `db-restore` or `db-failover` fault no
 // write is accepted under a token issued before the fault, and the scopes the fault lists in
 // `blockedScopes` grant no new lease until a ReconcileScope answered Reconciled (or one whose
-// outcome is unknown) may have unblocked them.
+// outcome is unknown) may have unblocked them. A provider effect the holder decided on the store's
+// word from before the fault is not judged here (see decidedBefore).
 
 import { assert } from '../assert.ts';
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { acceptedWrites } from './accepted-writes.ts';
-import { leaseGrants } from './lease-grants.ts';
-import { asFields, controllerOps, endOf, faultsOf, indicesOf, pairOperations, stringField, storeOps } from './operations.ts';
+import { acceptedWrites, type AcceptedWrite } from './accepted-writes.ts';
+import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
+import type { Placed } from './real-time-order.ts';
+import { asFields, controllerOps, endOf, faultsOf, indicesOf, pairOperations, stringField, storeOps, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'restore-invalidates';
@@ -21,11 +23,30 @@ function blockedScopesOf(value: unknown, index: number): ReadonlyArray<string> {
   return field as ReadonlyArray<string>;
 }
 
+/**
+ * A provider effect is the holder's decision, made on the last word it had from the store. Where
+ * its call began before the fault, or the store's last confirmation of the lease the call relied
+ * on (the latest grant or renewal to that holder, scope and token answered before the call) was
+ * asked before the fault, the holder could not have learned of the fault: the call was already
+ * decided, and only reconciliation before reopening (§275) answers for it. A call made on a
+ * confirmation asked after the fault is judged: a store that honours the restore refuses it.
+ */
+function decidedBefore(call: Operation, write: Placed<AcceptedWrite>, confirmations: ReadonlyArray<LeaseGrant>, faultIndex: number): boolean {
+  if (call.invoke.index < faultIndex) return true;
+  let last: LeaseGrant | undefined;
+  for (const grant of confirmations) {
+    if (grant.index >= call.invoke.index) break;
+    if (grant.lease.scope === write.key && grant.lease.holder === write.item.holder && grant.lease.token === write.value) last = grant;
+  }
+  return last !== undefined && last.op.invoke.index < faultIndex;
+}
+
 export function restoreInvalidates(history: History): Verdict {
   const operations = pairOperations(history);
   const writes = acceptedWrites(history);
   const effectInvokes = controllerOps(operations, 'effect');
   const grants = leaseGrants(history, false);
+  const confirmations = leaseGrants(history, true);
   const reconciles = storeOps(operations, 'ReconcileScope').filter(({ op, outcome }) => op.completion?.type !== 'fail' && (outcome === null || outcome.kind === 'Reconciled'));
 
   const violations: Violation[] = [];
@@ -42,9 +63,8 @@ export function restoreInvalidates(history: History): Verdict {
       if (write.start <= fault.index) continue;
       const stale = before.get(write.key);
       if (stale === undefined || write.value > stale.token) continue;
-      // A provider effect whose call began before the fault was already on its way; only calls made after it are judged.
       const calls = effectInvokes.filter((e) => write.item.intentId !== undefined && stringField(e.invoke.value, 'intentId') === write.item.intentId);
-      if (calls.length > 0 && calls.every((e) => e.invoke.index < fault.index)) continue;
+      if (calls.length > 0 && calls.every((call) => decidedBefore(call, write, confirmations, fault.index))) continue;
       violations.push(
         violation(INVARIANT, `scope ${write.key}: ${write.item.what} by ${write.item.holder} under token ${write.value} (#${write.end}) after ${fault.f} #${fault.index}; token ${stale.token} was issued before it (#${stale.index})`, [stale.index, fault.index, write.start, write.end], write.key),
       );

@@ -52,6 +52,19 @@ describe('raft-leader-completeness', () => {
     expect(verdict.valid).toBe(false);
     expect(verdict.violations[0]!.message).toMatch(/s3 won term 3 .* without the committed entry 1 of term 1/);
   });
+
+  test('a leader of a term no higher than the highest won when the entry was applied may lack it, even if its victory is recorded later', () => {
+    const h = new HistoryBuilder();
+    elected(h, 10, 's3', []);
+    applied(h, 's3', 1, 10, 's3#1');
+    // Term 9's votes were cast before term 10 began and counted late: Raft's figure 8, no violation.
+    elected(h, 9, 's1', []);
+    expect(raftLeaderCompleteness(h.build()).valid).toBe(true);
+    elected(h, 11, 's2', []);
+    const verdict = raftLeaderCompleteness(h.build());
+    expect(verdict.valid).toBe(false);
+    expect(verdict.violations[0]!.message).toMatch(/s2 won term 11 .* without the committed entry 1 of term 10/);
+  });
 });
 
 describe('raft-state-machine-safety', () => {

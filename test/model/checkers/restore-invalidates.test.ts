@@ -1,7 +1,7 @@
 // seed 000 §272–§276, §297: after restore or failover no pre-fault token is honoured and blocked scopes wait for reconciliation.
 import { describe, expect, it } from 'vitest';
 import { restoreInvalidates } from '../../../model/checkers/restore-invalidates.ts';
-import { HistoryBuilder, acquired, leaseHeld, mutated, failing } from './history-builder.ts';
+import { HistoryBuilder, acquired, lease, leaseHeld, mutated, failing } from './history-builder.ts';
 
 describe('restore-invalidates', () => {
   it('passes writes under post-restore tokens and an Acquire after ReconcileScope', () => {
@@ -32,5 +32,30 @@ describe('restore-invalidates', () => {
     });
     const [violation] = failing(restoreInvalidates(h.build()));
     expect(violation).toMatchObject({ scope: 'env', events: [restore, invoke, ok] });
+  });
+  // The holder decides an effect on the store's last word: a renewal the store was asked for before
+  // the fault (answered after it, as to a paused holder) could not tell it of the fault; one asked
+  // after the fault could, so an effect made on it is judged.
+  const effectAfterRenewal = (renewBeforeFault: boolean): { readonly h: HistoryBuilder; readonly effect: number } => {
+    const { h } = leaseHeld('A', 7);
+    const renew = { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: 10_000 } as const;
+    if (!renewBeforeFault) h.fault('db-restore', {});
+    h.invoke('c1#1', 'Renew', renew);
+    if (renewBeforeFault) h.fault('db-restore', {});
+    h.event('c1#1', 'ok', 'Renew', { kind: 'Renewed', lease: lease('env', 'A', 7) });
+    h.call('c1#1', 'effect', { intentId: 'op1/e', scope: 'env', token: 7 }, 'ok', { applied: true });
+    const effect = h.truth('effect-applied', { intentId: 'op1/e', scope: 'env', token: 7, holder: 'A', operation: 'deploy' });
+    return { h, effect };
+  };
+
+  it('passes an effect decided on a renewal asked before the restore, though called after it (000 §275 reconciles it)', () => {
+    expect(restoreInvalidates(effectAfterRenewal(true).h.build())).toEqual({ valid: true, violations: [] });
+  });
+
+  it('fails an effect decided on a renewal asked after the restore under a token issued before it', () => {
+    const { h, effect } = effectAfterRenewal(false);
+    const [violation] = failing(restoreInvalidates(h.build()), 1);
+    expect(violation).toMatchObject({ invariant: 'restore-invalidates', scope: 'env' });
+    expect(violation!.events).toContain(effect);
   });
 });
