@@ -18,6 +18,7 @@ import { resolveAdapter } from '../adapters.ts';
 import { UsageError } from '../errors.ts';
 import { finishGateRun, Phases } from '../gate-output.ts';
 import { checkMutantsSuite, mutantEvidence } from '../mutant-evidence.ts';
+import { mutationEvidence } from '../mutation-evidence.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
 import { shardFrom } from '../seeds.ts';
@@ -119,6 +120,9 @@ class GateRun {
     if (share.suites) {
       this.say(pc.bold(`5/6 test suites: store conformance, idempotency scoping, scope identity, SQL races interleaved and explored`));
       this.suites.push(...(await this.phases.time('suites', async () => runSuites(work.postgres))));
+      const mutation = mutationEvidence(this.options.out);
+      this.say(pc.dim(mutation.line));
+      if (mutation.suite !== null) this.suites.push(mutation.suite);
     }
 
     this.say(pc.bold(`6/6 mutants: ${mutantNote === 'every store mutant' ? 'every known-bad implementation' : mutantNote}, up to ${Math.max(work.seeds, 1)} seeds each`));

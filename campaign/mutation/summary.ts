@@ -1,0 +1,125 @@
+// What a mutation run of the protocol code showed (`npm run mutation`): how many mutants the
+// gate's must-pass scenarios killed, and every survivor not declared equivalent, with where it is.
+// A mutant is killed by a verdict of the mutation test (test/mutation/must-pass.mutation.ts): a
+// violation, an undecided run or a crash; a timeout counts as killed (the mutant loops), as
+// StrykerJS counts it. A mutant no test reaches ("no coverage") counts as a survivor. Compile and
+// runtime errors of the instrumented code are not mutants of the protocol and are left out.
+
+import { equivalenceKey, type EquivalentMutant } from './equivalent.ts';
+
+/** The fields of a StrykerJS mutant result this summary reads. */
+export interface MutantOutcome {
+  readonly fileName: string;
+  readonly mutatorName: string;
+  readonly replacement?: string;
+  readonly status: string;
+  readonly location: { readonly start: { readonly line: number; readonly column: number } };
+}
+
+export interface Survivor {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly mutator: string;
+  readonly replacement: string;
+  readonly status: 'Survived' | 'NoCoverage';
+}
+
+export interface MutationSummary {
+  /** protocolDigest of every protocol file when the run began (protocol-files.ts). */
+  readonly digest: string;
+  readonly files: ReadonlyArray<string>;
+  /** Seeds per must-pass scenario the mutation test ran. */
+  readonly seeds: number;
+  readonly killed: number;
+  readonly timedOut: number;
+  readonly survived: number;
+  readonly noCoverage: number;
+  /** Survivors declared equivalent (campaign/mutation/equivalent.ts): not counted either way. */
+  readonly equivalent: number;
+  /** Killed (timeouts included) of the mutants not declared equivalent, 0..1. */
+  readonly score: number;
+  readonly survivors: ReadonlyArray<Survivor>;
+}
+
+/** The share of killed mutants a run must reach (issue: 85% of the non-equivalent mutants). */
+export const SCORE_THRESHOLD = 0.85;
+
+export function summarize(outcomes: ReadonlyArray<MutantOutcome>, digest: string, files: ReadonlyArray<string>, seeds: number, equivalents: ReadonlyArray<EquivalentMutant>, root: string): MutationSummary {
+  const declared = new Set(equivalents.map(equivalenceKey));
+  let killed = 0;
+  let timedOut = 0;
+  let equivalent = 0;
+  const survivors: Survivor[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.status === 'Killed') killed += 1;
+    else if (outcome.status === 'Timeout') timedOut += 1;
+    else if (outcome.status === 'Survived' || outcome.status === 'NoCoverage') {
+      const survivor: Survivor = {
+        file: relative(outcome.fileName, root),
+        line: outcome.location.start.line,
+        column: outcome.location.start.column,
+        mutator: outcome.mutatorName,
+        replacement: outcome.replacement ?? '',
+        status: outcome.status,
+      };
+      if (declared.has(equivalenceKey(survivor))) equivalent += 1;
+      else survivors.push(survivor);
+    }
+  }
+  survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  return {
+    digest,
+    files: [...files].sort(),
+    seeds,
+    killed,
+    timedOut,
+    survived: survivors.filter((s) => s.status === 'Survived').length,
+    noCoverage: survivors.filter((s) => s.status === 'NoCoverage').length,
+    equivalent,
+    score: scoreOf(killed + timedOut, survivors.length),
+    survivors,
+  };
+}
+
+/** Shard summaries together: the files, counts and survivors of all of them. */
+export function mergeSummaries(parts: ReadonlyArray<MutationSummary>): MutationSummary {
+  const sum = (field: 'killed' | 'timedOut' | 'survived' | 'noCoverage' | 'equivalent'): number => parts.reduce((total, part) => total + part[field], 0);
+  const survivors = parts.flatMap((part) => part.survivors).sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  const seeds = new Set(parts.map((part) => part.seeds));
+  if (seeds.size > 1) throw new Error(`the shards ran different seed counts (${[...seeds].join(', ')}); run them again with one --seeds`);
+  const digests = new Set(parts.map((part) => part.digest));
+  if (digests.size > 1) throw new Error('the shards mutated different versions of the protocol code; run them again on one version');
+  return {
+    digest: parts[0]?.digest ?? '',
+    files: parts.flatMap((part) => part.files).sort(),
+    seeds: parts[0]?.seeds ?? 0,
+    killed: sum('killed'),
+    timedOut: sum('timedOut'),
+    survived: sum('survived'),
+    noCoverage: sum('noCoverage'),
+    equivalent: sum('equivalent'),
+    score: scoreOf(sum('killed') + sum('timedOut'), survivors.length),
+    survivors,
+  };
+}
+
+function scoreOf(detected: number, undetected: number): number {
+  return detected + undetected === 0 ? 0 : detected / (detected + undetected);
+}
+
+function relative(fileName: string, root: string): string {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return (fileName.startsWith(prefix) ? fileName.slice(prefix.length) : fileName).replaceAll('\\', '/');
+}
+
+/**
+ * A summary as gate evidence: a suite named `protocol-mutation` whose passed count is the killed
+ * mutants and whose failed count is the survivors when the killed share is below the threshold
+ * (none otherwise). Null, with the reason, when the summary is of other code than `digest`.
+ */
+export function mutationSuite(summary: MutationSummary, digest: string): { readonly name: string; readonly passed: number; readonly failed: number } | { readonly stale: string } {
+  if (summary.digest !== digest) return { stale: `made of other protocol code (digest ${summary.digest}, now ${digest}): run npm run mutation again` };
+  const detected = summary.killed + summary.timedOut;
+  return { name: 'protocol-mutation', passed: detected, failed: summary.score >= SCORE_THRESHOLD ? 0 : summary.survivors.length };
+}

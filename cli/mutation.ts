@@ -1,0 +1,124 @@
+// `npm run mutation`: a StrykerJS mutation run of the protocol code (campaign/mutation/), with
+// the gate's must-pass scenarios as the test (test/mutation/must-pass.mutation.ts). Not a
+// `testbed` command: StrykerJS is a development dependency, not shipped.
+//
+//   npm run mutation -- [--shard i/n] [--seeds k] [--out dir] [--dry-run]   one shard (default all)
+//   npm run mutation -- --merge [--out dir]                                    the shards' summaries together
+//
+// A shard writes `<out>/shard-<i>-of-<n>.json`; the merge writes `<out>/summary.json`, which the
+// gate report reads. Exit 0 when the killed share reaches the threshold, 1 below it, 2 on bad
+// input, 3 when StrykerJS could not run.
+
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeFileAtomic } from '../campaign/atomic-write.ts';
+import { EQUIVALENT_MUTANTS } from '../campaign/mutation/equivalent.ts';
+import { filesOfShard, protocolDigest } from '../campaign/mutation/protocol-files.ts';
+import { mergeSummaries, SCORE_THRESHOLD, summarize, type MutationSummary } from '../campaign/mutation/summary.ts';
+import type { Shard } from '../campaign/shard-plan.ts';
+import { describeError, EXIT, UsageError } from './errors.ts';
+import { parseShard } from './seeds.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SEEDS_DEFAULT = 5;
+
+interface Options {
+  readonly shard: Shard;
+  readonly seeds: number;
+  readonly out: string;
+  readonly merge: boolean;
+  readonly dryRun: boolean;
+}
+
+function options(argv: ReadonlyArray<string>): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { shard: { type: 'string' }, seeds: { type: 'string' }, out: { type: 'string' }, merge: { type: 'boolean' }, 'dry-run': { type: 'boolean' } } }).values;
+  } catch (error) {
+    throw new UsageError(describeError(error));
+  }
+  const seeds = Number(parsed.seeds ?? SEEDS_DEFAULT);
+  if (!Number.isInteger(seeds) || seeds < 1 || seeds > 1000) throw new UsageError(`bad --seeds "${parsed.seeds}": an integer from 1 to 1000`);
+  if (parsed.merge === true && (parsed.shard !== undefined || parsed.seeds !== undefined)) throw new UsageError('--merge reads the shards\' files: it takes no --shard or --seeds');
+  return { shard: parsed.shard === undefined ? { index: 1, count: 1 } : parseShard(parsed.shard), seeds, out: path.resolve(parsed.out ?? 'out/mutation'), merge: parsed.merge === true, dryRun: parsed['dry-run'] === true };
+}
+
+async function runShard(o: Options): Promise<MutationSummary> {
+  const files = filesOfShard(ROOT, o.shard);
+  const digest = protocolDigest(ROOT);
+  if (files.length === 0) return summarize([], digest, files, o.seeds, EQUIVALENT_MUTANTS, ROOT);
+  // The test processes StrykerJS starts inherit the environment: the seed count travels this way.
+  process.env['SWEEP_SEEDS'] = String(o.seeds);
+  const sandbox = path.join(tmpdir(), `testbed-mutation-${process.pid}`);
+  const { Stryker } = await import('@stryker-mutator/core');
+  const stryker = new Stryker({
+    testRunner: 'vitest',
+    plugins: ['@stryker-mutator/vitest-runner'],
+    vitest: { configFile: 'test/mutation/vitest.config.ts', related: false },
+    mutate: [...files],
+    ignorePatterns: ['out', 'dist', '.git'],
+    reporters: ['progress-append-only'],
+    tempDirName: sandbox,
+    cleanTempDir: true,
+    // A static mutant (a module-level constant) needs every test rerun with a fresh module cache.
+    ignoreStatic: true,
+  });
+  // An interrupted run leaves no sandbox behind (a copy of the project per run).
+  const interrupted = (): void => {
+    rmSync(sandbox, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    const results = await stryker.runMutationTest();
+    return summarize(results, digest, files, o.seeds, EQUIVALENT_MUTANTS, ROOT);
+  } finally {
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+}
+
+function mergeShards(out: string): MutationSummary {
+  const names = readdirSync(out, { withFileTypes: true }).filter((e) => e.isFile() && /^shard-\d+-of-\d+\.json$/.test(e.name)).map((e) => e.name);
+  if (names.length === 0) throw new UsageError(`no shard files (shard-<i>-of-<n>.json) in ${out}`);
+  const counts = new Set(names.map((name) => name.replace(/^shard-\d+-of-(\d+)\.json$/, '$1')));
+  if (counts.size > 1) throw new UsageError(`${out} holds shards of different splits (of ${[...counts].join(', of ')}); keep one split`);
+  const count = Number([...counts][0]);
+  if (names.length !== count) throw new UsageError(`${out} holds ${names.length} of ${count} shards; run the missing ones first`);
+  try {
+    return mergeSummaries(names.sort().map((name) => JSON.parse(readFileSync(path.join(out, name), 'utf8')) as MutationSummary));
+  } catch (error) {
+    throw new UsageError(`${out}: ${describeError(error)}`);
+  }
+}
+
+function print(summary: MutationSummary, label: string): void {
+  const pct = (summary.score * 100).toFixed(1);
+  console.log(`${label}: ${summary.files.length} files, ${summary.killed} killed, ${summary.timedOut} timed out, ${summary.survived} survived, ${summary.noCoverage} not reached, ${summary.equivalent} declared equivalent; ${pct}% killed (threshold ${SCORE_THRESHOLD * 100}%) at ${summary.seeds} seeds per scenario`);
+  for (const s of summary.survivors.slice(0, 20)) console.log(`  ${s.status === 'NoCoverage' ? 'not reached' : 'survived'}: ${s.file}:${s.line}:${s.column} ${s.mutator} → ${JSON.stringify(s.replacement).slice(0, 80)}`);
+  if (summary.survivors.length > 20) console.log(`  … ${summary.survivors.length - 20} more in the file`);
+}
+
+async function main(argv: ReadonlyArray<string>): Promise<number> {
+  const o = options(argv);
+  if (o.dryRun) {
+    console.log(filesOfShard(ROOT, o.shard).join('\n'));
+    return EXIT.ok;
+  }
+  mkdirSync(o.out, { recursive: true });
+  const summary = o.merge ? mergeShards(o.out) : await runShard(o);
+  const file = path.join(o.out, o.merge ? 'summary.json' : `shard-${o.shard.index}-of-${o.shard.count}.json`);
+  await writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
+  print(summary, o.merge ? 'protocol mutation' : `protocol mutation, shard ${o.shard.index}/${o.shard.count}`);
+  console.log(`written: ${path.relative(process.cwd(), file)}`);
+  return summary.score >= SCORE_THRESHOLD ? EXIT.ok : EXIT.violation;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`mutation: ${describeError(error)}`);
+    process.exit(error instanceof UsageError ? EXIT.usage : EXIT.undecided);
+  },
+);
