@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { backendChoices, backendOf, type Backend, type BackendKind } from '../adapters/backends.ts';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
@@ -32,18 +33,16 @@ export interface ResolvedAdapter {
   readonly sessions?: (options: StoreOptions, count: number) => Promise<Store[]>;
   /** Set by `--interleave`: every run on this adapter is interleaved so (adapters/interleaving.ts). */
   readonly interleave?: Interleaving;
+  /** What the backend can do (adapters/backends.ts); set by resolveAdapter. */
+  readonly backend?: Backend;
   close(): Promise<void>;
 }
 
 const STORE_METHODS = ['execute', 'close'] as const;
 
-function isModulePath(spec: string): boolean {
-  return spec.startsWith('.') || spec.startsWith('/') || /\.(ts|mts|js|mjs)$/.test(spec);
-}
-
-/** A user's store: a module path or `exec:<command>`. */
+/** A user's store: a module path or `exec:<command>` (a backend whose determinism the store declares). */
 export function isUserStore(spec: string): boolean {
-  return spec.startsWith('exec:') || isModulePath(spec);
+  return backendOf(spec)?.replays === 'declared';
 }
 
 export interface ResolveOptions {
@@ -51,17 +50,26 @@ export interface ResolveOptions {
   readonly interleave?: InterleaveStrategy;
 }
 
+/** How each backend of adapters/backends.ts is opened: the compiler asks for one per kind. */
+const RESOLVERS: Readonly<Record<BackendKind, (spec: string, interleave: InterleaveStrategy | undefined) => Promise<ResolvedAdapter>>> = {
+  memory: async (spec) => resolveInProcess(spec),
+  mutant: async (spec) => resolveInProcess(spec),
+  postgres: resolvePostgres,
+  'postgres-mutant': resolvePostgres,
+  exec: async (spec) => resolveExec(spec),
+  module: resolveModule,
+};
+
 export async function resolveAdapter(spec: string, options: ResolveOptions = {}): Promise<ResolvedAdapter> {
   const interleave = options.interleave;
-  if (interleave !== undefined && (spec === 'memory' || spec.startsWith('mutant:') || spec.startsWith('exec:'))) {
+  const backend = backendOf(spec);
+  if (backend === undefined) throw new UsageError(`unknown adapter '${spec}': expected ${backendChoices()}`);
+  if (interleave !== undefined && !backend.interleavable) {
     const flag = interleave === 'free' ? '--concurrency free' : '--interleave';
-    throw new UsageError(`${flag} needs a store on PostgreSQL (postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString), not ${spec}`);
+    throw new UsageError(`${flag} needs a store on PostgreSQL (${backendChoices((b) => b.interleavable)} that connects to options.connectionString), not ${spec}`);
   }
-  if (spec === 'memory' || spec.startsWith('mutant:')) return resolveInProcess(spec);
-  if (spec === 'postgres' || spec.startsWith('postgres-mutant:')) return resolvePostgres(spec, interleave);
-  if (spec.startsWith('exec:')) return resolveExec(spec);
-  if (isModulePath(spec)) return resolveModule(spec, interleave);
-  throw new UsageError(`unknown adapter '${spec}': expected memory, postgres, mutant:<name>, postgres-mutant:<name>, exec:<command> or a path to a store module`);
+  const resolved = await RESOLVERS[backend.kind](spec, interleave);
+  return { ...resolved, backend };
 }
 
 /** The memory store or a built-in mutant. */
@@ -76,8 +84,8 @@ function resolveInProcess(spec: string): ResolvedAdapter {
 /** The PostgreSQL store, or one of its SQL race mutants (`postgres-mutant:<name>`, adapters/postgres/mutants/). */
 async function resolvePostgres(spec: string, interleave: InterleaveStrategy | undefined): Promise<ResolvedAdapter> {
   const { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } = await import('../adapters/postgres/mutants/index.ts');
-  const mutant = spec === 'postgres' ? undefined : findPostgresMutant(spec);
-  if (spec !== 'postgres' && mutant === undefined) {
+  const mutant = backendOf(spec)?.kind === 'postgres' ? undefined : findPostgresMutant(spec);
+  if (backendOf(spec)?.kind !== 'postgres' && mutant === undefined) {
     throw new UsageError(`unknown PostgreSQL mutant '${spec.slice(POSTGRES_MUTANT_PREFIX.length)}'; known: ${POSTGRES_MUTANTS.map((m) => m.name).join(', ')}`);
   }
   const variant = mutant === undefined ? { name: spec } : mutantStoreOptions(mutant);

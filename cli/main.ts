@@ -3,6 +3,7 @@
 // database. Exit codes: 0 no violation, 1 violation, 2 bad input or usage, 3 undecided.
 // Whatever goes wrong ends in one line naming what failed; `--verbose` adds the stack trace.
 
+import { backendChoices, backendSyntaxes } from '../adapters/backends.ts';
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describeError, EXIT, firstLine, stackChain, UndecidedError, UsageError, waitingFor } from './errors.ts';
@@ -11,7 +12,7 @@ import { replayCommandLine } from './replay-trust.ts';
 import { packageVersion } from './version.ts';
 
 const adapterOption = () =>
-  new Option('--adapter <adapter>', 'memory | postgres | mutant:<name> | postgres-mutant:<name> | path to a store module | exec:<command> (a store in any language, JSON lines)').default('memory');
+  new Option('--adapter <adapter>', `${backendSyntaxes()} (exec:<command> is a store in any language speaking JSON lines)`).default('memory');
 const faultsOption = () =>
   new Option('--faults <mode>', 'sim keeps faults simulated; real maps them to real actions (postgres only)')
     .choices(['sim', 'real'])
@@ -106,7 +107,7 @@ function buildProgram(): Command {
   program
     .command('race')
     .description('every interleaving of small sets of concurrent calls on a PostgreSQL store, statement by statement, judged against the reference model')
-    .option('--adapter <name>', 'postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString', 'postgres')
+    .option('--adapter <name>', `${backendChoices((b) => b.interleavable)} that connects to options.connectionString`, 'postgres')
     .option('--kinds <list>', 'command kinds to race, comma-separated (default: every kind the store implements)')
     .option('--depth <n>', 'calls per case: 2 (pairs) or 3 (triples)', '2')
     .option('--inside-functions', 'also step between the statements of PL/pgSQL functions in the run schema (schedules bounded by --preemptions)')

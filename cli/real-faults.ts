@@ -3,6 +3,7 @@
 // or restarts the primary (failover, restore, crash), the store reconnects to wherever the
 // driver now points — as a real client would after its connections broke.
 
+import { realFaultAdapter } from '../adapters/backends.ts';
 import type { RealFault, RealFaultDriver, RealFaultOutcome } from '../adapters/faults/real-faults.ts';
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
@@ -45,12 +46,12 @@ export async function startRealRun(runIndex: number): Promise<RealRun> {
     connectionStringFor: (client) => driver.connectionStringFor(client),
     close: () => driver.close(),
   };
-  return { store: { name: 'postgres', factory }, driver: wrapped, close: () => driver.close() };
+  return { store: { name: realFaultAdapter(), factory }, driver: wrapped, close: () => driver.close() };
 }
 
 /** A store whose connections can be re-opened against a moved primary. */
 class RebindingStore implements Store {
-  readonly name = 'postgres';
+  readonly name = realFaultAdapter();
 
   constructor(
     private inner: Store,

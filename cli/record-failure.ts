@@ -9,6 +9,7 @@
 // failure that does not come back is flaky, filed with both runs and reported, not shrunk; one
 // that comes back and then slips away while shrinking is filed as it first ran.
 
+import { backendOf } from '../adapters/backends.ts';
 import type { InterleaveStrategy } from '../adapters/interleaving.ts';
 import { policyFlips, type ControllerPolicy } from '../model/controller-policy.ts';
 import { presentFields } from '../campaign/present-fields.ts';
@@ -75,7 +76,7 @@ export async function recordFailure(result: SimRunResult, scenario: Scenario, ad
   // stores, a module that declares it), so its plan shrinks as an in-process store's does, each
   // smaller plan interleaved from the same seed, on a smaller budget (each run is a real one).
   // A free-running run does not replay exactly, so it is never shrunk.
-  const replays = interleave !== 'free' && (adapter.deterministic === true || (interleave !== undefined && (adapter.name === 'postgres' || adapter.name.startsWith('postgres-mutant:'))));
+  const replays = interleave !== 'free' && (adapter.deterministic === true || (interleave !== undefined && backendOf(adapter.name)?.replays === 'interleaved'));
   if (!shrink || !replays) return recordAsRan(file, result, extra, null);
   const execute = (plan: SimRunResult['plan']) =>
     runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...(extra.policy === undefined ? {} : { policy: extra.policy }), ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }) });

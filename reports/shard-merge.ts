@@ -5,6 +5,7 @@
 // tests), keeps the lowest-seeded first failure and sample, and puts every list in the order a
 // whole run writes it, so the gate statuses and counts equal those of the unsharded run.
 
+import { backendOf, gateStageAdapter, realFaultAdapter } from '../adapters/backends.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { shareOf, type ShardShare } from '../campaign/shard-plan.ts';
 import type { RunResult } from '../sim/run-result.ts';
@@ -61,9 +62,9 @@ function expectedSweeps(shard: LoadedShard, share: ShardShare): Set<string> {
   const keys = new Set<string>();
   for (const scenario of shard.file.work.scenarios) {
     keys.add(keyOf({ scenario, adapter: 'memory', faults: 'sim' }));
-    if (share.pgSeeds.length > 0) keys.add(keyOf({ scenario, adapter: 'postgres', faults: 'sim' }));
+    if (share.pgSeeds.length > 0) keys.add(keyOf({ scenario, adapter: gateStageAdapter('postgres'), faults: 'sim' }));
   }
-  for (const scenario of share.realFaultScenarios) keys.add(keyOf({ scenario, adapter: 'postgres', faults: 'real' }));
+  for (const scenario of share.realFaultScenarios) keys.add(keyOf({ scenario, adapter: realFaultAdapter(), faults: 'real' }));
   return keys;
 }
 
@@ -77,7 +78,7 @@ function checkShare(shard: LoadedShard, share: ShardShare): void {
     if (!expected.has(keyOf(e))) throw new ShardSetError(`${where} holds a sweep of ${what}, which is not in its share`);
     if (seen.has(keyOf(e))) throw new ShardSetError(`${where} holds the sweep of ${what} twice`);
     seen.add(keyOf(e));
-    const seeds = e.faults === 'real' ? 1 : e.adapter === 'memory' ? share.memorySeeds.length : share.pgSeeds.length;
+    const seeds = e.faults === 'real' ? 1 : backendOf(e.adapter)?.gateStage === 'memory' ? share.memorySeeds.length : share.pgSeeds.length;
     if (e.seedsRun !== seeds) throw new ShardSetError(`${where} ran ${what} over ${e.seedsRun} seeds; its share is ${seeds}`);
   }
   const missing = [...expected].find((key) => !seen.has(key));
@@ -93,7 +94,7 @@ function checkShare(shard: LoadedShard, share: ShardShare): void {
 
 /** Memory sweeps first, then PostgreSQL, then real faults (the order of a whole gate run). */
 function stageRank(e: { readonly adapter: string; readonly faults: string }): number {
-  return e.faults === 'real' ? 2 : e.adapter === 'memory' ? 0 : 1;
+  return e.faults === 'real' ? 2 : backendOf(e.adapter)?.gateStage === 'memory' ? 0 : 1;
 }
 
 const keyOf = (e: { readonly scenario: string; readonly adapter: string; readonly faults: string }) => `${e.scenario}\u0000${e.adapter}\u0000${e.faults}`;

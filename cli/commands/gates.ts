@@ -5,6 +5,7 @@
 // (`--shard i/n`, or the environment: cli/seeds.ts) it does only its share of that work
 // (campaign/shard-plan.ts) and writes a shard file for `testbed merge` instead of the report.
 
+import { gateStageAdapter, realFaultAdapter } from '../../adapters/backends.ts';
 import pc from 'picocolors';
 import type { ScenarioEvidence, SuiteEvidence } from '../../reports/index.ts';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
@@ -151,7 +152,7 @@ class GateRun {
     if (seeds.length === 0) return;
     this.say(pc.bold(`3/6 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${seeds.length} seeds`));
     const started = performance.now();
-    const postgres = await resolveAdapter('postgres');
+    const postgres = await resolveAdapter(gateStageAdapter('postgres'));
     let same = 0;
     let differing = 0;
     const progress = startProgress(scenarios.length * seeds.length, 'postgres', !this.options.json);
@@ -182,7 +183,7 @@ class GateRun {
         for (const name of names) {
           const scenario = scenarios.find((s) => s.name === name);
           if (scenario === undefined) continue;
-          const realStore: StoreChoice = { name: 'postgres', factory: () => Promise.reject(new Error('opened per run')) };
+          const realStore: StoreChoice = { name: realFaultAdapter(), factory: () => Promise.reject(new Error('opened per run')) };
           this.keep(await sweep(scenario, [1], realStore, 'real', () => progress.tick(name), true));
         }
       });
@@ -213,7 +214,7 @@ class GateRun {
 
   private async checkPostgres(): Promise<SuiteEvidence> {
     const started = performance.now();
-    const postgres = await resolveAdapter('postgres');
+    const postgres = await resolveAdapter(gateStageAdapter('postgres'));
     try {
       const result = await checkStore({ factory: postgres.store.factory, runs: POSTGRES_CHECK_RUNS, seed: 1 });
       if (result.verdict !== 'pass') this.say(pc.red(`  PostgreSQL diverges from the model: npx testbed check --adapter postgres --seed 1${result.verdict === 'fail' ? ` --path ${result.path}` : ''}`));

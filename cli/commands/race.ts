@@ -5,6 +5,7 @@
 // failure of a case is printed and written as a failure file that `testbed replay` reproduces),
 // 2 on bad input, 3 when a case could not be decided.
 
+import { backendChoices, backendOf } from '../../adapters/backends.ts';
 import pc from 'picocolors';
 import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
 import { replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
@@ -54,7 +55,7 @@ function positive(value: string, flag: string, max: number): number {
 
 /** Whether race can run on an adapter: a store on PostgreSQL whose statements it can hold. */
 function racesOn(spec: string): boolean {
-  return !(spec === 'memory' || spec.startsWith('mutant:') || spec.startsWith('exec:'));
+  return backendOf(spec)?.interleavable === true;
 }
 
 function preemptionsOf(value: string): number {
@@ -100,7 +101,7 @@ function functionSamplesOf(options: RaceCommandOptions, insideFunctions: boolean
 export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   const spec = options.adapter;
   if (!racesOn(spec)) {
-    throw new UsageError(`race needs a store on PostgreSQL (postgres, postgres-mutant:<name>, or a store module that connects to options.connectionString), not ${spec}`);
+    throw new UsageError(`race needs a store on PostgreSQL (${backendChoices((b) => b.interleavable)} that connects to options.connectionString), not ${spec}`);
   }
   const depth = positive(options.depth, '--depth', 3);
   if (depth < 2) throw new UsageError('--depth must be 2 or 3: a race needs two calls');

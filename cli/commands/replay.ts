@@ -9,6 +9,7 @@
 // Nor can it hold for a flaky failure (the file has `rerun`): its plan did not fail again even when
 // it was found. A replay of one that differs says so, and exits 1 only if it shows a violation.
 
+import { backendOf, realFaultAdapter } from '../../adapters/backends.ts';
 import { readFile } from 'node:fs/promises';
 import pc from 'picocolors';
 import { isRaceFile, raceFileSchema, type RaceFile } from '../../campaign/race/race-file.ts';
@@ -57,7 +58,7 @@ function checkConsistent(file: string, failure: FailureFile): void {
   if ((real === undefined ? 'sim' : 'real') !== failure.faults) throw bad(`the replay line's faults differ from the file's (${failure.faults})`);
   if (failure.mutant !== undefined && failure.adapter !== `mutant:${failure.mutant}`) throw bad(`mutant ${failure.mutant} ran on adapter ${failure.adapter}`);
   if (interleave !== failure.interleave) throw bad(`the replay line's --interleave or --concurrency differs from the file's (${failure.interleave ?? 'none'})`);
-  if (failure.interleave !== undefined && (failure.faults === 'real' || failure.adapter === 'memory' || failure.adapter.startsWith('mutant:') || failure.adapter.startsWith('exec:'))) {
+  if (failure.interleave !== undefined && (failure.faults === 'real' || backendOf(failure.adapter)?.interleavable !== true)) {
     throw bad(`interleave ${failure.interleave} cannot have run with ${failure.faults === 'real' ? 'real faults' : `adapter ${failure.adapter}`}`);
   }
   if (failure.interleave === 'free' && failure.violations.length === 0) throw bad('a free-running failure names no violation to look for');
@@ -78,10 +79,10 @@ export async function replayCommand(file: string, options: { readonly json?: boo
   }
   checkConsistent(file, failure);
   checkReplayTrust(file, failure.adapter, options);
-  if (failure.faults === 'real' && failure.adapter !== 'postgres') throw new UsageError(`${file}: not a failure file: real faults ran on ${failure.adapter}, they need postgres`);
+  if (failure.faults === 'real' && backendOf(failure.adapter)?.realFaults !== true) throw new UsageError(`${file}: not a failure file: real faults ran on ${failure.adapter}, they need ${realFaultAdapter()}`);
   // A real-fault failure replays on a fresh primary/replica pair with the same real actions.
   const real = failure.faults === 'real' ? await startRealRun(failure.seed) : undefined;
-  const adapter: ResolvedAdapter = real === undefined ? await resolveAdapter(failure.adapter, failure.interleave === undefined ? {} : { interleave: failure.interleave }) : { name: 'postgres', store: real.store, close: () => real.close() };
+  const adapter: ResolvedAdapter = real === undefined ? await resolveAdapter(failure.adapter, failure.interleave === undefined ? {} : { interleave: failure.interleave }) : { name: realFaultAdapter(), store: real.store, close: () => real.close() };
   if (failure.interleave === 'free') return rerunFreeRunning(file, failure, adapter, options);
   let result;
   try {

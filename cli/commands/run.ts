@@ -2,6 +2,7 @@
 // answers alike on every run), written to out/failures/ and printed with its replay line. One
 // that does not fail again when played to be shrunk is flaky: filed with both runs, and named.
 
+import { backendOf, realFaultAdapter } from '../../adapters/backends.ts';
 import pc from 'picocolors';
 import type { Scenario } from '../../scenarios/index.ts';
 import { runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
@@ -31,15 +32,15 @@ export interface RunOptions {
 export async function runCommand(options: RunOptions): Promise<void> {
   const scenario = loadScenarioOrFail(options.scenario);
   const seed = parseSeed(options.seed);
-  if (options.faults === 'real' && options.adapter !== 'postgres') {
-    throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
+  if (options.faults === 'real' && backendOf(options.adapter)?.realFaults !== true) {
+    throw new UsageError(`--faults real needs --adapter ${realFaultAdapter()} (got ${options.adapter})`);
   }
   const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
   // The plan first: a scenario that cannot make one is bad input, found before any server starts.
   const plan = planOrFail(scenario, seed);
   const real = options.faults === 'real' ? await startRealRun(seed) : undefined;
   const adapter: ResolvedAdapter =
-    real === undefined ? await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy }) : { name: 'postgres', store: real.store, close: () => real.close() };
+    real === undefined ? await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy }) : { name: realFaultAdapter(), store: real.store, close: () => real.close() };
   try {
     const replay = replayFor(options.scenario, seed, adapter.name, options.faults, strategy);
     if (!options.json) process.stderr.write(pc.dim(`${replay}\n${derivedOptions(plan)}\n`));

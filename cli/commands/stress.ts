@@ -3,6 +3,7 @@
 // (campaign/stress/). Exit 0 when no check found a violation, 1 on a violation (one line each),
 // 2 on bad input, 3 when the store could not be opened or the run could not be judged.
 
+import { backendOf } from '../../adapters/backends.ts';
 import { randomInt } from 'node:crypto';
 import pc from 'picocolors';
 import type { Store, StoreOptions, TimeSource } from '../../adapters/port.ts';
@@ -73,7 +74,7 @@ export async function stressCommand(options: StressCommandOptions): Promise<void
     throw new UsageError(`bad --duration "${options.duration}": expected for example 30s, 500ms or 2m (at most 1 hour)`);
   }
   const seed = options.seed === undefined ? randomInt(1, 2 ** 31) : parseSeed(options.seed);
-  const clock = options.time ?? (options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:') ? 'database' : 'wall');
+  const clock = options.time ?? (backendOf(options.adapter)?.databaseClock === true ? 'database' : 'wall');
   if (clock !== 'database' && clock !== 'wall') throw new UsageError(`bad --time "${options.time}": expected database or wall`);
   if (clock === 'database' && inProcessAdapter(options.adapter) !== null) throw new UsageError(`--time database: ${options.adapter} has no database clock`);
   const time: StoreOptions['time'] = clock === 'database' ? 'database' : wallClock;

@@ -14,6 +14,7 @@
 // says it is deterministic) is flaky: counted apart, named and filed, and the sweep goes on, with
 // the next failure tried as its first (cli/record-failure.ts).
 
+import { backendOf, realFaultAdapter } from '../../adapters/backends.ts';
 import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
@@ -56,8 +57,8 @@ export interface SweepOptions {
 
 /** Under real faults the stores come from each run's own cluster; this only names the adapter. */
 const REAL_POSTGRES: ResolvedAdapter = {
-  name: 'postgres',
-  store: { name: 'postgres', factory: () => Promise.reject(new Error('a real-fault run opens its store through its own cluster')) },
+  name: realFaultAdapter(),
+  store: { name: realFaultAdapter(), factory: () => Promise.reject(new Error('a real-fault run opens its store through its own cluster')) },
   close: async () => {},
 };
 
@@ -67,7 +68,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   const shard = shardFrom(options.shard);
   const seeds = seedsOf(parseSeedRange(options.seeds), shard);
   if (seeds.length === 0) throw new UsageError(`shard ${shard?.index}/${shard?.count} of ${options.seeds} holds no seed`);
-  if (options.faults === 'real' && options.adapter !== 'postgres') throw new UsageError(`--faults real needs --adapter postgres (got ${options.adapter})`);
+  if (options.faults === 'real' && backendOf(options.adapter)?.realFaults !== true) throw new UsageError(`--faults real needs --adapter ${realFaultAdapter()} (got ${options.adapter})`);
   // A scenario no plan can be drawn from is bad input before anything starts.
   for (const scenario of scenarios) planOrFail(scenario, seeds[0]!);
 
@@ -75,7 +76,8 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
   if (options.stopAtFirst === true && options.workers !== undefined && options.workers !== 'auto' && options.workers !== '1') {
     throw new UsageError('--stop-at-first runs on one thread: leave out --workers or give --workers 1');
   }
-  const onPostgres = options.adapter === 'postgres' || options.adapter.startsWith('postgres-mutant:');
+  // The built-in PostgreSQL stores: a server of ours, whose connections the workers share.
+  const onPostgres = backendOf(options.adapter)?.databaseClock === true;
   const concurrent = options.faults === 'sim' && (onPostgres || isUserStore(options.adapter)) && options.stopAtFirst !== true;
   const workers = sweepWorkers(options.workers, poolable, scenarios.length * seeds.length, concurrent);
   const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
