@@ -1,5 +1,5 @@
 // The test StrykerJS runs against each mutant of the protocol code (`npm run mutation`,
-// campaign/mutation/): every must-pass scenario of the gate (seed 000 §277–§302, 001 §256–§286),
+// campaign/mutation/): every must-pass scenario of the gate (seed 000 §277–§302),
 // over a few seeds each on the memory store, must end with no violation and no undecided run. A
 // mutant is killed only by a verdict (a checker's violation, an undecided run, a crash), never by a
 // changed trace hash: a change of behaviour that breaks no rule survives and is triaged.
