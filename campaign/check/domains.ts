@@ -1,4 +1,4 @@
-// The value domains of the rule book (model/SEMANTICS.md "Constants", "Leases: ForceRelease",
+// The value domains of the rule book (model/SEMANTICS.md "Constants", "Leases" on ForceRelease,
 // clarifications 9, 14 and 15), as edge values the check draws beside its small world's literals
 // (step format 3). A field's edges are derived from its rule, not picked: each bound of the rule,
 // one either side of it, a value that is not an integer, and the bounds of the representations a
