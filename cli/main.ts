@@ -51,10 +51,11 @@ function buildProgram(): Command {
     .command('check')
     .description('command-level model-based check of a store: random command sequences against the reference model, shrunk on the first divergence')
     .addOption(adapterOption())
-    .option('--runs <n>', 'random command sequences to try', '5000')
+    .option('--profile <name>', "default (a small world, up to 50 steps, fast) or long (tens of scopes, holders and keys, hundreds of steps: bugs that need many operations)", 'default')
+    .option('--runs <n>', "random command sequences to try (default: the profile's, 5000 or 500)")
     .option('--seed <n>', 'the seed (drawn at random and printed when absent)')
-    .option('--path <path>', 'replay the counterexample at this path (with its --seed)')
-    .option('--max-steps <n>', 'longest sequence of steps', '50')
+    .option('--path <path>', 'replay the counterexample at this path (with its --seed and --profile)')
+    .option('--max-steps <n>', "longest sequence of steps (default: the profile's, 50 or 500)")
     .option('--json', 'print one JSON document')
     .action(async (options) => (await import('./commands/check.ts')).checkCommand(options));
 

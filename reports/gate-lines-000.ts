@@ -79,7 +79,8 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     scenarios: ['split-brain-partition', 'renewal-race', 'paused-holder-expiry', 'standard-mix', 'clock-skew', 'three-node-failover', 'displaced-waiter-recheck', 'db-crash', 'sql-contention', 'sql-renewal-race'],
     // A second owner also comes from a store that grants the scope again to the session holding it,
     // or that loses its lease rows in a database crash (000 §286).
-    mutants: ['advisory-lock-only', 'client-clock-expiry', 'reentrant-acquire', 'no-recheck-after-wait', 'session-reentrant-acquire', 'unlogged-leases'],
+    // ttl-max-excluded refuses a lease the rule book accepts: at the TTL bound, the owner is not accepted.
+    mutants: ['advisory-lock-only', 'client-clock-expiry', 'reentrant-acquire', 'no-recheck-after-wait', 'session-reentrant-acquire', 'unlogged-leases', 'ttl-max-excluded'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
     // Every schedule of concurrent calls on PostgreSQL: the suite fails when one breaks a rule on
     // the store or a SQL race mutant escapes.
@@ -145,7 +146,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   ['multi-resource-composite', 'Multi-resource acquisition uses composite scope/order/compensation.', {
     scenarios: ['multi-resource-compensation', 'deadlock-order'],
     // Out of order the acquisitions deadlock; not all or nothing, a busy one leaves phantom leases.
-    mutants: ['nested-acquire-order', 'acquire-all-keeps-partial'],
+    mutants: ['nested-acquire-order', 'acquire-all-keeps-partial', 'acquire-all-first-eight'],
     invariants: ['liveness', 'no-phantom-lease'],
   }],
   ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'], mutants: ['nested-acquire-order'], invariants: ['liveness'] }],
@@ -163,7 +164,7 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['force-release-exact', 'Force release requires exact scope/epoch/privilege/audit.', {
     scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders'],
-    mutants: ['key-only-force-release', 'force-without-observed-expiry'],
+    mutants: ['key-only-force-release', 'force-without-observed-expiry', 'blank-reason-ascii-only'],
     invariants: ['force-release-audited', 'force-release-judged'],
   }],
   // The holder stops when its lease is lost, and its run is reported as what it was when its

@@ -288,6 +288,27 @@ const STORE_MUTANTS = {
     checkOnly: 'no workload finishes an attempt it gave back: the scheduler sends ReturnJob or FinishJob for an attempt, never both',
     scenarios: [],
   },
+  'ttl-max-excluded': {
+    bug: 'the ttl bound of the lease commands is checked with < where the rule says ≤: a lease of exactly the maximum TTL is refused as out of bounds',
+    source: '000 §31',
+    rule: 'Constants: a ttl is an integer in 1..LEASE_TTL_MAX_MS (Acquire step 2, Renew, Handoff, AcquireAll → Rejected ttl-out-of-bounds only outside it)',
+    checkOnly: 'no workload asks for a lease of the maximum TTL: the longest a scenario takes is 4 s, the maximum is 10 minutes',
+    scenarios: [],
+  },
+  'blank-reason-ascii-only': {
+    bug: 'ForceRelease judges a reason blank by trimming ASCII white space only (as SQL btrim does): a reason of tabs, line breaks or no-break spaces releases the lease as if it gave a reason',
+    source: '000 §200–§206, §290',
+    rule: 'Leases: ForceRelease (reason.trim() === \'\' → Denied reason-required; trim strips Unicode white space and line terminators, clarification 14)',
+    checkOnly: 'no workload sends a blank reason: the force-release operator always writes one sentence saying why',
+    scenarios: [],
+  },
+  'acquire-all-first-eight': {
+    bug: 'AcquireAll checks the first eight scopes of its canonical order only (one batch of bound parameters), and takes the rest unchecked: a ninth scope with a live lease is taken from its holder',
+    source: '000 §99–§109, §21–§24',
+    rule: 'Multi-resource acquisition: AcquireAll visits every scope in canonical order (the first with a live lease → Busy); only if every scope is free are leases issued',
+    checkOnly: 'no workload acquires more than three scopes at once: a multi-resource operation takes an environment, a device and an account',
+    scenarios: [],
+  },
 } as const satisfies Readonly<Record<string, Omit<MutantDeclaration, 'name'>>>;
 
 /** The name of a declared store mutant. */

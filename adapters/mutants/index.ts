@@ -6,11 +6,13 @@ import { COORDINATION_MUTANTS } from '../../model/policy-mutants/coordination.ts
 import { RAFT_MUTANTS } from '../../model/policy-mutants/raft.ts';
 import { TRUST_MUTANTS } from '../../model/policy-mutants/trust.ts';
 import { FEDERATION_MUTANTS } from '../../model/policy-mutants/federation.ts';
+import { acquireAllFirstEight } from './acquire-all-first-eight.ts';
 import { acquireAllKeepsPartial } from './acquire-all-keeps-partial.ts';
 import { acquireBypassesQueue } from './acquire-bypasses-queue.ts';
 import { advisoryLockOnly } from './advisory-lock-only.ts';
 import { anyWaiterAcquires } from './any-waiter-acquires.ts';
 import { authorityEpochPerScope } from './authority-epoch-per-scope.ts';
+import { blankReasonAsciiOnly } from './blank-reason-ascii-only.ts';
 import { capacityChecksFullOnly } from './capacity-checks-full-only.ts';
 import { clientClockExpiry } from './client-clock-expiry.ts';
 import { completeIgnoresDigest } from './complete-ignores-digest.ts';
@@ -39,6 +41,7 @@ import { recoveryKeepsLeases } from './recovery-keeps-leases.ts';
 import { recoverySkipsBlock } from './recovery-skips-block.ts';
 import { reentrantAcquire } from './reentrant-acquire.ts';
 import { tombstonesPruned } from './tombstones-pruned.ts';
+import { ttlMaxExcluded } from './ttl-max-excluded.ts';
 import { releaseIgnoresToken } from './release-ignores-token.ts';
 import { renewRevivesExpired } from './renew-revives-expired.ts';
 import { renewalWithoutEpochCheck } from './renewal-without-epoch-check.ts';
@@ -93,6 +96,9 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
   sessionReentrantAcquire,
   unloggedLeases,
   finishAfterReturn,
+  ttlMaxExcluded,
+  blankReasonAsciiOnly,
+  acquireAllFirstEight,
 ];
 
 if (STORE_MUTANTS.map((mutant) => mutant.name).join() !== STORE_MUTANT_NAMES.join()) {

@@ -6,8 +6,11 @@
 // than the commands) is still a divergence found: it is reported flaky, with both runs.
 // A store whose fences are not integers is checked on what its fences allow
 // (campaign/fences/model-fences.ts), and the result lists what was not judged.
-// A path names the step format it was drawn in (step-format.ts): `v2:` and fast-check's path; a path
-// without a prefix is format 1's, from before call contexts, lifecycle steps and live attempts.
+// A path names the step format it was drawn in (step-format.ts): `v3:` and fast-check's path; `v2:`
+// is format 2's, from before each field was drawn across its domain; a path without a prefix is
+// format 1's, from before call contexts, lifecycle steps and live attempts. A profile
+// (profiles.ts) sets the world and the length of sequences: a path replays in the profile that
+// printed it.
 
 import fc from 'fast-check';
 import type { StoreFactory } from '../../adapters/port.ts';
@@ -18,10 +21,13 @@ import { runSteps, type RunOutcome, type StepRecord } from './execute.ts';
 import { StoreSession } from './session.ts';
 import { checkPath, formatOfPath } from './step-format.ts';
 import { stepsArbitrary, type CheckStep } from './steps.ts';
+import { PROFILES, type CheckProfile } from './profiles.ts';
 
 export interface CheckOptions {
   readonly factory: StoreFactory;
-  /** Random sequences to try (default 5000). */
+  /** The world and length of sequences (default 'default': a small world, 50 steps); sets the defaults of `runs` and `maxSteps`. */
+  readonly profile?: CheckProfile;
+  /** Random sequences to try (default the profile's: 5000, or 500 for 'long'). */
   readonly runs?: number;
   /** fast-check seed (a 32-bit integer); drawn at random and reported when absent. */
   readonly seed?: number;
@@ -29,7 +35,7 @@ export interface CheckOptions {
   readonly path?: string;
   /** The command kinds to send (default: those the store declares in `capabilities.commands`, else all). */
   readonly kinds?: ReadonlyArray<CommandKind>;
-  /** Longest sequence of steps (default 50). */
+  /** Longest sequence of steps (default the profile's: 50, or 500 for 'long'). */
   readonly maxSteps?: number;
   /** Longest wait for one store call before the check gives up as undecided (default 10 s). */
   readonly callTimeoutMs?: number;
@@ -50,7 +56,7 @@ export type CheckResult =
   | ({
       readonly verdict: 'fail';
       readonly seed: number;
-      /** Replays the counterexample with `seed`: fast-check's path after the step format's prefix (`v2:`). */
+      /** Replays the counterexample with `seed` (and the profile): fast-check's path after the step format's prefix (`v3:`). */
       readonly path: string;
       readonly runs: number;
       readonly shrinks: number;
@@ -98,7 +104,8 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   }
   const kinds = options.kinds ?? session.store.capabilities?.commands;
   const timeoutMs = options.callTimeoutMs ?? 10_000;
-  const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: options.maxSteps ?? 50, format, ...(kinds === undefined ? {} : { kinds }) });
+  const profile = PROFILES[options.profile ?? 'default'];
+  const steps = stepsArbitrary({ snapshots: session.durable, maxSteps: options.maxSteps ?? profile.maxSteps, format, world: profile.world, ...(kinds === undefined ? {} : { kinds }) });
   let aborted: string | null = null;
   let firstFailureMs: number | null = null;
   // The last sequence that diverged, which fast-check reports as the counterexample, with its run:
@@ -121,7 +128,7 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
   });
   try {
     const details = await fc.check(property, {
-      numRuns: options.runs ?? 5000,
+      numRuns: options.runs ?? profile.runs,
       seed,
       ...(fcPath === undefined ? {} : { path: fcPath }),
     });

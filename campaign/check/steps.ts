@@ -9,7 +9,7 @@ import type { Command, CommandKind } from '../../model/commands.ts';
 import { commandArbitraries } from './command-arbitraries.ts';
 import type { CallTemplate, ProcessEvent } from './processes.ts';
 import { STEP_FORMAT, type StepFormat } from './step-format.ts';
-import { CALLER_SKEWS, CLOCK_STEPS, NODES } from './world.ts';
+import { CALLER_SKEWS, CLOCK_STEPS, NODES, type World } from './world.ts';
 
 export type CheckStep =
   /** Without `call`, the command comes from no process, as setup and recovery on the database host do. */
@@ -32,6 +32,8 @@ export interface StepOptions {
   readonly maxSteps: number;
   /** The step format (default STEP_FORMAT). */
   readonly format?: StepFormat;
+  /** The scopes, holders, ids and keys commands name (default the small world, world.ts). */
+  readonly world?: World;
 }
 
 const node = fc.constantFrom(...NODES);
@@ -54,7 +56,7 @@ const lifecycle = fc.oneof(
 /** One step: mostly commands, often clock movement, sometimes a skew, lifecycle event, snapshot or restore. */
 export function stepArbitrary(options: StepOptions): fc.Arbitrary<CheckStep> {
   const format = options.format ?? STEP_FORMAT;
-  const commands = commandArbitraries(options.kinds, format);
+  const commands = commandArbitraries(options.kinds, format, options.world);
   if (commands.length === 0) throw new Error('the check needs at least one command kind');
   const advance = fc.constantFrom(...CLOCK_STEPS).map((ms): CheckStep => ({ kind: 'advance', ms }));
   const toExpiry = fc

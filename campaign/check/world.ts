@@ -32,6 +32,37 @@ export const IDS: ReadonlyArray<string> = ['1', '2', '3'];
 export const ROLES: ReadonlyArray<string> = ['scheduler', 'site-authority'];
 export const TENANTS: ReadonlyArray<string> = ['acme', 'globex'];
 
+/**
+ * The names the command arbitraries draw from: the small world above by default, the many scopes,
+ * holders, ids and keys of the long profile there (profiles.ts).
+ */
+export interface World {
+  readonly leaseScopes: ReadonlyArray<string>;
+  readonly capacityScope: string;
+  readonly holders: ReadonlyArray<string>;
+  readonly ids: ReadonlyArray<string>;
+  readonly tenants: ReadonlyArray<string>;
+  readonly subjects: ReadonlyArray<string>;
+  readonly keys: ReadonlyArray<string>;
+  readonly aggregates: ReadonlyArray<string>;
+}
+
+export const SMALL_WORLD: World = {
+  leaseScopes: LEASE_SCOPES,
+  capacityScope: CAPACITY_SCOPE,
+  holders: HOLDERS,
+  ids: IDS,
+  tenants: TENANTS,
+  subjects: ['s', 't'],
+  keys: ['k'],
+  aggregates: ['x', 'y'],
+};
+
+/** A scope id of the world, which the rule book's scope rules accept. */
+export function worldScope(tenant: string, kind: ScopeKind, name: string): string {
+  return validScope(tenant, kind, name);
+}
+
 /** Valid TTLs; the clock steps by each of them and by one millisecond either side. */
 export const TTLS: ReadonlyArray<number> = [50, 300, 1_000, 5_000];
 /** TTLs every store must reject: zero, negative, past the maximum, not an integer. */

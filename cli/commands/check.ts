@@ -3,12 +3,15 @@
 // the reference model in lockstep; the first divergence is shrunk, printed as numbered steps with
 // both outcomes, written to out/failures/, and given a replay line (seed and path). A divergence
 // that does not come back when run again is flaky: reported, with both runs in its file, exit 1.
+// `--profile long` draws over tens of scopes, holders and keys and runs hundreds of steps a
+// sequence (campaign/check/profiles.ts); its replay line names the profile, which the path needs.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
 import { findMutant } from '../../adapters/mutants/index.ts';
 import { checkStore, formatCounterexample, isCheckPath, type CheckResult } from '../../campaign/check/index.ts';
+import { CHECK_PROFILES, isCheckProfile, PROFILES, type CheckProfile } from '../../campaign/check/profiles.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
@@ -18,10 +21,11 @@ import { shellWord } from '../../sim/run.ts';
 
 export interface CheckCommandOptions {
   readonly adapter: string;
-  readonly runs: string;
+  readonly profile?: string;
+  readonly runs?: string;
   readonly seed?: string;
   readonly path?: string;
-  readonly maxSteps: string;
+  readonly maxSteps?: string;
   readonly json?: boolean;
 }
 
@@ -36,13 +40,20 @@ function parseCount(text: string, what: string, max: number): number {
 function parsePath(text: string | undefined, seed: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   if (seed === undefined) throw new UsageError('--path replays a counterexample and needs the --seed it was found with');
-  if (!isCheckPath(text)) throw new UsageError(`bad path "${text}": expected numbers separated by colons (after v2: for a path of the current check), as printed on a replay line`);
+  if (!isCheckPath(text)) throw new UsageError(`bad path "${text}": expected numbers separated by colons (after v3: for a path of the current check), as printed on a replay line`);
+  return text;
+}
+
+function parseProfile(text: string | undefined): CheckProfile {
+  if (text === undefined) return 'default';
+  if (!isCheckProfile(text)) throw new UsageError(`unknown profile "${text}": expected one of ${CHECK_PROFILES.join(', ')}`);
   return text;
 }
 
 export async function checkCommand(options: CheckCommandOptions): Promise<void> {
-  const runs = parseCount(options.runs, '--runs', RUNS_MAX);
-  const maxSteps = parseCount(options.maxSteps, '--max-steps', 1_000);
+  const profile = parseProfile(options.profile);
+  const runs = options.runs === undefined ? PROFILES[profile].runs : parseCount(options.runs, '--runs', RUNS_MAX);
+  const maxSteps = options.maxSteps === undefined ? PROFILES[profile].maxSteps : parseCount(options.maxSteps, '--max-steps', 1_000);
   const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
   if (seed !== undefined && seed > FAST_CHECK_SEED_MAX) throw new UsageError(`bad seed "${options.seed}": the check's seed is at most ${FAST_CHECK_SEED_MAX}`);
   const replayPath = parsePath(options.path, options.seed);
@@ -52,6 +63,7 @@ export async function checkCommand(options: CheckCommandOptions): Promise<void> 
   try {
     result = await checkStore({
       factory: adapter.store.factory,
+      profile,
       runs,
       maxSteps,
       ...(seed === undefined ? {} : { seed }),
@@ -62,17 +74,18 @@ export async function checkCommand(options: CheckCommandOptions): Promise<void> 
     progress.stop();
     await adapter.close();
   }
-  const replay = replayLine(options.adapter, result.seed, result.verdict === 'fail' ? result.path : undefined, maxSteps);
+  const replay = replayLine(options.adapter, result.seed, result.verdict === 'fail' ? result.path : undefined, profile, maxSteps);
   const file = result.verdict === 'fail' ? await writeCheckFailure(options.adapter, result, replay) : null;
-  if (options.json) printJson({ adapter: options.adapter, ...summary(result), replay, failureFile: file });
+  if (options.json) printJson({ adapter: options.adapter, profile, ...summary(result), replay, failureFile: file });
   else process.stdout.write(`${render(options.adapter, result, replay, file)}\n`);
   process.exitCode = result.verdict === 'pass' ? EXIT.ok : result.verdict === 'fail' ? EXIT.violation : EXIT.undecided;
 }
 
-function replayLine(adapter: string, seed: number, counterexamplePath: string | undefined, maxSteps: number): string {
-  const steps = maxSteps === 50 ? '' : ` --max-steps ${maxSteps}`;
+function replayLine(adapter: string, seed: number, counterexamplePath: string | undefined, profile: CheckProfile, maxSteps: number): string {
+  const named = profile === 'default' ? '' : ` --profile ${profile}`;
+  const steps = maxSteps === PROFILES[profile].maxSteps ? '' : ` --max-steps ${maxSteps}`;
   const where = counterexamplePath === undefined ? '' : ` --path ${counterexamplePath}`;
-  return `npx testbed check --adapter ${shellWord(adapter)} --seed ${seed}${where}${steps}`;
+  return `npx testbed check --adapter ${shellWord(adapter)}${named} --seed ${seed}${where}${steps}`;
 }
 
 function summary(result: CheckResult) {

@@ -167,11 +167,11 @@ describe('paths printed before call contexts, lifecycle steps and live attempts'
     expect(jobs.steps.every((s) => s.call === undefined)).toBe(true);
   });
 
-  test('a path of the current format starts with v2:, and one of an unknown format is refused', async () => {
+  test('a path of the current format starts with v3:, and one of an unknown format is refused', async () => {
     const found = await checkStore({ factory: mutant('semaphore-off-by-one'), runs: 5_000, seed: 11 });
     expect(found.verdict).toBe('fail');
     if (found.verdict !== 'fail') return;
-    expect(found.path).toMatch(/^v2:\d+(:\d+)*$/);
-    await expect(checkStore({ factory: createMemoryStore, seed: 2, path: 'v3:1:2' })).rejects.toThrow(/bad check path "v3:1:2"/);
+    expect(found.path).toMatch(/^v3:\d+(:\d+)*$/);
+    await expect(checkStore({ factory: createMemoryStore, seed: 2, path: 'v4:1:2' })).rejects.toThrow(/bad check path "v4:1:2"/);
   });
 });

@@ -27,7 +27,7 @@ describe('testbed check', () => {
     expect(found.verdict).toBe('fail');
     expect(found.steps!.length).toBeLessThanOrEqual(6);
     expect(existsSync(path.join(cwd, found.failureFile!))).toBe(true);
-    expect(found.replay).toMatch(/^npx testbed check --adapter mutant:semaphore-off-by-one --seed 11 --path v2:[\d:]+$/);
+    expect(found.replay).toMatch(/^npx testbed check --adapter mutant:semaphore-off-by-one --seed 11 --path v3:[\d:]+$/);
 
     const again = runCli([...found.replay.split(' ').slice(2), '--json'], { cwd });
     expect(again.code).toBe(1);

@@ -419,6 +419,33 @@ const CASES: ReadonlyArray<RuleCase> = [
     broken: { kind: 'JobFinished', job: { status: 'done', attemptToken: 1 } },
   },
   {
+    mutant: 'ttl-max-excluded',
+    rule: 'a lease of exactly the maximum TTL is refused as out of bounds (§31)',
+    script: async (run) => run(acquire('a', 600_000), 0),
+    correct: { kind: 'Acquired', lease: { holder: 'a', token: 1, expiresAt: 600_000 } },
+    broken: { kind: 'Rejected', reason: 'ttl-out-of-bounds' },
+  },
+  {
+    mutant: 'blank-reason-ascii-only',
+    rule: 'a reason of Unicode white space only passes as a reason (§200–§206, clarification 14)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      return run({ ...forceRelease(1), reason: '\u00a0\t\u3000' } as Command, 10);
+    },
+    correct: { kind: 'Denied', reason: 'reason-required' },
+    broken: { kind: 'ForceReleased', tombstone: { holder: 'a', token: 1, reason: '\u00a0\t\u3000' } },
+  },
+  {
+    mutant: 'acquire-all-first-eight',
+    rule: 'past the eighth scope in canonical order, AcquireAll takes a scope another holder leases (§99–§109)',
+    script: async (run) => {
+      await run({ kind: 'Acquire', scope: 'env:9', holder: 'a', ttlMs: 1_000 }, 0);
+      return run({ kind: 'AcquireAll', scopes: ['env:1', 'env:2', 'env:3', 'env:4', 'env:5', 'env:6', 'env:7', 'env:8', 'env:9'], holder: 'b', ttlMs: 1_000 }, 10);
+    },
+    correct: { kind: 'Busy', scope: 'env:9', holder: 'a', token: 1 },
+    broken: { kind: 'AcquiredAll' },
+  },
+  {
     mutant: 'restore-drops-jobs',
     rule: 'a restore from an image taken after a job was accepted comes back without the job (seed 001 §93, §340)',
     script: async (run, store) => {
