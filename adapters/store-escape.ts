@@ -39,3 +39,11 @@ function oneLine(error: unknown): string {
   const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
   return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
 }
+
+/**
+ * Whether `error` is a StoreEscapeError, by name: a store module may load its own copy of this
+ * file (a TypeScript loader, a packed testbed beside a checkout), and its errors must still be known.
+ */
+export function isStoreEscape(error: unknown): error is StoreEscapeError {
+  return error instanceof Error && error.name === 'StoreEscapeError';
+}
