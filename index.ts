@@ -40,6 +40,8 @@ export type { FaultEvent, History, HistoryEvent, OpEvent, TruthEvent } from './m
 export { OutcomeUnknownError, StoreUnavailableError } from './adapters/port.ts';
 export type { CallContext, LifecycleEvent, SessionLeaseEnd, Store, StoreCapabilities, StoreFactory, StoreImage, StoreOptions, TimeSource } from './adapters/port.ts';
 export { createMemoryStore } from './adapters/memory.ts';
+export { clockKit, type ClockKit, type FakedName } from './adapters/clock-kit.ts';
+export { isStoreEscape, StoreEscapeError, type EscapeSite } from './adapters/store-escape.ts';
 export type { Command, CommandKind } from './model/commands.ts';
 export type { Outcome, OutcomeOf, StoreView } from './model/outcomes.ts';
 

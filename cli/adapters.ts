@@ -11,7 +11,7 @@ import { backendChoices, backendOf, type Backend, type BackendKind } from '../ad
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
 import { readFileSync } from 'node:fs';
-import { CallTimeoutError, isSyncStore, StoreLostError, OutcomeUnknownError, type CallContext, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
+import { CallTimeoutError, isSyncStore, StoreLostError, OutcomeUnknownError, type CallContext, type LifecycleEvent, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
@@ -19,6 +19,8 @@ import type { ControllerPolicy } from '../model/controller-policy.ts';
 import type { StoreChoice } from '../sim/run.ts';
 import { bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
 import { callTimeoutMs, limitCall } from './call-limit.ts';
+import { describeLifecycle, describeStoreCall, isStoreEscape } from '../adapters/store-escape.ts';
+import { storeOpened, throwPending, watchCall } from './store-escapes.ts';
 
 export interface ResolvedAdapter {
   readonly name: string;
@@ -286,16 +288,18 @@ async function syntaxErrorOf(file: string, spec: string): Promise<string | null>
  * A user's store, as the simulator calls it: an error it throws (other than the two the port
  * defines, unknown outcome and unavailable) names the store and the command, and every call but
  * the synchronous executeSync has the time limit of call-limit.ts, past which it rejects with a
- * CallTimeoutError naming it. Everything else is the store's own.
+ * CallTimeoutError naming it. An error that escapes the store meanwhile (store-escapes.ts) is
+ * thrown from the call in flight, or the next execute. Everything else is the store's own.
  */
 function checkedStore(spec: string, inner: Store, limitMs: number): Store {
   const named = (command: Command, error: unknown): unknown =>
-    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof StoreLostError
+    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof StoreLostError || isStoreEscape(error)
       ? error
       : new Error(`store ${spec} threw on ${command.kind}: ${firstLine(error)}`, { cause: error });
   const execute = async (command: Command, call?: CallContext): Promise<unknown> => {
     try {
-      return await limitCall<unknown>(`store ${spec} on ${command.kind}`, () => inner.execute(command, call), limitMs);
+      const label = `store ${spec} on ${command.kind}`;
+      return await watchCall(describeStoreCall(command.kind, call), true, () => limitCall<unknown>(label, () => inner.execute(command, call), limitMs));
     } catch (error) {
       throw named(command, error);
     }
@@ -304,9 +308,21 @@ function checkedStore(spec: string, inner: Store, limitMs: number): Store {
   const limited = (name: 'lifecycle' | 'snapshot' | 'restore' | 'close'): ((...args: unknown[]) => Promise<unknown>) | undefined => {
     const method = (inner as unknown as Record<string, unknown>)[name];
     if (typeof method !== 'function') return undefined;
-    return (...args) => limitCall(`${name}() of store ${spec}`, () => (method as (...a: unknown[]) => unknown).apply(inner, args), limitMs);
+    const call = (args: unknown[]): string => (name === 'lifecycle' ? describeLifecycle(args[0] as LifecycleEvent) : `${name}()`);
+    return (...args) => watchCall(call(args), false, () => limitCall(`${name}() of store ${spec}`, () => (method as (...a: unknown[]) => unknown).apply(inner, args), limitMs));
   };
-  const calls = { lifecycle: limited('lifecycle'), snapshot: limited('snapshot'), restore: limited('restore'), close: limited('close') };
+  const closed = storeOpened();
+  const limitedClose = limited('close')!;
+  // An escape no execute was left to throw (after the last call) is said by close: the run cannot pass over it.
+  const close = async (): Promise<void> => {
+    try {
+      await limitedClose();
+    } finally {
+      closed();
+    }
+    throwPending();
+  };
+  const calls = { lifecycle: limited('lifecycle'), snapshot: limited('snapshot'), restore: limited('restore'), close };
   const executeSync = isSyncStore(inner)
     ? (command: Command): unknown => {
         try {

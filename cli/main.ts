@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describeError, EXIT, firstLine, stackChain, UndecidedError, UsageError, waitingFor } from './errors.ts';
 import { writtenFailureFiles } from './record-failure.ts';
 import { replayCommandLine } from './replay-trust.ts';
+import { takeStray } from './store-escapes.ts';
 import { packageVersion } from './version.ts';
 
 const adapterOption = () =>
@@ -227,18 +228,21 @@ process.on('exit', (code) => {
   process.stderr.write(`testbed: could not decide: the process was ended (process.exit(${code})) ${what === undefined ? 'before the command finished' : `during ${what}`}, with no verdict\n`);
   process.exitCode = EXIT.undecided;
 });
-// An error that no call awaited (thrown from a store's timer or callback): one line, naming what
-// the command was waiting for, never a stack trace unless asked.
-const stray = (error: unknown): void => {
+// An error that no call awaited (thrown from a store's timer or callback, or a rejection it left
+// unhandled): while a user's store is open it is the store's, and the call in flight fails with it,
+// a finding (cli/store-escapes.ts). Otherwise one line, naming what the command was waiting for,
+// never a stack trace unless asked.
+const stray = (error: unknown, how: 'uncaught exception' | 'unhandled rejection'): void => {
   // The verdict is printed and the process is on its way out: it stands.
   if (finished) return;
+  if (takeStray(error, how)) return;
   const what = waitingFor();
   process.stderr.write(`testbed: could not decide: an error no call awaited${what === undefined ? '' : ` (during ${what})`}: ${describeError(error)}\n`);
   if (process.argv.includes('--verbose')) process.stderr.write(`${stackChain(error)}\n`);
   exitWith(EXIT.undecided);
 };
-process.on('uncaughtException', stray);
-process.on('unhandledRejection', stray);
+process.on('uncaughtException', (error) => stray(error, 'uncaught exception'));
+process.on('unhandledRejection', (reason) => stray(reason, 'unhandled rejection'));
 process.once('SIGINT', interrupted);
 process.once('SIGTERM', interrupted);
 
