@@ -55,7 +55,7 @@ describe('an error escaping the store is a finding naming the call in flight', (
     const result = await runCliAsync(['check', '--runs', '50', '--seed', '1', '--adapter', adapter], { timeoutMs: 60_000 });
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stdout).toMatch(/StoreEscapeError: an error escaped the store during \w+ \(from a promise rejected with no handler\): left unhandled/);
-    expect(result.stdout).toMatch(/replay: npx testbed check --adapter \S+ --seed 1 --path v2:/);
+    expect(result.stdout).toMatch(/replay: npx testbed check --adapter \S+ --seed 1 --path v3:/);
     expect(result.stdout + result.stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
 });
