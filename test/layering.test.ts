@@ -88,10 +88,14 @@ describe('layering', () => {
     expect(upwardImports(all)).toEqual([]);
   });
 
-  test('the simulator has no import cycle (the nemesis sees an interface, not the engine)', () => {
-    const sim = sources().filter((s) => s.file.startsWith('sim/'));
-    expect(sim.length).toBeGreaterThan(40);
-    expect(importCycles(sim)).toEqual([]);
+  test('no layer but adapters/ and campaign/ has an import cycle (the nemesis sees an interface, not the engine)', () => {
+    // adapters/postgres/interleave/ (statement-gate.ts and point-control.ts) and campaign/check/
+    // (execute.ts and lifecycle-step.ts) still hold one cycle each.
+    const checked = sources().filter((s) => !s.file.startsWith('adapters/') && !s.file.startsWith('campaign/'));
+    expect(checked.filter((s) => s.file.startsWith('sim/')).length).toBeGreaterThan(40);
+    expect(checked.filter((s) => s.file.startsWith('model/')).length).toBeGreaterThan(40);
+    expect(checked.filter((s) => s.file.startsWith('reports/')).length).toBeGreaterThan(10);
+    expect(importCycles(checked)).toEqual([]);
     const planted = [
       { file: 'sim/a.ts', text: "import type { B } from './b.ts';" },
       { file: 'sim/b.ts', text: "import { C } from './c.ts';" },
