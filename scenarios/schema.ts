@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { POLICY_FLAGS, policyFlips, type ControllerPolicy } from '../model/controller-policy.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { FAULT_PACKAGES, scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
+import type { CoordinationFaultOptions } from '../sim/faults/coordination-knobs.ts';
+import type { FederationFaultOptions } from '../sim/faults/federation-knobs.ts';
 import { faultProfileSchema, type FaultKnobName } from '../sim/faults/knobs.ts';
-import { coordinationOptions, coordinationSchema, type CoordinationFaultOptions, type CoordinationInput } from './coordination-options.ts';
-import { federationSchema, type FederationFaultOptions } from './federation-options.ts';
+import { coordinationOptions, coordinationSchema, type CoordinationInput } from './coordination-options.ts';
+import { federationSchema } from './federation-options.ts';
 
 export { MAX_CLOCK_DRIFT_PPM } from '../sim/faults/clock-skew.ts';
 export { scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';

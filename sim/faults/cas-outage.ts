@@ -4,8 +4,14 @@
 // `coordination.artifacts` only. Recorded as `cas-outage` `{ durationMs }`.
 // Knobs: `coordination.faults.casOutagePct`, `casOutageMsMax`.
 
-import { timedCoordinationFault, simulatedOnly } from './package.ts';
+import { coordinationKnob, ms, pct, simulatedOnly, timedCoordinationFault } from './package.ts';
 
-export const casOutage = timedCoordinationFault('cas-outage', 'casOutagePct', 'casOutageMsMax', {
-  'cas-outage': { real: simulatedOnly('the artifact store is simulated; the database is unaffected'), colour: '#c0392b' },
+export const casOutage = timedCoordinationFault('cas-outage', {
+  knobs: {
+    casOutagePct: coordinationKnob(pct, 'Chance (percent) per coordination tick that the artifact store stops answering, for up to `casOutageMsMax` (with `artifacts`; 001 §100, §278).'),
+    casOutageMsMax: coordinationKnob(ms, 'Longest artifact store outage, in ms.'),
+  },
+  chance: 'casOutagePct',
+  longest: 'casOutageMsMax',
+  records: { 'cas-outage': { real: simulatedOnly('the artifact store is simulated; the database is unaffected'), colour: '#c0392b' } },
 });

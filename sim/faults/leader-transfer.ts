@@ -4,8 +4,10 @@
 // (`coordination.consensus: 'raft'`). Recorded as `leader-transfer` `{ process, node, to }`.
 // Knob: `coordination.faults.leaderTransferPct` (at each coordination tick).
 
-import { instantCoordinationFault, simulatedOnly } from './package.ts';
+import { coordinationKnob, instantCoordinationFault, pct, simulatedOnly } from './package.ts';
 
-export const leaderTransfer = instantCoordinationFault('leader-transfer', 'leaderTransferPct', {
-  'leader-transfer': { real: simulatedOnly('the coordination layer is simulated; the database is unaffected'), colour: '#2980b9' },
+export const leaderTransfer = instantCoordinationFault('leader-transfer', {
+  knobs: { leaderTransferPct: coordinationKnob(pct, "Chance (percent) per coordination tick that an operator drains the leader (`consensus: 'raft'`; 001 §270).") },
+  chance: 'leaderTransferPct',
+  records: { 'leader-transfer': { real: simulatedOnly('the coordination layer is simulated; the database is unaffected'), colour: '#2980b9' } },
 });

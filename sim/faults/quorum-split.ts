@@ -2,6 +2,13 @@
 // Recorded as a `partition` and `heal`; the coordination layer records the `quorum-loss`.
 // Knobs: `coordination.faults.quorumSplitPct`, `quorumSplitMsMax`.
 
-import { timedCoordinationFault } from './package.ts';
+import { coordinationKnob, ms, pct, timedCoordinationFault } from './package.ts';
 
-export const quorumSplit = timedCoordinationFault('quorum-split', 'quorumSplitPct', 'quorumSplitMsMax');
+export const quorumSplit = timedCoordinationFault('quorum-split', {
+  knobs: {
+    quorumSplitPct: coordinationKnob(pct, 'Chance (percent) per tick of a symmetric partition: every voter alone, no quorum (001 §98).'),
+    quorumSplitMsMax: coordinationKnob(ms, 'Longest symmetric partition, in ms.'),
+  },
+  chance: 'quorumSplitPct',
+  longest: 'quorumSplitMsMax',
+});

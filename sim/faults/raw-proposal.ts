@@ -5,8 +5,10 @@
 // only. Recorded as `api-request` (sim/coordination/public-api.ts).
 // Knob: `coordination.faults.rawProposalPct` (at each coordination tick).
 
-import { instantCoordinationFault, simulatedOnly } from './package.ts';
+import { coordinationKnob, instantCoordinationFault, pct, simulatedOnly } from './package.ts';
 
-export const rawProposal = instantCoordinationFault('raw-proposal', 'rawProposalPct', {
-  'api-request': { real: simulatedOnly('the public API and the coordination layer are simulated; the database is unaffected'), colour: '#7f8c8d' },
+export const rawProposal = instantCoordinationFault('raw-proposal', {
+  knobs: { rawProposalPct: coordinationKnob(pct, 'Chance (percent) per coordination tick that a public client asks the API to propose a raw ElectLeader (abstract consensus; 001 §220–§223).') },
+  chance: 'rawProposalPct',
+  records: { 'api-request': { real: simulatedOnly('the public API and the coordination layer are simulated; the database is unaffected'), colour: '#7f8c8d' } },
 });

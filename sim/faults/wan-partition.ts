@@ -6,11 +6,19 @@
 // `{ regions, durationMs }` and `wan-heal`.
 // Knobs: `coordination.faults.wanPartitionPct`, `wanPartitionMsMax`.
 
-import { simulatedOnly, timedCoordinationFault } from './package.ts';
+import { coordinationKnob, ms, pct, simulatedOnly, timedCoordinationFault } from './package.ts';
 
 const between = simulatedOnly('regions are links between simulated daemons; the database links are unaffected');
 
-export const wanPartition = timedCoordinationFault('wan-partition', 'wanPartitionPct', 'wanPartitionMsMax', {
-  'wan-partition': { real: between, colour: '#34495e', endedBy: 'wan-heal' },
-  'wan-heal': { real: between },
+export const wanPartition = timedCoordinationFault('wan-partition', {
+  knobs: {
+    wanPartitionPct: coordinationKnob(pct, 'Chance (percent) per coordination tick that the links between regions are cut, for up to `wanPartitionMsMax` (with `regions` above 1; 001 §187–§189).'),
+    wanPartitionMsMax: coordinationKnob(ms, 'Longest cut between regions, in ms.'),
+  },
+  chance: 'wanPartitionPct',
+  longest: 'wanPartitionMsMax',
+  records: {
+    'wan-partition': { real: between, colour: '#34495e', endedBy: 'wan-heal' },
+    'wan-heal': { real: between },
+  },
 });
