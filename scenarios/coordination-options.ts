@@ -3,13 +3,13 @@
 // coordinated role fences the workload, and the coordination faults (TigerBeetle style: every knob
 // a named integer field, unit last, fault knobs default zero). Declared once, as the zod schema
 // below, with the fault knobs declared by the fault kinds that use them
-// (sim/faults/coordination-knobs.ts): the scenario format, plan files and the option types are
+// (faults/coordination-knobs.ts): the scenario format, plan files and the option types are
 // derived from it. Validated once, then frozen.
 
 import { strict as assert } from 'node:assert';
 import { z } from 'zod';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
-import { coordinationFaultsSchema, type CoordinationFaultOptions } from '../sim/faults/coordination-knobs.ts';
+import { coordinationFaultsSchema, type CoordinationFaultOptions } from '../faults/coordination-knobs.ts';
 
 const ms = z.number().int().nonnegative();
 

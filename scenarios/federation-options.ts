@@ -3,11 +3,11 @@
 // named integer field, unit last, fault knobs default zero). The domains are the workload's
 // tenants: tenant t<k> is a domain whose authority starts at site ((k - 1) mod sites) + 1.
 // Declared once, as the zod schema below, with the fault knobs declared by the fault kinds that
-// use them (sim/faults/federation-knobs.ts); the scenario format, plan files and the option types
+// use them (faults/federation-knobs.ts); the scenario format, plan files and the option types
 // are derived from it.
 
 import { z } from 'zod';
-import { federationFaultsSchema, type FederationFaultOptions } from '../sim/faults/federation-knobs.ts';
+import { federationFaultsSchema, type FederationFaultOptions } from '../faults/federation-knobs.ts';
 
 /** The federation block of a scenario or a plan; every field has its default. */
 export const federationSchema = z

@@ -1,4 +1,4 @@
-// docs/ARCHITECTURE.md "Faults": each fault kind is one package of sim/faults/, and what the rest
+// docs/ARCHITECTURE.md "Faults": each fault kind is one package of faults/, and what the rest
 // of the testbed derives from the registry is true of every kind: it is registered under its own
 // name, its knobs are in the block of the stage it is drawn at, its random draw happens exactly
 // when the knobs it names are on, and every history record it writes has a real action or says
@@ -6,12 +6,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios/index.ts';
-import { COORDINATION_FAULT_KNOBS, coordinationFaultsSchema } from '../../sim/faults/coordination-knobs.ts';
-import { FEDERATION_FAULT_KNOBS } from '../../sim/faults/federation-knobs.ts';
-import { FAULT_PACKAGES, scriptedFaultSchema } from '../../sim/faults/index.ts';
-import { FAULT_KNOBS, faultProfileSchema } from '../../sim/faults/knobs.ts';
-import type { FaultKnob, KnobStage } from '../../sim/faults/package.ts';
-import { FAULT_RECORDS } from '../../sim/faults/records.ts';
+import { COORDINATION_FAULT_KNOBS, coordinationFaultsSchema } from '../../faults/coordination-knobs.ts';
+import { FEDERATION_FAULT_KNOBS } from '../../faults/federation-knobs.ts';
+import { FAULT_PACKAGES, scriptedFaultSchema } from '../../faults/index.ts';
+import { FAULT_KNOBS, faultProfileSchema } from '../../faults/knobs.ts';
+import type { FaultKnob, KnobStage } from '../../faults/package.ts';
+import { FAULT_RECORDS } from '../../faults/records.ts';
 import { generatePlan } from '../../sim/generate-plan.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 
@@ -34,7 +34,7 @@ function drawnKinds(base: Scenario, knobs: Readonly<Record<string, number>>, sta
   return found;
 }
 
-describe('fault kinds (sim/faults/)', () => {
+describe('fault kinds (faults/)', () => {
   it('each is registered under the name its steps carry, and the scenario schema takes its steps', () => {
     for (const [name, fault] of kinds) {
       expect(fault.schema.shape.f.value, name).toBe(name);

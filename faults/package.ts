@@ -10,7 +10,7 @@
 // implements.
 
 import { z } from 'zod';
-import type { FaultKind } from '../../model/history.ts';
+import type { FaultKind } from '../model/history.ts';
 
 /**
  * Where a knob is set: the random profile (`faults.profile`), drawn at the nemesis ticks and at
