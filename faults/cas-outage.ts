@@ -4,7 +4,8 @@
 // `coordination.artifacts` only. Recorded as `cas-outage` `{ durationMs }`.
 // Knobs: `coordination.faults.casOutagePct`, `casOutageMsMax`.
 
-import { coordinationKnob, ms, pct, simulatedOnly, timedCoordinationFault } from './package.ts';
+import { timedCoordinationFault } from './coordination-fault.ts';
+import { coordinationKnob, ms, pct, simulatedOnly } from './package.ts';
 
 export const casOutage = timedCoordinationFault('cas-outage', {
   knobs: {

@@ -8,7 +8,8 @@
 // Knob: `coordination.faults.impostorPct` (at each coordination tick, one of the four credentials).
 
 import { z } from 'zod';
-import { coordinationKnob, defineFault, ms, pct, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, pct, simulatedOnly } from './package.ts';
 
 export const IMPOSTOR_CREDENTIALS = ['none', 'forged', 'other-node', 'revoked'] as const;
 

@@ -4,7 +4,8 @@
 // Raft service draws itself as a leader wins (sim/raft/raft-faults.ts).
 
 import { z } from 'zod';
-import { coordinationKnob, defineFault, ms, pct, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, pct } from './package.ts';
 
 const schema = z.object({ f: z.literal('leader-crash'), at: ms, downMs: ms }).strict();
 

@@ -4,7 +4,8 @@
 // `newLeaderIsolateMsMax`, which the Raft service draws itself as a new leader appends its first
 // entry (sim/raft/raft-faults.ts).
 
-import { coordinationKnob, ms, pct, timedCoordinationFault } from './package.ts';
+import { timedCoordinationFault } from './coordination-fault.ts';
+import { coordinationKnob, ms, pct } from './package.ts';
 
 export const leaderIsolate = timedCoordinationFault('leader-isolate', {
   knobs: {

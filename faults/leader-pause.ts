@@ -1,7 +1,8 @@
 // The current leader pauses, GC-style (seed 001 §90), and resumes with its beliefs: recorded as a
 // `pause` and `resume` of that voter. Knobs: `coordination.faults.leaderPausePct`, `leaderPauseMsMax`.
 
-import { coordinationKnob, ms, pct, timedCoordinationFault } from './package.ts';
+import { timedCoordinationFault } from './coordination-fault.ts';
+import { coordinationKnob, ms, pct } from './package.ts';
 
 export const leaderPause = timedCoordinationFault('leader-pause', {
   knobs: {

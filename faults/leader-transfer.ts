@@ -4,7 +4,8 @@
 // (`coordination.consensus: 'raft'`). Recorded as `leader-transfer` `{ process, node, to }`.
 // Knob: `coordination.faults.leaderTransferPct` (at each coordination tick).
 
-import { coordinationKnob, instantCoordinationFault, pct, simulatedOnly } from './package.ts';
+import { instantCoordinationFault } from './coordination-fault.ts';
+import { coordinationKnob, pct, simulatedOnly } from './package.ts';
 
 export const leaderTransfer = instantCoordinationFault('leader-transfer', {
   knobs: { leaderTransferPct: coordinationKnob(pct, "Chance (percent) per coordination tick that an operator drains the leader (`consensus: 'raft'`; 001 §270).") },

@@ -7,7 +7,8 @@
 // something: NoScheduling, NoReleasePromotion, ReadOnly or FullMaintenance).
 
 import { z } from 'zod';
-import { coordinationKnob, defineFault, ms, pct, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, pct, simulatedOnly } from './package.ts';
 
 export const MAINTENANCE_STATES = ['NoScheduling', 'NoReleasePromotion', 'ReadOnly', 'FullMaintenance'] as const;
 

@@ -6,7 +6,8 @@
 // Knobs: `coordination.faults.orchestratorLeasePct`, `orchestratorLeaseMsMax`.
 
 import { z } from 'zod';
-import { coordinationKnob, defineFault, ms, pct, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, pct, simulatedOnly } from './package.ts';
 
 export const orchestratorLease = defineFault({
   schema: z.object({ f: z.literal('orchestrator-lease'), at: ms, durationMs: ms }).strict(),

@@ -2,7 +2,8 @@
 // Recorded as a `partition` and `heal`; the coordination layer records the `quorum-loss`.
 // Knobs: `coordination.faults.quorumSplitPct`, `quorumSplitMsMax`.
 
-import { coordinationKnob, ms, pct, timedCoordinationFault } from './package.ts';
+import { timedCoordinationFault } from './coordination-fault.ts';
+import { coordinationKnob, ms, pct } from './package.ts';
 
 export const quorumSplit = timedCoordinationFault('quorum-split', {
   knobs: {

@@ -5,7 +5,8 @@
 // only. Recorded as `api-request` (sim/coordination/public-api.ts).
 // Knob: `coordination.faults.rawProposalPct` (at each coordination tick).
 
-import { coordinationKnob, instantCoordinationFault, pct, simulatedOnly } from './package.ts';
+import { instantCoordinationFault } from './coordination-fault.ts';
+import { coordinationKnob, pct, simulatedOnly } from './package.ts';
 
 export const rawProposal = instantCoordinationFault('raw-proposal', {
   knobs: { rawProposalPct: coordinationKnob(pct, 'Chance (percent) per coordination tick that a public client asks the API to propose a raw ElectLeader (abstract consensus; 001 §220–§223).') },

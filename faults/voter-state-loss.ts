@@ -7,7 +7,8 @@
 // `voterStateLossDownMs`.
 
 import { z } from 'zod';
-import { coordinationKnob, defineFault, ms, node, pct, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, node, pct, simulatedOnly } from './package.ts';
 
 const schema = z.object({ f: z.literal('voter-state-loss'), at: ms, node, downMs: ms }).strict();
 

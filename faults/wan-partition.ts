@@ -6,7 +6,8 @@
 // `{ regions, durationMs }` and `wan-heal`.
 // Knobs: `coordination.faults.wanPartitionPct`, `wanPartitionMsMax`.
 
-import { coordinationKnob, ms, pct, simulatedOnly, timedCoordinationFault } from './package.ts';
+import { timedCoordinationFault } from './coordination-fault.ts';
+import { coordinationKnob, ms, pct, simulatedOnly } from './package.ts';
 
 const between = simulatedOnly('regions are links between simulated daemons; the database links are unaffected');
 
