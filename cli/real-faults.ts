@@ -8,7 +8,7 @@ import type { RealFault, RealFaultDriver, RealFaultOutcome } from '../adapters/f
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { Store, StoreOptions } from '../adapters/port.ts';
-import { FAULT_RECORDS } from '../sim/faults/records.ts';
+import { FAULT_RECORDS } from '../faults/records.ts';
 import type { StoreChoice } from '../sim/run.ts';
 import { UndecidedError } from './errors.ts';
 

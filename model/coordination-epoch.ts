@@ -6,12 +6,12 @@
 
 import { assert } from './assert.ts';
 import { changeMembership, initialMembership, isVoter, type Membership, type MembershipChange, type MembershipRejection } from './cluster-membership.ts';
+import type { CoordinatedRole } from './coordinated-role.ts';
 import { NORMAL, setMaintenance, type Maintenance, type MaintenanceState } from './maintenance.ts';
 import { incarnationId, type NodeIncarnation } from './node-incarnation.ts';
 
-/** Roles the coordination leader assigns (§42), named as the store's `guard.role`. */
-export const COORDINATED_ROLES = ['scheduler', 'release-coordinator', 'deployment-coordinator'] as const;
-export type CoordinatedRole = (typeof COORDINATED_ROLES)[number];
+/** Roles the coordination leader assigns (§42): declared in coordinated-role.ts, which maintenance.ts reads too. */
+export { COORDINATED_ROLES, type CoordinatedRole } from './coordinated-role.ts';
 
 /** `RoleEpoch` of §43: the role, the coordination epoch it was assigned under, and its owner. */
 export interface RoleAssignment {

@@ -3,7 +3,7 @@
 // against; if the epoch moved since, its view is stale and it must look again before acting.
 
 import { assert } from './assert.ts';
-import type { CoordinatedRole } from './coordination-epoch.ts';
+import type { CoordinatedRole } from './coordinated-role.ts';
 
 export type MaintenanceState = 'Normal' | 'ReadOnly' | 'NoScheduling' | 'NoReleasePromotion' | 'FullMaintenance';
 

@@ -3,7 +3,7 @@
 // duration, and the window of writes a failover or restore lost. Pure, like lease-timeline.ts.
 
 import type { FaultEvent, HistoryEvent } from '../model/history.ts';
-import { FAULT_RECORDS } from '../sim/faults/records.ts';
+import { FAULT_RECORDS } from '../faults/records.ts';
 
 export interface FaultBand {
   readonly kind: string;
@@ -15,7 +15,7 @@ export interface FaultBand {
   readonly nodes: ReadonlyArray<string>;
 }
 
-/** Faults that last until a matching fault ends them (each kind's `endedBy`, sim/faults/). */
+/** Faults that last until a matching fault ends them (each kind's `endedBy`, faults/). */
 const FAULT_ENDS: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(FAULT_RECORDS).flatMap(([kind, record]) => (record.endedBy === undefined ? [] : [[kind, record.endedBy]])),
 );

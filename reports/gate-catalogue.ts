@@ -10,34 +10,7 @@
 import { SEED_000_ACCEPTANCE, SEED_000_GATES } from './gate-lines-000.ts';
 import { SEED_001_ACCEPTANCE, SEED_001_GATES } from './gate-lines-001.ts';
 import { SEED_000_INVARIANTS, SEED_001_INVARIANTS } from './gate-lines-invariants.ts';
-export interface GateProofs {
-  readonly scenarios: ReadonlyArray<string>;
-  readonly mutants: ReadonlyArray<string>;
-  readonly suites: ReadonlyArray<string>;
-  /**
-   * The invariants that judge the row's rule. A mutant proves the row only when it was caught on
-   * one of the row's scenarios by one of these (empty: by any history checker).
-   */
-  readonly invariants: ReadonlyArray<string>;
-}
-
-export interface GateDefinition {
-  /** Stable kebab id: `<seed>-<section>-<slug>`. */
-  readonly id: string;
-  readonly title: string;
-  /** The seed section, for example `000 §316`. */
-  readonly source: string;
-  readonly proofs: GateProofs;
-  /** What the proofs leave out, shown next to the status. */
-  readonly note?: string;
-}
-
-export interface Entry extends Partial<GateProofs> {
-  readonly note?: string;
-}
-
-export type Line = readonly [slug: string, title: string, entry: Entry];
-
+import type { GateDefinition, Line } from './gate-definition.ts';
 
 function definitions(source: string, lines: ReadonlyArray<Line>): GateDefinition[] {
   const prefix = source.replace(' §', '-');

@@ -1,6 +1,6 @@
 // The gates (000 §316) and acceptance tests (000 §315) of seed 000, with what proves each.
 
-import type { Entry, Line } from './gate-catalogue.ts';
+import type { Entry, Line } from './gate-definition.ts';
 import { FEDERATION_SIMULATED } from './gate-notes.ts';
 
 /** The gate and the acceptance test of request-digest conflicts have the same proofs. */

@@ -1,6 +1,6 @@
 // The gates (001 §339) and acceptance tests (001 §338) of seed 001, with what proves each.
 
-import type { Line } from './gate-catalogue.ts';
+import type { Line } from './gate-definition.ts';
 import { DOGFOOD } from './gate-notes.ts';
 
 export const SEED_001_GATES: ReadonlyArray<Line> = [

@@ -2,7 +2,7 @@
 // acceptance test or gate; such a row is proved by the same evidence (`like`), so that the two
 // can never disagree. The rest say why nothing in the testbed can prove them.
 
-import type { Entry, Line } from './gate-catalogue.ts';
+import type { Entry, Line } from './gate-definition.ts';
 import { SEED_000_ACCEPTANCE, SEED_000_GATES } from './gate-lines-000.ts';
 import { SEED_001_ACCEPTANCE, SEED_001_GATES } from './gate-lines-001.ts';
 import { DOGFOOD, OUTSIDE } from './gate-notes.ts';

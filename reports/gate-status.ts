@@ -7,7 +7,8 @@
 // fail is partial.
 
 import { mutantCaught, type FirstFailure, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from './gate-input.ts';
-import { GATE_CATALOGUE, type GateDefinition } from './gate-catalogue.ts';
+import { GATE_CATALOGUE } from './gate-catalogue.ts';
+import type { GateDefinition } from './gate-definition.ts';
 import { validateGateInput } from './results-file.ts';
 
 export type GateStatus = 'pass' | 'partial' | 'fail' | 'untested';

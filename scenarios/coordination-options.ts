@@ -2,84 +2,16 @@
 // and heartbeat timing, how long a leader that cannot reach a majority keeps its role, which
 // coordinated role fences the workload, and the coordination faults (TigerBeetle style: every knob
 // a named integer field, unit last, fault knobs default zero). Declared once, as the zod schema
-// below: the scenario format, plan files and the option types are derived from it. Validated
-// once, then frozen.
+// below, with the fault knobs declared by the fault kinds that use them
+// (faults/coordination-knobs.ts): the scenario format, plan files and the option types are
+// derived from it. Validated once, then frozen.
 
 import { strict as assert } from 'node:assert';
 import { z } from 'zod';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
+import { coordinationFaultsSchema, type CoordinationFaultOptions } from '../faults/coordination-knobs.ts';
 
 const ms = z.number().int().nonnegative();
-const pct = z.number().int().min(0).max(100);
-
-export const coordinationFaultsSchema = z
-  .object({
-    /** Interval between coordination nemesis ticks, in ms (0: no random coordination faults). */
-    intervalMs: ms.default(0),
-    /** Chance (percent) per tick that the current leader crashes (§82, §259). */
-    leaderCrashPct: pct.default(0),
-    /** Time a crashed leader stays down before its next incarnation starts, in ms. */
-    leaderDownMs: ms.default(0),
-    /** Chance (percent) per tick that the current leader pauses, GC-style (§90). */
-    leaderPausePct: pct.default(0),
-    /** Longest leader pause, in ms. */
-    leaderPauseMsMax: ms.default(0),
-    /** Chance (percent) per tick that the leader is cut off from every other voter but not from the database (§97, §99). */
-    leaderIsolatePct: pct.default(0),
-    /** Longest leader isolation, in ms. */
-    leaderIsolateMsMax: ms.default(0),
-    /** Chance (percent) per tick of a symmetric partition: every voter alone, no quorum (§98). */
-    quorumSplitPct: pct.default(0),
-    /** Longest symmetric partition, in ms. */
-    quorumSplitMsMax: ms.default(0),
-    /**
-     * Chance (percent) that a newly elected leader crashes within two heartbeats of winning, before
-     * or just after its first entry is replicated (`consensus: 'raft'`; the downtime is `leaderDownMs`).
-     */
-    newLeaderCrashPct: pct.default(0),
-    /**
-     * Chance (percent) that a leader, as it appends its first entry, is cut off from every voter
-     * but one for up to `newLeaderIsolateMsMax` (`consensus: 'raft'`): its entry reaches a minority.
-     */
-    newLeaderIsolatePct: pct.default(0),
-    newLeaderIsolateMsMax: ms.default(0),
-    /** Chance (percent) per coordination tick that an operator drains the leader (`consensus: 'raft'`; §270). */
-    leaderTransferPct: pct.default(0),
-    /** Chance (percent) per coordination tick that a controller loses its durable consensus state (`consensus: 'raft'`; §167–§169). */
-    voterStateLossPct: pct.default(0),
-    /** Time a voter that lost its state stays down before it comes back, in ms. */
-    voterStateLossDownMs: ms.default(0),
-    /** Chance (percent) that a consensus message between voters is lost (`consensus: 'raft'`; the database links keep the profile's). */
-    messageLossPct: pct.default(0),
-    /** Chance (percent) that a consensus message between voters is delivered twice (`consensus: 'raft'`). */
-    messageDuplicatePct: pct.default(0),
-    /**
-     * Chance (percent) per coordination tick that a process claiming a voter's name asks for votes
-     * with a credential that must not authenticate it (abstract consensus; §56–§59, §214–§217).
-     */
-    impostorPct: pct.default(0),
-    /**
-     * Chance (percent) per coordination tick that the platform's own leader election names a
-     * daemon that does not lead, for up to `orchestratorLeaseMsMax` (abstract consensus; §202–§204).
-     */
-    orchestratorLeasePct: pct.default(0),
-    orchestratorLeaseMsMax: ms.default(0),
-    /**
-     * Chance (percent) per coordination tick that an operator sets a maintenance state that stops
-     * something, for up to `maintenanceMsMax` (abstract consensus; §129–§131).
-     */
-    maintenancePct: pct.default(0),
-    maintenanceMsMax: ms.default(0),
-    /** Chance (percent) per coordination tick that a public client asks the API to propose a raw ElectLeader (abstract consensus; §220–§223). */
-    rawProposalPct: pct.default(0),
-    /** Chance (percent) per coordination tick that the artifact store stops answering, for up to `casOutageMsMax` (with `artifacts`; §100, §278). */
-    casOutagePct: pct.default(0),
-    casOutageMsMax: ms.default(0),
-    /** Chance (percent) per coordination tick that the links between regions are cut, for up to `wanPartitionMsMax` (with `regions` above 1; §187–§189). */
-    wanPartitionPct: pct.default(0),
-    wanPartitionMsMax: ms.default(0),
-  })
-  .strict();
 
 /** The coordination block of a scenario or a plan; every field has its default. */
 export const coordinationSchema = z
@@ -132,7 +64,6 @@ export const coordinationSchema = z
   })
   .strict();
 
-export type CoordinationFaultOptions = Readonly<z.output<typeof coordinationFaultsSchema>>;
 export type CoordinationOptions = Readonly<Omit<z.output<typeof coordinationSchema>, 'faults'>> & { readonly faults: CoordinationFaultOptions };
 /** What a scenario writes: any subset of the knobs. */
 export type CoordinationInput = z.input<typeof coordinationSchema>;

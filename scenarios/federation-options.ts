@@ -2,26 +2,12 @@
 // are spread over, and the federation faults drawn at random (TigerBeetle style: every knob a
 // named integer field, unit last, fault knobs default zero). The domains are the workload's
 // tenants: tenant t<k> is a domain whose authority starts at site ((k - 1) mod sites) + 1.
-// Declared once, as the zod schema below; the scenario format, plan files and the option types
+// Declared once, as the zod schema below, with the fault knobs declared by the fault kinds that
+// use them (faults/federation-knobs.ts); the scenario format, plan files and the option types
 // are derived from it.
 
 import { z } from 'zod';
-
-const ms = z.number().int().nonnegative();
-const pct = z.number().int().min(0).max(100);
-
-export const federationFaultsSchema = z
-  .object({
-    /** Interval between federation nemesis ticks, in ms (0: no random federation faults). */
-    intervalMs: ms.default(0),
-    /** Chance (percent) per tick that a site is cut off from the other sites and the federation for up to `siteCutMsMax` (§267). */
-    siteCutPct: pct.default(0),
-    /** Longest random site cut, in ms. */
-    siteCutMsMax: ms.default(0),
-    /** Chance (percent) per tick that the authority of a domain fails over to another site (§168). */
-    siteFailoverPct: pct.default(0),
-  })
-  .strict();
+import { federationFaultsSchema, type FederationFaultOptions } from '../faults/federation-knobs.ts';
 
 /** The federation block of a scenario or a plan; every field has its default. */
 export const federationSchema = z
@@ -32,7 +18,6 @@ export const federationSchema = z
   })
   .strict();
 
-export type FederationFaultOptions = Readonly<z.output<typeof federationFaultsSchema>>;
 export type FederationOptions = Readonly<Omit<z.output<typeof federationSchema>, 'faults'>> & { readonly faults: FederationFaultOptions };
 /** What a scenario writes: any subset of the knobs. */
 export type FederationInput = z.input<typeof federationSchema>;

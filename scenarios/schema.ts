@@ -6,13 +6,15 @@
 import { z } from 'zod';
 import { POLICY_FLAGS, policyFlips, type ControllerPolicy } from '../model/controller-policy.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
-import { FAULT_PACKAGES, scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
-import { faultProfileSchema, type FaultKnobName } from '../sim/faults/knobs.ts';
-import { coordinationOptions, coordinationSchema, type CoordinationFaultOptions, type CoordinationInput } from './coordination-options.ts';
-import { federationSchema, type FederationFaultOptions } from './federation-options.ts';
+import { FAULT_PACKAGES, scriptedFaultSchema, type ScriptedFault } from '../faults/index.ts';
+import type { CoordinationFaultOptions } from '../faults/coordination-knobs.ts';
+import type { FederationFaultOptions } from '../faults/federation-knobs.ts';
+import { faultProfileSchema, type FaultKnobName } from '../faults/knobs.ts';
+import { coordinationOptions, coordinationSchema, type CoordinationInput } from './coordination-options.ts';
+import { federationSchema } from './federation-options.ts';
 
-export { MAX_CLOCK_DRIFT_PPM } from '../sim/faults/clock-skew.ts';
-export { scriptedFaultSchema, type ScriptedFault } from '../sim/faults/index.ts';
+export { MAX_CLOCK_DRIFT_PPM } from '../faults/clock-skew.ts';
+export { scriptedFaultSchema, type ScriptedFault } from '../faults/index.ts';
 
 export const WORKLOAD_KINDS = [
   'env-deploy',
@@ -124,7 +126,7 @@ export const COORDINATION_TICK_FAULT_KNOBS: ReadonlyArray<keyof CoordinationFaul
 /** The same for federation faults and their `intervalMs`. */
 export const FEDERATION_TICK_FAULT_KNOBS: ReadonlyArray<keyof FederationFaultOptions> = tickKnobs('federation') as Array<keyof FederationFaultOptions>;
 
-/** The knobs that turn on the kinds drawn at the ticks of `stage` (sim/faults/). */
+/** The knobs that turn on the kinds drawn at the ticks of `stage` (faults/). */
 function tickKnobs(stage: 'nemesis' | 'coordination' | 'federation'): string[] {
   return Object.values(FAULT_PACKAGES).flatMap((p) => (p.draw?.on === stage ? [...(p.randomWhen ?? [])] : []));
 }

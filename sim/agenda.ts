@@ -4,7 +4,7 @@
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
-import { faultPackage } from './faults/index.ts';
+import { faultPackage } from '../faults/index.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Plan } from './plan.ts';
 import { EV_FAULT, EV_LIVENESS, EV_OP, EV_SNAPSHOT, SNAPSHOT_INTERVAL_MS, type SimQueue } from './sim-node.ts';

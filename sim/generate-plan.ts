@@ -6,8 +6,8 @@ import { scopeId, systemScopeId, type ScopeKind, type ScopeRef } from '../model/
 import type { RetrySafety } from '../model/effect-state.ts';
 import type { ConcurrencyMode } from '../model/concurrency-group.ts';
 import type { Scenario, WorkloadKind } from '../scenarios/schema.ts';
-import { drawCoordinationFaults, drawFederationFaults, drawNemesisFaults, drawStartFaults } from './faults/draws.ts';
-import { faultOptions, swarmFaults } from './faults/knobs.ts';
+import { drawCoordinationFaults, drawFederationFaults, drawNemesisFaults, drawStartFaults } from '../faults/draws.ts';
+import { faultOptions, swarmFaults } from '../faults/knobs.ts';
 import type { FederationPlan, OpSpec, Plan, PlanStep } from './plan.ts';
 import { coordinationOptions } from '../scenarios/coordination-options.ts';
 import { federationOptions, homeSiteOfDomain, type FederationOptions } from '../scenarios/federation-options.ts';

@@ -7,7 +7,7 @@ import type { Store } from '../adapters/port.ts';
 import type { Command } from '../model/commands.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
-import type { ScriptedFault } from './faults/index.ts';
+import type { ScriptedFault } from '../faults/index.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Network } from './network.ts';
 import type { Plan } from './plan.ts';

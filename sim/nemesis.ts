@@ -11,8 +11,8 @@ import type { ModelState } from '../model/state.ts';
 import type { NemesisHost } from './nemesis-host.ts';
 import type { Node } from './sim-node.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
-import { faultPackage, type ScriptedFault } from './faults/index.ts';
-import type { FaultWorld } from './faults/package.ts';
+import { faultPackage, type ScriptedFault } from '../faults/index.ts';
+import type { FaultWorld } from '../faults/package.ts';
 
 export class Nemesis {
   /** Replica/backup images, taken at a fixed cadence when the plan has failover or restore. */
@@ -33,7 +33,7 @@ export class Nemesis {
     this.sim.realActions.push({ f, outcome: outcome.kind === 'applied' ? outcome.action : `simulated-only: ${outcome.reason}` });
   }
 
-  /** Starts a fault of the plan: its kind (sim/faults/) says what it does. */
+  /** Starts a fault of the plan: its kind (faults/) says what it does. */
   async apply(fault: ScriptedFault): Promise<void> {
     const kind = faultPackage(fault);
     if (!this.sim.faultsOn && kind.evenWhenHealed !== true) return;
@@ -45,7 +45,7 @@ export class Nemesis {
     await faultPackage(fault).end?.(this.worldFor(fault), fault);
   }
 
-  /** The simulated world as a fault kind sees it (sim/faults/package.ts), for one fault. */
+  /** The simulated world as a fault kind sees it (faults/package.ts), for one fault. */
   private worldFor(fault: ScriptedFault): FaultWorld {
     const sim = this.sim;
     return {

@@ -7,7 +7,7 @@
 // and every other exchange keeps its timing.
 
 import { strict as assert } from 'node:assert';
-import type { FaultOptions } from './faults/knobs.ts';
+import type { FaultOptions } from '../faults/knobs.ts';
 import { hashString, mix32, unitOf } from './prng.ts';
 
 /** Draw slots of one message: each decision reads its own slot. */

@@ -10,10 +10,11 @@ import { z } from 'zod';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { COORDINATED_ROLES } from '../model/coordination-epoch.ts';
 import { WORKLOAD_KINDS } from '../scenarios/schema.ts';
-import { scriptedFaultSchema } from './faults/index.ts';
-import { coordinationFaultsSchema, coordinationOptions, coordinationSchema, type CoordinationInput } from '../scenarios/coordination-options.ts';
-import { faultOptions, NO_FAULTS } from './faults/knobs.ts';
-import { federationFaultsSchema } from '../scenarios/federation-options.ts';
+import { scriptedFaultSchema } from '../faults/index.ts';
+import { coordinationOptions, coordinationSchema, type CoordinationInput } from '../scenarios/coordination-options.ts';
+import { coordinationFaultsSchema } from '../faults/coordination-knobs.ts';
+import { faultOptions, NO_FAULTS } from '../faults/knobs.ts';
+import { federationFaultsSchema } from '../faults/federation-knobs.ts';
 
 const count = z.number().int().nonnegative();
 const positive = z.number().int().min(1);

@@ -96,13 +96,13 @@ describe('references to documents', () => {
   };
 
   test('every source file a comment of the code names exists (from the root, or from the naming file\'s folder up)', () => {
-    const SOURCE = /^(model|scenarios|adapters|sim|campaign|reports|cli|conformance|scripts)\/.*\.ts$/;
+    const SOURCE = /^(model|faults|scenarios|adapters|sim|campaign|reports|cli|conformance|scripts)\/.*\.ts$/;
     const sources = files.filter((f) => SOURCE.test(f)).map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
     expect(sources.length).toBeGreaterThan(300);
     expect(danglingSourceRefs(sources)).toEqual([]);
     // A planted reference to a file that moved away is found; one to a file that exists, or to a sibling, is not.
-    const planted = [{ file: 'sim/planted.ts', text: '// see sim/fault-options.ts and sim/faults/index.ts\n// and faults/draws.ts\nconst a = "sim/x.ts";' }];
-    expect(danglingSourceRefs(planted)).toEqual(['sim/planted.ts:1: sim/fault-options.ts']);
+    const planted = [{ file: 'sim/planted.ts', text: '// see sim/faults/index.ts and faults/index.ts\n// and coordination/faults.ts\nconst a = "sim/x.ts";' }];
+    expect(danglingSourceRefs(planted)).toEqual(['sim/planted.ts:1: sim/faults/index.ts']);
   });
 
   test('every quoted section of docs/ARCHITECTURE.md and model/SEMANTICS.md is a heading there', () => {

@@ -1,7 +1,8 @@
-// docs/ARCHITECTURE.md "Layers": model ← scenarios, adapters, sim/faults ← sim ← campaign ← reports ← cli.
-// A file may import its own layer and the layers to its left, never one to its right; scenarios/,
-// adapters/ and the fault vocabulary sim/faults/ stand side by side. Imports are read by TypeScript's own pre-processor (static
-// imports, `export … from`, dynamic `import()` with a literal path, `require`).
+// docs/ARCHITECTURE.md "Layers": model ← faults ← scenarios, adapters ← sim ← campaign ← reports ← cli.
+// A file may import its own layer and the layers to its left, never one to its right; scenarios/
+// and adapters/ stand side by side, both reading the fault vocabulary (faults/). Imports are read
+// by TypeScript's own pre-processor (static imports, `export … from`, dynamic `import()` with a
+// literal path, `require`).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,11 +10,9 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const RANK: Readonly<Record<string, number>> = { model: 0, scenarios: 1, adapters: 1, sim: 2, campaign: 3, reports: 4, cli: 5 };
-/** The fault kinds (sim/faults/) are read by the scenario format and the real-fault driver: they sit left of the rest of sim/. */
-const FAULTS = 'sim/faults/';
+const RANK: Readonly<Record<string, number>> = { model: 0, faults: 1, scenarios: 2, adapters: 2, sim: 3, campaign: 4, reports: 5, cli: 6 };
 
-const rankOf = (file: string): number | undefined => (file.startsWith(FAULTS) ? RANK['scenarios'] : RANK[file.split('/')[0]!]);
+const rankOf = (file: string): number | undefined => RANK[file.split('/')[0]!];
 
 interface Source {
   /** Path from the repository root, with forward slashes. */
@@ -88,10 +87,15 @@ describe('layering', () => {
     expect(upwardImports(all)).toEqual([]);
   });
 
-  test('the simulator has no import cycle (the nemesis sees an interface, not the engine)', () => {
-    const sim = sources().filter((s) => s.file.startsWith('sim/'));
-    expect(sim.length).toBeGreaterThan(40);
-    expect(importCycles(sim)).toEqual([]);
+  test('no layer but adapters/ and campaign/ has an import cycle (the nemesis sees an interface, not the engine)', () => {
+    // adapters/postgres/interleave/ (statement-gate.ts and point-control.ts) and campaign/check/
+    // (execute.ts and lifecycle-step.ts) still hold one cycle each.
+    const checked = sources().filter((s) => !s.file.startsWith('adapters/') && !s.file.startsWith('campaign/'));
+    expect(checked.filter((s) => s.file.startsWith('sim/')).length).toBeGreaterThan(40);
+    expect(checked.filter((s) => s.file.startsWith('model/')).length).toBeGreaterThan(40);
+    expect(checked.filter((s) => s.file.startsWith('reports/')).length).toBeGreaterThan(10);
+    expect(checked.filter((s) => s.file.startsWith('faults/')).length).toBeGreaterThan(30);
+    expect(importCycles(checked)).toEqual([]);
     const planted = [
       { file: 'sim/a.ts', text: "import type { B } from './b.ts';" },
       { file: 'sim/b.ts', text: "import { C } from './c.ts';" },
@@ -107,18 +111,21 @@ describe('layering', () => {
       { file: 'adapters/mutants/planted.ts', text: "export { x } from '../../campaign/shard-plan.ts';" },
       { file: 'sim/planted.ts', text: "const m = await import('../reports/index.ts');" },
       { file: 'reports/planted.ts', text: "import type { X } from '../cli/errors.ts';" },
-      { file: 'sim/faults/planted.ts', text: "import type { Node } from '../sim-node.ts';" },
+      { file: 'faults/planted.ts', text: "import type { Node } from '../sim/sim-node.ts';" },
+      { file: 'faults/planted-options.ts', text: "import type { CoordinationOptions } from '../scenarios/coordination-options.ts';" },
       // Allowed: own layer, a layer to the left, side by side, and packages.
       { file: 'scenarios/ok.ts', text: "import '../adapters/port.ts'; import '../model/scope.ts'; import './schema.ts'; import 'zod';" },
-      { file: 'scenarios/faults-ok.ts', text: "import '../sim/faults/index.ts';" },
-      { file: 'sim/faults/ok.ts', text: "import '../../scenarios/coordination-options.ts'; import './package.ts';" },
+      { file: 'scenarios/faults-ok.ts', text: "import '../faults/index.ts';" },
+      { file: 'adapters/faults/ok.ts', text: "import '../../faults/records.ts';" },
+      { file: 'faults/ok.ts', text: "import '../model/history.ts'; import './package.ts';" },
     ];
     expect(upwardImports(planted)).toEqual([
       'model/planted.ts imports sim/engine.ts',
       'adapters/mutants/planted.ts imports campaign/shard-plan.ts',
       'sim/planted.ts imports reports/index.ts',
       'reports/planted.ts imports cli/errors.ts',
-      'sim/faults/planted.ts imports sim/sim-node.ts',
+      'faults/planted.ts imports sim/sim-node.ts',
+      'faults/planted-options.ts imports scenarios/coordination-options.ts',
     ]);
   });
 });

@@ -4,7 +4,7 @@
 
 import type { Proxy, Toxiproxy } from 'toxiproxy-node-client';
 import type { ServerName } from './postgres-cluster.ts';
-import type { RealFaultOutcome } from '../../sim/faults/package.ts';
+import type { RealFaultOutcome } from '../../faults/package.ts';
 
 type FaultValue = Readonly<Record<string, unknown>>;
 

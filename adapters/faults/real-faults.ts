@@ -1,8 +1,8 @@
-// Real faults for runs against PostgreSQL (docs/ARCHITECTURE.md "Faults"): each fault kind
-// (sim/faults/) declares, per history record, the real action it takes on this primary/replica
-// pair and on the fault-proxy links between the clients and the servers, or why it has none
-// (controller pause, clock skew, provider and coordination faults): such a fault is answered with
-// `simulated-only` and that reason, never skipped in silence.
+// Real faults for runs against PostgreSQL (docs/ARCHITECTURE.md "Faults"): each fault kind (the
+// top-level faults/) declares, per history record, the real action it takes on this
+// primary/replica pair and on the fault-proxy links between the clients and the servers, or why
+// it has none (controller pause, clock skew, provider and coordination faults): such a fault is
+// answered with `simulated-only` and that reason, never skipped in silence.
 //
 // Fault values this driver reads (the simulator's shapes, plus optional knobs for direct callers):
 // - partition `{ from, to, oneWay? }` (nodes `db`, `provider`, controller ids) or `{ clients: [...] }`;
@@ -22,8 +22,8 @@
 
 import { Toxiproxy } from 'toxiproxy-node-client';
 import type { FaultKind } from '../../model/history.ts';
-import { FAULT_RECORDS } from '../../sim/faults/records.ts';
-import type { RealFaultOutcome, RealTarget } from '../../sim/faults/package.ts';
+import { FAULT_RECORDS } from '../../faults/records.ts';
+import type { RealFaultOutcome, RealTarget } from '../../faults/package.ts';
 import { ClientLinks } from './client-links.ts';
 import { connectFaultProxy, type FaultProxyHandle } from './proxy/connect.ts';
 import { PostgresCluster, type DataDirCopy, type ServerName } from './postgres-cluster.ts';
@@ -81,7 +81,7 @@ class ProxiedCluster implements RealFaultDriver, RealTarget {
     return this.links.connectionStringFor(clientId);
   }
 
-  /** The real action the fault record's kind declares (sim/faults/), or the reason it has none. */
+  /** The real action the fault record's kind declares (faults/records.ts), or the reason it has none. */
   async apply(fault: RealFault): Promise<RealFaultOutcome> {
     const real = FAULT_RECORDS[fault.f].real;
     if ('simulatedOnly' in real) return { kind: 'simulated-only', reason: real.simulatedOnly };

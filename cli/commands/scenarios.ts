@@ -2,7 +2,7 @@
 
 import pc from 'picocolors';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
-import { FAULT_PACKAGES } from '../../sim/faults/index.ts';
+import { FAULT_PACKAGES } from '../../faults/index.ts';
 import { printJson } from '../format.ts';
 
 /** The fault kinds a scenario can inject: scripted ones and those its profile turns on. */

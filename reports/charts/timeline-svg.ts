@@ -4,7 +4,7 @@
 
 import type { LeaseTimeline } from '../lease-timeline.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
-import { FAULT_RECORDS } from '../../sim/faults/records.ts';
+import { FAULT_RECORDS } from '../../faults/records.ts';
 
 const WIDTH = 1100;
 const LABEL_WIDTH = 210;
@@ -15,7 +15,7 @@ const FAULT_LANE = 16;
 const ROW = 24;
 const SCOPE_GAP = 20;
 
-/** Each fault record's colour, as its kind declares it (sim/faults/); the lost-writes window is the chart's own. */
+/** Each fault record's colour, as its kind declares it (faults/); the lost-writes window is the chart's own. */
 const FAULT_COLOURS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(Object.entries(FAULT_RECORDS).flatMap(([kind, record]) => (record.colour === undefined ? [] : [[kind, record.colour]]))),
   'lost-writes': '#7b241c',

@@ -1,4 +1,4 @@
-// Applies the coordination faults of a plan (declared in sim/faults/, as leader-crash.ts) to
+// Applies the coordination faults of a plan (declared in faults/, as leader-crash.ts) to
 // whoever leads when they fire, and records them in the history like the main nemesis does: a
 // leader crash is a `crash`, a leader pause a `pause` / `resume`, and a cut between voters a
 // `partition` / `heal` naming the groups of voters that still talk. The database and the provider stay reachable: a

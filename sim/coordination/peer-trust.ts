@@ -6,7 +6,7 @@
 // checked on top (§216). Transport encryption is not simulated: what is modelled is the decision
 // each daemon makes about who is talking to it.
 //
-// The `impostor` fault (sim/faults/impostor.ts) tests that decision: a process that claims a
+// The `impostor` fault (faults/impostor.ts) tests that decision: a process that claims a
 // voter's name asks every running voter for its vote in a newer term. A voter that accepts adopts
 // the term (a leader steps down) and grants the vote, as it would for the real node. Each attempt
 // is recorded as `impostor` `{ claims, credential, certificate, term, accepted, refused }`, and

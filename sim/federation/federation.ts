@@ -16,7 +16,7 @@ import { authorityRole } from '../../model/federation-authority.ts';
 import type { FaultKind } from '../../model/history.ts';
 import type { OutcomeOf } from '../../model/outcomes.ts';
 import { siteOfController } from '../../scenarios/federation-options.ts';
-import type { FederationWorld, LearnedAuthority } from '../faults/package.ts';
+import type { FederationWorld, LearnedAuthority } from '../../faults/package.ts';
 import type { HistoryRecorder } from '../history-recorder.ts';
 import type { Plan } from '../plan.ts';
 import type { Node } from '../sim-node.ts';

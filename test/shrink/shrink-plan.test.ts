@@ -1,7 +1,7 @@
 // docs/ARCHITECTURE.md "Shrinking and replay": shrinkPlan keeps the same invariant's violation, and the rendering reads as numbered steps with the violation and the replay line.
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../model/history.ts';
-import { NO_FAULTS } from '../../sim/faults/knobs.ts';
+import { NO_FAULTS } from '../../faults/knobs.ts';
 import type { Plan, PlanStep } from '../../sim/plan.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 import { counterexampleOf, countOperations, renderCounterexample } from '../../campaign/counterexample.ts';

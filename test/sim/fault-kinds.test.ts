@@ -1,13 +1,17 @@
-// docs/ARCHITECTURE.md "Faults": each fault kind is one package of sim/faults/, and what the rest
+// docs/ARCHITECTURE.md "Faults": each fault kind is one package of faults/, and what the rest
 // of the testbed derives from the registry is true of every kind: it is registered under its own
-// name, its random draw happens exactly when the knobs it names are on, and every history record
-// it writes has a real action or says why it has none.
+// name, its knobs are in the block of the stage it is drawn at, its random draw happens exactly
+// when the knobs it names are on, and every history record it writes has a real action or says
+// why it has none.
 
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios/index.ts';
-import { FAULT_PACKAGES, scriptedFaultSchema } from '../../sim/faults/index.ts';
-import { FAULT_KNOBS, faultProfileSchema } from '../../sim/faults/knobs.ts';
-import { FAULT_RECORDS } from '../../sim/faults/records.ts';
+import { COORDINATION_FAULT_KNOBS, coordinationFaultsSchema } from '../../faults/coordination-knobs.ts';
+import { FEDERATION_FAULT_KNOBS } from '../../faults/federation-knobs.ts';
+import { FAULT_PACKAGES, scriptedFaultSchema } from '../../faults/index.ts';
+import { FAULT_KNOBS, faultProfileSchema } from '../../faults/knobs.ts';
+import type { FaultKnob, KnobStage } from '../../faults/package.ts';
+import { FAULT_RECORDS } from '../../faults/records.ts';
 import { generatePlan } from '../../sim/generate-plan.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 
@@ -30,7 +34,7 @@ function drawnKinds(base: Scenario, knobs: Readonly<Record<string, number>>, sta
   return found;
 }
 
-describe('fault kinds (sim/faults/)', () => {
+describe('fault kinds (faults/)', () => {
   it('each is registered under the name its steps carry, and the scenario schema takes its steps', () => {
     for (const [name, fault] of kinds) {
       expect(fault.schema.shape.f.value, name).toBe(name);
@@ -39,14 +43,25 @@ describe('fault kinds (sim/faults/)', () => {
     expect(scriptedFaultSchema.safeParse({ f: 'meteor', at: 0 }).success).toBe(false);
   });
 
-  it('the profile is the union of the kinds\' knobs, each zero by default and refused when unknown', () => {
-    for (const [name, fault] of kinds) for (const knob of Object.keys(fault.knobs ?? {})) expect(FAULT_KNOBS, `${name}.${knob}`).toHaveProperty(knob);
-    // No two kinds declare the same knob (the profile would keep only one of them).
-    const declared = kinds.flatMap(([, fault]) => Object.keys(fault.knobs ?? {}));
+  it('the profile, coordination.faults and federation.faults are the unions of the kinds\' knobs of their stage, each zero by default and refused when unknown', () => {
+    const blocks: Readonly<Record<KnobStage, Readonly<Record<string, unknown>>>> = { profile: FAULT_KNOBS, coordination: COORDINATION_FAULT_KNOBS, federation: FEDERATION_FAULT_KNOBS };
+    const drawnAt = { start: 'profile', nemesis: 'profile', coordination: 'coordination', federation: 'federation' } as const;
+    for (const [name, fault] of kinds) {
+      for (const [knob, spec] of Object.entries<FaultKnob>(fault.knobs ?? {})) {
+        expect(blocks[spec.stage], `${name}.${knob}`).toHaveProperty(knob, spec);
+        // A draw is handed the values of its own stage's block only.
+        expect(spec.stage, `${name}.${knob}`).toBe(drawnAt[fault.draw?.on ?? 'nemesis']);
+      }
+    }
+    // No two kinds declare the same knob of a stage (the block would keep only one of them).
+    const declared = kinds.flatMap(([, fault]) => Object.entries<FaultKnob>(fault.knobs ?? {}).map(([knob, spec]) => `${spec.stage} ${knob}`));
     expect(new Set(declared).size).toBe(declared.length);
     expect(faultProfileSchema.safeParse({ partitionProbabilityPct: 5 }).success).toBe(true);
     expect(faultProfileSchema.safeParse({ partitionProbabilityPct: 101 }).success).toBe(false);
     expect(faultProfileSchema.safeParse({ meteorShowerPct: 1 }).success).toBe(false);
+    expect(Object.values(coordinationFaultsSchema.parse({}))).toEqual(Object.keys(COORDINATION_FAULT_KNOBS).map(() => 0));
+    expect(coordinationFaultsSchema.safeParse({ leaderCrashPct: 101 }).success).toBe(false);
+    expect(coordinationFaultsSchema.safeParse({ meteorShowerPct: 1 }).success).toBe(false);
   });
 
   it('a kind is drawn at random when the knobs it names are on, and never when they are off', () => {

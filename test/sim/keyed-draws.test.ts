@@ -1,6 +1,6 @@
 // docs/ARCHITECTURE.md "Time and determinism" and "Shrinking and replay": a message's delay is keyed by its link and its number on that link, so traffic on other links never shifts it; keyed draws are uniform enough to stand in for a stream.
 import { describe, expect, it } from 'vitest';
-import { faultOptions } from '../../sim/faults/knobs.ts';
+import { faultOptions } from '../../faults/knobs.ts';
 import { Network } from '../../sim/network.ts';
 import { hashString, mix32, unitOf } from '../../sim/prng.ts';
 

@@ -5,7 +5,7 @@ import createMemoryStore from '../../adapters/memory.ts';
 import { pairOperations } from '../../model/checkers/operations.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { executePlan, generatePlan } from '../../sim/run.ts';
-import { faultOptions } from '../../sim/faults/knobs.ts';
+import { faultOptions } from '../../faults/knobs.ts';
 
 const store = { name: 'memory', factory: createMemoryStore };
 

@@ -8,7 +8,7 @@
 // with `federation` only. Knob: `federation.faults.siteFailoverPct`.
 
 import { z } from 'zod';
-import { defineFault, ms, simulatedOnly } from './package.ts';
+import { defineFault, federationKnob, ms, pct, simulatedOnly } from './package.ts';
 
 const schema = z
   .object({
@@ -23,13 +23,13 @@ const schema = z
 
 export const siteFailover = defineFault({
   schema,
+  knobs: { siteFailoverPct: federationKnob(pct, 'Chance (percent) per tick that the authority of a domain fails over to another site (000 §168).') },
   randomWhen: ['siteFailoverPct'],
   draw: {
     on: 'federation',
-    at(tick, _mine, stream) {
-      const federation = tick.federation!;
-      if (!stream.chance(federation.faults.siteFailoverPct)) return null;
-      return { f: 'site-failover' as const, at: tick.at, domain: stream.pick(federation.domains) };
+    at(tick, mine, stream) {
+      if (!stream.chance(mine.siteFailoverPct)) return null;
+      return { f: 'site-failover' as const, at: tick.at, domain: stream.pick(tick.federation!.domains) };
     },
   },
   async apply(world, fault) {

@@ -5,8 +5,8 @@
 // stream is the plan's own (sim/prng.ts), so a scenario without a kind's knobs draws exactly what
 // it drew before the kind existed.
 
-import type { CoordinationFaultOptions } from '../../scenarios/coordination-options.ts';
-import type { FederationFaultOptions } from '../../scenarios/federation-options.ts';
+import type { CoordinationFaultOptions } from './coordination-knobs.ts';
+import type { FederationFaultOptions } from './federation-knobs.ts';
 import { FAULT_PACKAGES, type ScriptedFault } from './index.ts';
 import type { FaultOptions } from './knobs.ts';
 import type { Draw, Tick } from './package.ts';
@@ -27,9 +27,10 @@ function drawnOn(stage: Stage): DrawAt[] {
   return Object.values(FAULT_PACKAGES).flatMap((p) => (p.draw?.on === stage ? [p.draw.at as DrawAt] : []));
 }
 
-function drawTick(stage: Stage, tick: Tick, stream: Draw, out: ScriptedFault[]): void {
+/** Each kind's draw of `stage` at `tick`; `knobs` are the values of the stage's block, of which each kind reads its own. */
+function drawTick(stage: Stage, tick: Tick, knobs: Readonly<Record<string, number>>, stream: Draw, out: ScriptedFault[]): void {
   for (const at of DRAWS[stage]) {
-    const fault = at(tick, tick.knobs, stream);
+    const fault = at(tick, knobs, stream);
     if (fault !== null) out.push(fault);
   }
 }
@@ -38,7 +39,7 @@ function drawTick(stage: Stage, tick: Tick, stream: Draw, out: ScriptedFault[]):
 export function drawStartFaults(knobs: FaultOptions, controllers: number, stream: Draw): ScriptedFault[] {
   const out: ScriptedFault[] = [];
   const nodes = controllerNodes(controllers);
-  for (let c = 1; c <= controllers; c++) drawTick('start', { at: 0, controller: c, knobs, coordination: null, federation: null, nodes, controllers }, stream, out);
+  for (let c = 1; c <= controllers; c++) drawTick('start', { at: 0, controller: c, federation: null, nodes, controllers }, knobs, stream, out);
   return out;
 }
 
@@ -47,7 +48,7 @@ export function drawNemesisFaults(knobs: FaultOptions, controllers: number, hori
   const out: ScriptedFault[] = [];
   if (knobs.nemesisIntervalMs <= 0) return out;
   const nodes = controllerNodes(controllers);
-  for (let at = knobs.nemesisIntervalMs; at < horizonMs; at += knobs.nemesisIntervalMs) drawTick('nemesis', { at, controller: 0, knobs, coordination: null, federation: null, nodes, controllers }, stream, out);
+  for (let at = knobs.nemesisIntervalMs; at < horizonMs; at += knobs.nemesisIntervalMs) drawTick('nemesis', { at, controller: 0, federation: null, nodes, controllers }, knobs, stream, out);
   return out;
 }
 
@@ -56,7 +57,7 @@ export function drawCoordinationFaults(options: CoordinationFaultOptions, voters
   const out: ScriptedFault[] = [];
   if (options.intervalMs <= 0) return out;
   const nodes = controllerNodes(voters);
-  for (let at = options.intervalMs; at < horizonMs; at += options.intervalMs) drawTick('coordination', { at, controller: 0, knobs: {}, coordination: options, federation: null, nodes, controllers: voters }, stream, out);
+  for (let at = options.intervalMs; at < horizonMs; at += options.intervalMs) drawTick('coordination', { at, controller: 0, federation: null, nodes, controllers: voters }, options, stream, out);
   return out;
 }
 
@@ -66,7 +67,8 @@ export function drawFederationFaults(federation: { readonly sites: number; reado
   const intervalMs = federation.faults.intervalMs;
   if (intervalMs <= 0) return out;
   const nodes = controllerNodes(controllers);
-  for (let at = intervalMs; at < horizonMs; at += intervalMs) drawTick('federation', { at, controller: 0, knobs: {}, coordination: null, federation, nodes, controllers }, stream, out);
+  const sites = { sites: federation.sites, domains: federation.domains };
+  for (let at = intervalMs; at < horizonMs; at += intervalMs) drawTick('federation', { at, controller: 0, federation: sites, nodes, controllers }, federation.faults, stream, out);
   return out;
 }
 

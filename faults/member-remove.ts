@@ -3,6 +3,7 @@
 // recorded as `membership-rejected`. Scripted only.
 
 import { z } from 'zod';
-import { membershipFault, node } from './package.ts';
+import { membershipFault } from './coordination-fault.ts';
+import { node } from './package.ts';
 
 export const memberRemove = membershipFault('member-remove', z.union([node, z.literal('leader')]));

@@ -8,7 +8,8 @@
 // Knob: `coordination.faults.impostorPct` (at each coordination tick, one of the four credentials).
 
 import { z } from 'zod';
-import { defineFault, ms, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, pct, simulatedOnly } from './package.ts';
 
 export const IMPOSTOR_CREDENTIALS = ['none', 'forged', 'other-node', 'revoked'] as const;
 
@@ -16,10 +17,16 @@ const notTheDatabase = simulatedOnly('node-to-node authentication belongs to the
 
 export const impostor = defineFault({
   schema: z.object({ f: z.literal('impostor'), at: ms, credential: z.enum(IMPOSTOR_CREDENTIALS) }).strict(),
+  knobs: {
+    impostorPct: coordinationKnob(
+      pct,
+      'Chance (percent) per coordination tick that a process claiming a voter\'s name asks for votes with a credential that must not authenticate it (abstract consensus; 001 §56–§59, §214–§217).',
+    ),
+  },
   randomWhen: ['impostorPct'],
   draw: {
     on: 'coordination',
-    at: (tick, _mine, stream) => (stream.chance(tick.coordination!.impostorPct) ? { f: 'impostor' as const, at: tick.at, credential: stream.pick(IMPOSTOR_CREDENTIALS) } : null),
+    at: (tick, mine, stream) => (stream.chance(mine.impostorPct) ? { f: 'impostor' as const, at: tick.at, credential: stream.pick(IMPOSTOR_CREDENTIALS) } : null),
   },
   apply: toCoordination,
   records: {

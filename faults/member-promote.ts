@@ -2,6 +2,7 @@
 // it, or the request is retried until the horizon and then recorded as `membership-rejected`.
 // Scripted only.
 
-import { membershipFault, node } from './package.ts';
+import { membershipFault } from './coordination-fault.ts';
+import { node } from './package.ts';
 
 export const memberPromote = membershipFault('member-promote', node);

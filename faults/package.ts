@@ -5,22 +5,36 @@
 // `index.ts` registers them and every other part of the testbed reads the registry.
 //
 // The fault vocabulary sits beside scenarios/ and adapters/ in the layering: the scenario format,
-// the real-fault driver, the simulator and the reports read it, and it reads none of them but
-// the coordination option types. What it changes in the simulator it reaches through
-// `FaultWorld`, which the nemesis (sim/nemesis.ts) implements.
+// the real-fault driver, the simulator and the reports read it, and it reads none of them. What
+// it changes in the simulator it reaches through `FaultWorld`, which the nemesis (sim/nemesis.ts)
+// implements.
 
 import { z } from 'zod';
-import type { FaultKind } from '../../model/history.ts';
-import type { CoordinationFaultOptions } from '../../scenarios/coordination-options.ts';
-import type { FederationFaultOptions } from '../../scenarios/federation-options.ts';
+import type { FaultKind } from '../model/history.ts';
 
-/** One knob of the random fault profile: a non-negative integer, unit last in its name, default 0 (no fault). */
-export interface FaultKnob {
+/**
+ * Where a knob is set: the random profile (`faults.profile`), drawn at the nemesis ticks and at
+ * time 0; `coordination.faults`, drawn at the coordination ticks; or `federation.faults`, drawn at
+ * the federation ticks.
+ */
+export type KnobStage = 'profile' | 'coordination' | 'federation';
+
+/** One knob of a random fault: a non-negative integer, unit last in its name, default 0 (no fault). */
+export interface FaultKnob<St extends KnobStage = KnobStage> {
+  readonly stage: St;
   readonly schema: z.ZodNumber;
-  /** Swarm testing keeps this knob as set ('keep') or keeps, scales down or zeroes it ('scale'). */
+  /**
+   * Swarm testing keeps this knob as set ('keep') or keeps, scales down or zeroes it ('scale').
+   * Swarm testing picks the profile's mix only: the other stages' knobs are all 'keep'.
+   */
   readonly swarm: 'scale' | 'keep';
   readonly doc: string;
 }
+
+/** The knobs a kind declares, by name. */
+export type Knobs = Readonly<Record<string, FaultKnob>>;
+/** The values of a kind's knobs at a tick. */
+export type KnobValues<KN extends Knobs> = Readonly<Record<keyof KN & string, number>>;
 
 /** The draws a fault makes: the plan's seeded streams (sim/prng.ts) have this shape. */
 export interface Draw {
@@ -29,17 +43,16 @@ export interface Draw {
   pick<T>(items: ReadonlyArray<T>): T;
 }
 
-/** One nemesis tick of a plan (or, for a 'start' draw, one controller at time 0). */
+/**
+ * One tick of a plan's nemesis, coordination or federation stream (or, for a 'start' draw, one
+ * controller at time 0). The knobs are not here: each draw is handed the values of its own.
+ */
 export interface Tick {
   readonly at: number;
   /** The controller a 'start' draw is for (1-based); 0 on a tick. */
   readonly controller: number;
-  /** The profile's knobs (`faults.profile`, or the swarm's pick of them). */
-  readonly knobs: Readonly<Record<string, number>>;
-  /** The coordination fault knobs, on a coordination tick. */
-  readonly coordination: CoordinationFaultOptions | null;
-  /** The sites, the domains and the federation fault knobs, on a federation tick. */
-  readonly federation: { readonly sites: number; readonly domains: ReadonlyArray<string>; readonly faults: FederationFaultOptions } | null;
+  /** The sites and the domains, on a federation tick. */
+  readonly federation: { readonly sites: number; readonly domains: ReadonlyArray<string> } | null;
   /** `db`, `provider` and every controller, in that order. */
   readonly nodes: ReadonlyArray<string>;
   readonly controllers: number;
@@ -144,23 +157,28 @@ export interface FaultRecord {
 /** The schema of a scripted step: an object tagged by `f`, with its time `at`. */
 export type StepSchema = z.ZodObject<{ f: z.ZodLiteral<string>; at: z.ZodNumber } & z.ZodRawShape>;
 
-export interface FaultPackage<S extends StepSchema, K extends string = never, R extends FaultKind = never, F = z.output<S>> {
+// `KN` is the kind's knobs as declared, so that each stage's block of knobs, and the names in it,
+// can be derived from the registry (index.ts) with their types.
+export interface FaultPackage<S extends StepSchema, KN extends Knobs = {}, R extends FaultKind = never, F = z.output<S>> {
   /** The scripted step (`faults.scripted[]`, plan steps). */
   readonly schema: S;
-  /** Its knobs in the random fault profile. */
-  readonly knobs?: Readonly<Record<K, FaultKnob>>;
+  /**
+   * Its knobs, all of the stage its draw is on (the profile for a kind with no draw): `faultKnob`
+   * for the profile, `coordinationKnob` or `federationKnob`. The profile, `coordination.faults` and
+   * `federation.faults` are each the union of the kinds' knobs of that stage and a few of the run's
+   * own. A knob may be one the simulator reads rather than the draw (`newLeaderCrashPct`).
+   */
+  readonly knobs?: KN;
   /**
    * Drawn at each tick of its stream, in registry order: one chance, then its parameters only when
    * the chance came up. 'start' draws once per controller at time 0, from the plan's clock stream;
    * 'nemesis', 'coordination' and 'federation' at each tick of the profile's, the coordination or
-   * the federation interval.
+   * the federation interval. `mine` holds the values of its knobs at that tick (of the profile,
+   * the swarm's pick of them).
    */
-  readonly draw?: { readonly on: 'start' | 'nemesis' | 'coordination' | 'federation'; at(tick: Tick, mine: Readonly<Record<K, number>>, stream: Draw): F | null };
-  /**
-   * The knobs that make this kind happen at random when one is above 0: of the profile, or of
-   * `coordination.faults` or `federation.faults` for a kind of those. Absent: scripted only.
-   */
-  readonly randomWhen?: ReadonlyArray<NoInfer<K> | keyof CoordinationFaultOptions | keyof FederationFaultOptions>;
+  readonly draw?: { readonly on: 'start' | 'nemesis' | 'coordination' | 'federation'; at(tick: Tick, mine: KnobValues<KN>, stream: Draw): F | null };
+  /** Its knobs that make this kind happen at random when one is above 0. Absent: scripted only. */
+  readonly randomWhen?: ReadonlyArray<NoInfer<keyof KN & string>>;
   /**
    * The kind replaces the durable state with an image `ageMs(fault)` old: the simulated run keeps
    * images at a cadence; a real one prepares the image ahead of time with the `prepare` record value.
@@ -175,8 +193,8 @@ export interface FaultPackage<S extends StepSchema, K extends string = never, R 
   readonly records: Readonly<Record<R, FaultRecord>>;
 }
 
-/** Declares a fault kind; the knob and record names are inferred from the declaration. */
-export function defineFault<S extends StepSchema, K extends string = never, R extends FaultKind = never>(p: FaultPackage<S, K, R>): FaultPackage<S, K, R> {
+/** Declares a fault kind; its knobs and record names are inferred from the declaration. */
+export function defineFault<S extends StepSchema, KN extends Knobs = {}, R extends FaultKind = never>(p: FaultPackage<S, KN, R>): FaultPackage<S, KN, R> {
   return p;
 }
 
@@ -188,54 +206,15 @@ export const ms = z.number().int().nonnegative();
 export const pct = z.number().int().min(0).max(100);
 export const node = z.string().regex(/^(c[1-9][0-9]?|db|provider|operator)$/, "must be 'c<n>', 'db', 'provider' or 'operator'");
 
-/** A knob of the random profile. */
-export const faultKnob = (schema: z.ZodNumber, doc: string, swarm: 'scale' | 'keep' = 'scale'): FaultKnob => ({ schema, swarm, doc });
+/** A knob of the random profile (`faults.profile`). */
+export const faultKnob = (schema: z.ZodNumber, doc: string, swarm: 'scale' | 'keep' = 'scale'): FaultKnob<'profile'> => ({ stage: 'profile', schema, swarm, doc });
+/** A knob of `coordination.faults`. */
+export const coordinationKnob = (schema: z.ZodNumber, doc: string): FaultKnob<'coordination'> => ({ stage: 'coordination', schema, swarm: 'keep', doc });
+/** A knob of `federation.faults`. */
+export const federationKnob = (schema: z.ZodNumber, doc: string): FaultKnob<'federation'> => ({ stage: 'federation', schema, swarm: 'keep', doc });
 
-/** Forwards a coordination fault to the coordination layer, which records what it does. */
-export async function toCoordination(world: FaultWorld, fault: { readonly f: string; readonly at: number }): Promise<void> {
-  world.coordination(fault);
-}
-
-/**
- * A coordination fault that lasts a while (it acts on whoever leads, on all the voters, or on a
- * subsystem beside them): drawn at a coordination tick with the chance `chance`, for 1 to
- * `longest` ms (both knobs of `coordination.faults`); `records` are the history records the
- * coordination layer writes for it, beyond the ones the nemesis writes (`partition`, `pause`...).
- */
-export function timedCoordinationFault<N extends string, R extends FaultKind = never>(
-  f: N,
-  chance: keyof CoordinationFaultOptions,
-  longest: keyof CoordinationFaultOptions,
-  records: Readonly<Record<R, FaultRecord>> = {} as Readonly<Record<R, FaultRecord>>,
-) {
-  return defineFault({
-    schema: z.object({ f: z.literal(f), at: ms, durationMs: ms }).strict(),
-    randomWhen: [chance],
-    draw: {
-      on: 'coordination',
-      at: (tick, _mine, stream) => (stream.chance(tick.coordination![chance]) ? { f, at: tick.at, durationMs: stream.int(1, Math.max(1, tick.coordination![longest])) } : null),
-    },
-    apply: toCoordination,
-    records,
-  });
-}
-
-/**
- * A coordination fault of one instant, with nothing to choose (it acts on whoever leads, or on the
- * cluster as a whole): drawn at a coordination tick with the chance `chance` of
- * `coordination.faults`; `records` are the history records the coordination layer writes for it.
- */
-export function instantCoordinationFault<N extends string, R extends FaultKind>(f: N, chance: keyof CoordinationFaultOptions, records: Readonly<Record<R, FaultRecord>>) {
-  return defineFault({
-    schema: z.object({ f: z.literal(f), at: ms }).strict(),
-    randomWhen: [chance],
-    draw: { on: 'coordination', at: (tick, _mine, stream) => (stream.chance(tick.coordination![chance]) ? { f, at: tick.at } : null) },
-    apply: toCoordination,
-    records,
-  });
-}
-
-/** An operator's membership request naming `node`: scripted only, committed through the leader. */
-export function membershipFault<N extends string>(f: N, target: z.ZodType<string>) {
-  return defineFault({ schema: z.object({ f: z.literal(f), at: ms, node: target }).strict(), apply: toCoordination, records: {} });
+/** `coordination.faults` or `federation.faults` as a scenario writes it: any subset of `knobs`, each defaulting to 0, and no other field. */
+export function knobBlock<N extends string>(knobs: Readonly<Record<N, FaultKnob>>) {
+  const shape = Object.fromEntries(Object.entries<FaultKnob>(knobs).map(([name, knob]) => [name, knob.schema.default(0)]));
+  return z.object(shape as Record<N, z.ZodDefault<z.ZodNumber>>).strict();
 }

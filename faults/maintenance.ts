@@ -7,18 +7,26 @@
 // something: NoScheduling, NoReleasePromotion, ReadOnly or FullMaintenance).
 
 import { z } from 'zod';
-import { defineFault, ms, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, pct, simulatedOnly } from './package.ts';
 
 export const MAINTENANCE_STATES = ['NoScheduling', 'NoReleasePromotion', 'ReadOnly', 'FullMaintenance'] as const;
 
 export const maintenance = defineFault({
   schema: z.object({ f: z.literal('maintenance'), at: ms, state: z.enum(MAINTENANCE_STATES), durationMs: ms }).strict(),
+  knobs: {
+    maintenancePct: coordinationKnob(
+      pct,
+      'Chance (percent) per coordination tick that an operator sets a maintenance state that stops something, for up to `maintenanceMsMax` (abstract consensus; 001 §129–§131).',
+    ),
+    maintenanceMsMax: coordinationKnob(ms, 'Longest maintenance window, in ms.'),
+  },
   randomWhen: ['maintenancePct'],
   draw: {
     on: 'coordination',
-    at: (tick, _mine, stream) =>
-      stream.chance(tick.coordination!.maintenancePct)
-        ? { f: 'maintenance' as const, at: tick.at, state: stream.pick(MAINTENANCE_STATES), durationMs: stream.int(1, Math.max(1, tick.coordination!.maintenanceMsMax)) }
+    at: (tick, mine, stream) =>
+      stream.chance(mine.maintenancePct)
+        ? { f: 'maintenance' as const, at: tick.at, state: stream.pick(MAINTENANCE_STATES), durationMs: stream.int(1, Math.max(1, mine.maintenanceMsMax)) }
         : null,
   },
   apply: toCoordination,

@@ -7,18 +7,23 @@
 // `voterStateLossDownMs`.
 
 import { z } from 'zod';
-import { defineFault, ms, node, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { coordinationKnob, defineFault, ms, node, pct, simulatedOnly } from './package.ts';
 
 const schema = z.object({ f: z.literal('voter-state-loss'), at: ms, node, downMs: ms }).strict();
 
 export const voterStateLoss = defineFault({
   schema,
+  knobs: {
+    voterStateLossPct: coordinationKnob(pct, "Chance (percent) per coordination tick that a controller loses its durable consensus state (`consensus: 'raft'`; 001 §167–§169)."),
+    voterStateLossDownMs: coordinationKnob(ms, 'Time a voter that lost its state stays down before it comes back, in ms.'),
+  },
   randomWhen: ['voterStateLossPct'],
   draw: {
     on: 'coordination',
-    at: (tick, _mine, stream) =>
-      stream.chance(tick.coordination!.voterStateLossPct)
-        ? { f: 'voter-state-loss' as const, at: tick.at, node: `c${stream.int(1, tick.controllers)}`, downMs: Math.max(1, tick.coordination!.voterStateLossDownMs) }
+    at: (tick, mine, stream) =>
+      stream.chance(mine.voterStateLossPct)
+        ? { f: 'voter-state-loss' as const, at: tick.at, node: `c${stream.int(1, tick.controllers)}`, downMs: Math.max(1, mine.voterStateLossDownMs) }
         : null,
   },
   apply: toCoordination,

@@ -7,7 +7,7 @@
 // `federation` only. Knobs: `federation.faults.siteCutPct`, `siteCutMsMax`.
 
 import { z } from 'zod';
-import { defineFault, ms, simulatedOnly } from './package.ts';
+import { defineFault, federationKnob, ms, pct, simulatedOnly } from './package.ts';
 
 const schema = z.object({ f: z.literal('site-cut'), at: ms, site: z.number().int().min(1).max(8), durationMs: ms }).strict();
 
@@ -15,13 +15,16 @@ const wan = simulatedOnly('sites and the federation are simulated; the links to 
 
 export const siteCut = defineFault({
   schema,
+  knobs: {
+    siteCutPct: federationKnob(pct, 'Chance (percent) per tick that a site is cut off from the other sites and the federation for up to `siteCutMsMax` (000 §267).'),
+    siteCutMsMax: federationKnob(ms, 'Longest random site cut, in ms.'),
+  },
   randomWhen: ['siteCutPct'],
   draw: {
     on: 'federation',
-    at(tick, _mine, stream) {
-      const federation = tick.federation!;
-      if (!stream.chance(federation.faults.siteCutPct)) return null;
-      return { f: 'site-cut' as const, at: tick.at, site: stream.int(1, federation.sites), durationMs: stream.int(1, Math.max(1, federation.faults.siteCutMsMax)) };
+    at(tick, mine, stream) {
+      if (!stream.chance(mine.siteCutPct)) return null;
+      return { f: 'site-cut' as const, at: tick.at, site: stream.int(1, tick.federation!.sites), durationMs: stream.int(1, Math.max(1, mine.siteCutMsMax)) };
     },
   },
   async apply(world, fault) {

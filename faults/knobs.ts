@@ -1,9 +1,11 @@
-// The random fault profile (`faults.profile`): every knob a fault kind declares (index.ts) plus
-// the knobs of the run as a whole, declared once here with their zod schema and default 0 (no
+// The random fault profile (`faults.profile`): every profile knob a fault kind declares (index.ts)
+// plus the knobs of the run as a whole, declared here, each with its zod schema and default 0 (no
 // fault); the scenario schema, plan files and `FaultOptions` are all derived from this list.
+// `coordination.faults` and `federation.faults` are derived the same way (coordination-knobs.ts,
+// federation-knobs.ts).
 
 import { z } from 'zod';
-import { FAULT_PACKAGES, type PackageKnob } from './index.ts';
+import { packageKnobs, type PackageKnob } from './index.ts';
 import { faultKnob, ms, pct, type FaultKnob } from './package.ts';
 
 /** Knobs that belong to no one fault kind: the nemesis cadence, the network's delays and held messages. */
@@ -19,9 +21,7 @@ export type FaultKnobName = PackageKnob | keyof typeof RUN_KNOBS;
 /** Every fault knob of a run, in one options object: integers, unit last, zero for no fault. */
 export type FaultOptions = Readonly<Record<FaultKnobName, number>>;
 
-export const FAULT_KNOBS: Readonly<Record<FaultKnobName, FaultKnob>> = Object.freeze(
-  Object.assign({}, ...Object.values(FAULT_PACKAGES).map((p) => ('knobs' in p ? p.knobs : {})), RUN_KNOBS),
-);
+export const FAULT_KNOBS: Readonly<Record<FaultKnobName, FaultKnob>> = Object.freeze({ ...packageKnobs('profile'), ...RUN_KNOBS });
 
 /** The profile as a scenario writes it: any subset of the knobs, nothing else. */
 export const faultProfileSchema = z.object(Object.fromEntries(Object.entries(FAULT_KNOBS).map(([name, k]) => [name, k.schema])) as Record<FaultKnobName, z.ZodNumber>).partial().strict();

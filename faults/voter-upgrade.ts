@@ -5,7 +5,8 @@
 // upgrade is an operator's plan, one voter after another.
 
 import { z } from 'zod';
-import { defineFault, ms, node, simulatedOnly, toCoordination } from './package.ts';
+import { toCoordination } from './coordination-fault.ts';
+import { defineFault, ms, node, simulatedOnly } from './package.ts';
 
 export const voterUpgrade = defineFault({
   schema: z.object({ f: z.literal('voter-upgrade'), at: ms, node, downMs: ms }).strict(),

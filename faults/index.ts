@@ -24,7 +24,7 @@ import { memberPromote } from './member-promote.ts';
 import { memberRemove } from './member-remove.ts';
 import { messageLoss } from './message-loss.ts';
 import { orchestratorLease } from './orchestrator-lease.ts';
-import type { FaultPackage, StepSchema } from './package.ts';
+import type { FaultKnob, FaultPackage, KnobStage, Knobs, StepSchema } from './package.ts';
 import { partition } from './partition.ts';
 import { pause } from './pause.ts';
 import { providerTimeout } from './provider-timeout.ts';
@@ -71,8 +71,11 @@ type Packages = typeof FAULT_PACKAGES;
 export type ScriptedFaultKind = keyof Packages;
 /** A scripted fault step, as played (defaults filled in). */
 export type ScriptedFault = { [K in ScriptedFaultKind]: z.output<Packages[K]['schema']> }[ScriptedFaultKind];
-/** The knobs of the random profile that fault kinds declare. */
-export type PackageKnob = { [K in ScriptedFaultKind]: Packages[K] extends FaultPackage<StepSchema, infer N, never> ? N : never }[ScriptedFaultKind];
+type KnobsOf<P> = P extends FaultPackage<StepSchema, infer KN, never> ? KN : never;
+/** The knobs of `stage` that fault kinds declare. */
+export type PackageKnob<St extends KnobStage = 'profile'> = {
+  [K in ScriptedFaultKind]: { [N in keyof KnobsOf<Packages[K]>]: KnobsOf<Packages[K]>[N] extends FaultKnob<St> ? N & string : never }[keyof KnobsOf<Packages[K]>];
+}[ScriptedFaultKind];
 /** The history records that fault kinds write. */
 export type PackageRecord = { [K in ScriptedFaultKind]: keyof Packages[K]['records'] }[ScriptedFaultKind];
 
@@ -85,6 +88,20 @@ type Schema = Packages[ScriptedFaultKind]['schema'];
 export const scriptedFaultSchema = z.discriminatedUnion('f', Object.values(FAULT_PACKAGES).map((p) => p.schema) as unknown as [Schema, ...Schema[]]);
 
 /** The package of a step's kind, typed for that step. */
-export function faultPackage<F extends ScriptedFault>(fault: F): FaultPackage<StepSchema, string, never, F> {
-  return FAULT_PACKAGES[fault.f] as unknown as FaultPackage<StepSchema, string, never, F>;
+export function faultPackage<F extends ScriptedFault>(fault: F): FaultPackage<StepSchema, Knobs, never, F> {
+  return FAULT_PACKAGES[fault.f] as unknown as FaultPackage<StepSchema, Knobs, never, F>;
+}
+
+/** The knobs the kinds declare for `stage`, in registry order (a kind's in the order it declares them). */
+export function packageKnobs<St extends KnobStage>(stage: St): Readonly<Record<PackageKnob<St>, FaultKnob<St>>> {
+  const knobs: Record<string, FaultKnob> = {};
+  for (const [kind, p] of Object.entries(FAULT_PACKAGES) as Array<[string, { readonly knobs?: Knobs }]>) {
+    for (const [name, knob] of Object.entries(p.knobs ?? {})) {
+      if (knob.stage !== stage) continue;
+      // Two kinds with one knob would share it without either knowing.
+      if (name in knobs) throw new Error(`fault knob ${stage} ${name} is declared twice (again by ${kind})`);
+      knobs[name] = knob;
+    }
+  }
+  return knobs as Record<PackageKnob<St>, FaultKnob<St>>;
 }

@@ -2,7 +2,7 @@
 // (its `records`) or by the run itself (below). The real-fault driver, the timeline and the
 // store's reconnection read this table; the compiler holds it to every kind the history has.
 
-import type { FaultKind } from '../../model/history.ts';
+import type { FaultKind } from '../model/history.ts';
 import { FAULT_PACKAGES, type PackageRecord } from './index.ts';
 import { simulatedOnly, type FaultRecord } from './package.ts';
 
