@@ -28,6 +28,13 @@ export const WORKLOAD_KINDS = [
   'force-release',
   'cancel-deploy',
   'cross-tenant',
+  // Those of `retried-and-late-requests` (scenarios/catalog-retries.ts): requests delivered twice,
+  // holders acting after a pause, and a client that sends invalid requests.
+  'job-attempt',
+  'reservation-saga',
+  'verified-handoff',
+  'role-takeover',
+  'misbehaving-client',
 ] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
