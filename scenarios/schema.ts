@@ -28,8 +28,7 @@ export const WORKLOAD_KINDS = [
   'force-release',
   'cancel-deploy',
   'cross-tenant',
-  // Those of `retried-and-late-requests` (scenarios/catalog-retries.ts): requests delivered twice,
-  // holders acting after a pause, and a client that sends invalid requests.
+  // Those of `retried-and-late-requests` only (scenarios/catalog-retries.ts).
   'job-attempt',
   'reservation-saga',
   'verified-handoff',
