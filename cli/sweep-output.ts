@@ -75,7 +75,9 @@ export function addCoverage(reached: Map<string, { commands: Set<string>; outcom
 export function printCoverage(coverage: CoverageSummary): void {
   const { commands, outcomes } = coverage;
   const missing = (list: ReadonlyArray<string>) => (list.length === 0 ? '' : pc.dim(` (never: ${list.slice(0, 8).join(', ')}${list.length > 8 ? `, +${list.length - 8} more` : ''})`));
-  process.stdout.write(`coverage: ${commands.reached}/${commands.total} command kinds${missing(commands.missing)}, ${outcomes.reached}/${outcomes.total} outcomes${missing(outcomes.missing)}\n`);
+  // Pairs listed unreachable (sim/unreachable-outcomes.ts) are named in --json with their reasons.
+  const unreachable = outcomes.unreachable.length === 0 ? '' : `, ${outcomes.unreachable.length} listed unreachable (${outcomes.unreachable.map((u) => u.pair).join(', ')})`;
+  process.stdout.write(`coverage: ${commands.reached}/${commands.total} command kinds${missing(commands.missing)}, ${outcomes.reached}/${outcomes.total} outcomes${missing(outcomes.missing)}${unreachable}\n`);
 }
 
 interface SweepSummary {

@@ -17,6 +17,8 @@ export interface Tallies {
   readonly undecidedRuns: UndecidedRun[];
   /** The failures that did not come back when played again, in the sweep's order (at most FLAKY_RERUNS_MAX). */
   readonly flakyRuns: FlakyRun[];
+  /** The command kinds the store declares (`capabilities.commands`), from the first run that says; null: every kind. */
+  declared: ReadonlyArray<string> | null;
 }
 
 export function startTallies(scenarios: ReadonlyArray<Scenario>): Tallies {
@@ -25,16 +27,18 @@ export function startTallies(scenarios: ReadonlyArray<Scenario>): Tallies {
     reached: new Map(),
     undecidedRuns: [],
     flakyRuns: [],
+    declared: null,
   };
 }
 
 /** What the tallies read of a run: the same on this thread (SimRunResult) and from a worker (SweepRun). */
-type TalliedRun = Pick<SweepRun, 'scenario' | 'seed' | 'valid' | 'violations' | 'untested' | 'unjudged'>;
+type TalliedRun = Pick<SweepRun, 'scenario' | 'seed' | 'valid' | 'violations' | 'untested' | 'unjudged'> & { readonly storeCommands?: ReadonlyArray<string> };
 
 /** Adds one run, taken in the sweep's order, to the tallies of scenario `index`; `coverage` is null for a run not played. */
 export function tallyRun(tallies: Tallies, index: number, run: TalliedRun, coverage: RunCoverage | null): Tally {
   const tally = tallies.perScenario[index]!;
   tally.runs++;
+  if (run.storeCommands !== undefined) tallies.declared ??= run.storeCommands;
   if (coverage !== null) addCoverage(tallies.reached, tally.scenario, coverage);
   countUnknown(tally, run);
   if (run.valid === 'unknown' && run.untested === undefined && tallies.undecidedRuns.length < UNDECIDED_KEPT) {
@@ -58,7 +62,8 @@ export function countFlaky(tallies: Tallies, index: number, flaky: FlakyRun): vo
 }
 
 export function coverageOfTallies(tallies: Tallies): CoverageSummary {
-  return summarizeCoverage([...tallies.reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } })));
+  const runs = [...tallies.reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } }));
+  return summarizeCoverage(runs, tallies.declared === null ? {} : { declared: tallies.declared });
 }
 
 /** An undecided run, or one the store could not be judged on (untested, not undecided). */

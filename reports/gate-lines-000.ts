@@ -163,8 +163,9 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     note: 'Covers reservation expiry in the store; device and test-account reconciliation is outside this testbed.',
   }],
   ['force-release-exact', 'Force release requires exact scope/epoch/privilege/audit.', {
-    scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders'],
-    mutants: ['key-only-force-release', 'force-without-observed-expiry', 'blank-reason-ascii-only'],
+    // An operator script without the privilege flag, or with a reason of white space only, must be refused.
+    scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders', 'retried-and-late-requests'],
+    mutants: ['key-only-force-release', 'force-without-observed-expiry', 'blank-reason-ascii-only', 'force-release-ignores-privilege'],
     invariants: ['force-release-audited', 'force-release-judged'],
   }],
   // The holder stops when its lease is lost, and its run is reported as what it was when its

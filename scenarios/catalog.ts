@@ -11,6 +11,7 @@ import { CONCURRENCY_SCENARIOS } from './catalog-concurrency.ts';
 import { FEDERATION_SCENARIOS } from './catalog-federation.ts';
 import { HOLDER_SCENARIOS } from './catalog-holders.ts';
 import { RECOVERY_SCENARIOS } from './catalog-recovery.ts';
+import { RETRY_SCENARIOS } from './catalog-retries.ts';
 import { DEPLOYS, SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
@@ -187,6 +188,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   }),
   ...RECOVERY_SCENARIOS,
   ...CONCURRENCY_SCENARIOS,
+  ...RETRY_SCENARIOS,
   leaseScenario({
     name: 'lease-handoff',
     title: 'Handoff moves ownership atomically under a new token; the old holder is fenced',

@@ -30,6 +30,12 @@ export const WORKLOAD_KINDS = [
   'force-release',
   'cancel-deploy',
   'cross-tenant',
+  // Those of `retried-and-late-requests` only (scenarios/catalog-retries.ts).
+  'job-attempt',
+  'reservation-saga',
+  'verified-handoff',
+  'role-takeover',
+  'misbehaving-client',
 ] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 

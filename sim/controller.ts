@@ -9,6 +9,11 @@ import { afterInspection, retryDecision } from '../model/retry-policy.ts';
 import type { WorkloadKind } from '../scenarios/schema.ts';
 import type { Fiber, Journal, Node, Sim, SimHooks } from './engine.ts';
 import { MAX_ATTEMPTS, world } from './controller-world.ts';
+import { jobAttemptJob } from './job-attempt-workload.ts';
+import { misbehavingClientJob } from './misbehaving-client.ts';
+import { reservationSagaJob } from './reservation-saga-workload.ts';
+import { roleTakeoverJob } from './role-takeover-workload.ts';
+import { verifiedHandoffJob } from './verified-handoff-workload.ts';
 import { apiJob, crossTenantJob, deviceJob, exclusiveJob, multiJob, permitJob } from './workloads.ts';
 import { forceReleaseJob } from './force-release-workload.ts';
 import { groupDone, groupJob, runIdOf } from './group-workload.ts';
@@ -76,6 +81,11 @@ const JOBS: Readonly<Record<WorkloadKind, (sim: Sim, fiber: Fiber, j: Journal) =
   'api-conflict': apiJob,
   'multi-resource': multiJob,
   'force-release': forceReleaseJob,
+  'job-attempt': jobAttemptJob,
+  'reservation-saga': reservationSagaJob,
+  'verified-handoff': verifiedHandoffJob,
+  'role-takeover': roleTakeoverJob,
+  'misbehaving-client': misbehavingClientJob,
 };
 
 async function dispatch(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {

@@ -35,6 +35,12 @@ const PROFILES: Readonly<Record<WorkloadKind, Profile>> = {
   'multi-resource': { scopeKind: 'Custom', operation: 'provision', retrySafety: 'InspectBeforeRetry', fencing: true },
   'force-release': { scopeKind: 'DeploymentEnvironment', operation: 'force-release', retrySafety: 'ManualOnly', fencing: false },
   'cross-tenant': { scopeKind: 'DeploymentEnvironment', operation: 'deploy', retrySafety: 'InspectBeforeRetry', fencing: true },
+  'job-attempt': { scopeKind: 'Custom', operation: 'batch-job', retrySafety: 'Idempotent', fencing: false },
+  'reservation-saga': { scopeKind: 'Device', operation: 'device-reset', retrySafety: 'Idempotent', fencing: false },
+  'verified-handoff': { scopeKind: 'DatabaseMigration', operation: 'migrate', retrySafety: 'ManualOnly', fencing: false },
+  'role-takeover': { scopeKind: 'Custom', operation: 'lead', retrySafety: 'ManualOnly', fencing: false },
+  // It misbehaves on the scopes the queued holders use, so that its force releases meet live leases.
+  'misbehaving-client': { scopeKind: 'DatabaseMigration', operation: 'migrate', retrySafety: 'ManualOnly', fencing: false },
 };
 
 const GROUP_MODES: ReadonlyArray<ConcurrencyMode> = ['Queue', 'CancelPrevious', 'RejectNew', 'AllowParallel'];
@@ -58,7 +64,7 @@ function cachedScope(ref: ScopeRef): string {
 
 function scopeFor(kind: WorkloadKind, tenant: string, index: number): string {
   const p = PROFILES[kind];
-  const base = kind === 'cancel-deploy' || kind === 'cross-tenant' || kind === 'force-release' ? 'env-deploy' : kind;
+  const base = kind === 'cancel-deploy' || kind === 'cross-tenant' || kind === 'force-release' ? 'env-deploy' : kind === 'misbehaving-client' ? 'verified-handoff' : kind;
   return cachedScope({ tenant, kind: p.scopeKind, name: `${base}-${index}`, ...(p.scopeKind === 'WorkflowGroup' ? { project: 'forge' } : {}) });
 }
 
@@ -70,6 +76,14 @@ function units(max: number, stream: Stream): number {
 function deviceScope(tenant: string, index: number): string {
   return cachedScope({ tenant, kind: 'Custom', name: `device-pool-${index}` });
 }
+
+/** The pool a reservation saga books, of BOOKING_CAPACITY units (apart from the device pools of capacity 1). */
+function bookingScope(tenant: string, index: number): string {
+  return cachedScope({ tenant, kind: 'Custom', name: `booking-pool-${index}` });
+}
+
+const BOOKING_CAPACITY = 2;
+const SAGA_PATHS = ['consume', 'fail', 'direct', 'cancel'] as const;
 
 /** A mix's weights in name order with their total, computed once per mix. */
 const weightsOf = new WeakMap<Scenario['workload']['mix'], { readonly entries: ReadonlyArray<readonly [WorkloadKind, number]>; readonly total: number }>();
@@ -147,6 +161,14 @@ function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
       const target = stream.chance(34) ? `t${stream.int(1, w.tenants)}` : tenant;
       return { ...base, priority: stream.int(0, 2), scopeRef: { tenant: target, kind: p.scopeKind, name: `env-deploy-${index}` } };
     }
+    case 'reservation-saga':
+      // Drawn only for this workload, so that the plans of every other scenario stay as they were.
+      return { ...base, wait: false, units: units(w.unitsMax, stream), scopes: [bookingScope(tenant, index)], saga: SAGA_PATHS[stream.int(0, SAGA_PATHS.length - 1)]! };
+    case 'job-attempt':
+    case 'verified-handoff':
+    case 'role-takeover':
+    case 'misbehaving-client':
+      return base;
     case 'migration':
     case 'env-deploy':
     case 'infra-apply':
@@ -203,6 +225,7 @@ export function generatePlan(scenario: Scenario, seed: number): Plan {
     if (step.kind !== 'op') continue;
     if (step.op.workload === 'signing-slot') capacities.set(SIGNING_SCOPE, SIGNING_CAPACITY);
     if (step.op.workload === 'device-reservation') for (const s of step.op.scopes ?? []) capacities.set(s, 1);
+    if (step.op.workload === 'reservation-saga') for (const s of step.op.scopes ?? []) capacities.set(s, BOOKING_CAPACITY);
   }
   return {
     version: 1,

@@ -42,6 +42,7 @@ const opSpec = z
     cancelAfterMs: count.optional(),
     workStepMs: positive.optional(),
     handlerFails: z.boolean().optional(),
+    saga: z.enum(['consume', 'fail', 'direct', 'cancel']).optional(),
   })
   .loose();
 

@@ -56,6 +56,8 @@ export interface OpSpec {
   readonly workStepMs?: number;
   /** The handler of a leased operation returns an error once its work is done (a failed check), whatever its lease did (sim/handler-run.ts). */
   readonly handlerFails?: boolean;
+  /** What a reservation-saga's executor does with its booking (sim/reservation-saga-workload.ts); that workload only. */
+  readonly saga?: 'consume' | 'fail' | 'direct' | 'cancel';
 }
 
 /** The federation of a plan: its sites and fault knobs, and each domain with the site that holds its authority first. */

@@ -23,6 +23,8 @@ export interface RunResult {
   readonly untested?: string;
   /** Invariants left out of the verdict because they read commands the store lacks (sim/capabilities.ts). */
   readonly unjudged?: ReadonlyArray<{ readonly invariant: string; readonly lacks: ReadonlyArray<string> }>;
+  /** The command kinds the store declares (`capabilities.commands`); absent when it implements them all. Coverage is measured against them. */
+  readonly storeCommands?: ReadonlyArray<string>;
   readonly violations: ReadonlyArray<Violation>;
   /** One line that reproduces this run exactly. */
   readonly replay: string;

@@ -105,7 +105,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   let lacking: Lacking;
   try {
     lacking = withoutFences(await lackingFor(plan, store.capabilities?.commands, options.policy), fencingOf(own), plan.invariants);
-    if (lacking.commands.length > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`);
+    if (lacking.commands.length > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`, store.capabilities?.commands);
     if (ids !== null) sim.history.truth(sim.now, 'database', 'fencing', { kind: fencingOf(own) });
     sim.attachStore(store, (options.differential ?? true) && ids === null, interleaved === null ? null : { stores: interleaved, interleaving: options.interleave! });
     await sim.defineCapacities();
@@ -117,14 +117,14 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     await (interleaved ?? store).close();
   }
   // The run took a path the reference run did not, and needed a command the store lacks.
-  if (sim.unsent.size > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${[...sim.unsent].sort().join(', ')}`);
+  if (sim.unsent.size > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${[...sim.unsent].sort().join(', ')}`, store.capabilities?.commands);
   const history = sim.history.events;
   const unjudged = new Set(lacking.unjudged.map((u) => u.invariant));
   const judged = plan.invariants.filter((invariant) => !unjudged.has(invariant));
   const verdict = withFindings(checkAll(history, judged), [...sim.contract.violations(), ...sim.shadow.violations()]);
   // Every invariant of the scenario reads a command the store lacks: a clean run proved nothing.
   if (judged.length === 0 && plan.invariants.length > 0 && verdict.valid !== false) {
-    return untestedRun(plan, options, faults, policy, `every invariant of the scenario reads a command the store lacks (${lacking.unjudged.map((u) => `${u.invariant}: ${u.lacks.join(', ')}`).join('; ')})`);
+    return untestedRun(plan, options, faults, policy, `every invariant of the scenario reads a command the store lacks (${lacking.unjudged.map((u) => `${u.invariant}: ${u.lacks.join(', ')}`).join('; ')})`, store.capabilities?.commands);
   }
   return {
     scenario: plan.scenario,
@@ -144,7 +144,13 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     realActions: sim.realActions,
     shadow: { compared: sim.shadow.compared, stoppedBecause: sim.shadow.stoppedBecause },
     ...(lacking.unjudged.length === 0 ? {} : { unjudged: lacking.unjudged }),
+    ...storeCommandsOf(store.capabilities?.commands),
   };
+}
+
+/** The command kinds a store declares, for coverage (nothing when it implements every kind). */
+function storeCommandsOf(declared: ReadonlyArray<string> | undefined): { readonly storeCommands?: ReadonlyArray<string> } {
+  return declared === undefined ? {} : { storeCommands: [...declared] };
 }
 
 /** The coordination layer of a plan: its consensus, with the agents streaming its job events, started. */
@@ -189,8 +195,9 @@ function withoutFences(lacking: Lacking, fencing: string, invariants: ReadonlyAr
 
 const FENCING_MONOTONIC = 'fencing-monotonic';
 
-function untestedRun(plan: Plan, options: ExecuteOptions, faults: 'sim' | 'real', policy: ControllerPolicy, reason: string): SimRunResult {
+function untestedRun(plan: Plan, options: ExecuteOptions, faults: 'sim' | 'real', policy: ControllerPolicy, reason: string, declared: ReadonlyArray<string> | undefined): SimRunResult {
   return {
+    ...storeCommandsOf(declared),
     scenario: plan.scenario,
     seed: plan.seed,
     adapter: options.store.name,

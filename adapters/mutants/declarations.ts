@@ -299,8 +299,10 @@ const STORE_MUTANTS = {
     bug: 'ForceRelease judges a reason blank by trimming ASCII white space only (as SQL btrim does): a reason of tabs, line breaks or no-break spaces releases the lease as if it gave a reason',
     source: '000 §200–§206, §290',
     rule: 'Leases: ForceRelease (reason.trim() === \'\' → Denied reason-required; trim strips Unicode white space and line terminators, clarification 14)',
-    checkOnly: 'no workload sends a blank reason: the force-release operator always writes one sentence saying why',
-    scenarios: [],
+    // The force-release operator always writes one sentence saying why; the operator script of the
+    // misbehaving client (sim/misbehaving-client.ts) sends a reason of white space only.
+    invariants: ['force-release-audited'],
+    scenarios: ['retried-and-late-requests'],
   },
   'acquire-all-first-eight': {
     bug: 'AcquireAll checks the first eight scopes of its canonical order only (one batch of bound parameters), and takes the rest unchecked: a ninth scope with a live lease is taken from its holder',
@@ -308,6 +310,13 @@ const STORE_MUTANTS = {
     rule: 'Multi-resource acquisition: AcquireAll visits every scope in canonical order (the first with a live lease → Busy); only if every scope is free are leases issued',
     checkOnly: 'no workload acquires more than three scopes at once: a multi-resource operation takes an environment, a device and an account',
     scenarios: [],
+  },
+  'force-release-ignores-privilege': {
+    bug: 'ForceRelease never reads `privileged`: the privilege is checked at the admin endpoint, and the store removes a live lease for any caller',
+    source: '000 §200–§206, §290',
+    rule: 'Leases: ForceRelease (!privileged → Denied not-privileged)',
+    invariants: ['force-release-audited'],
+    scenarios: ['retried-and-late-requests'],
   },
 } as const satisfies Readonly<Record<string, Omit<MutantDeclaration, 'name'>>>;
 

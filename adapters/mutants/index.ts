@@ -13,6 +13,7 @@ import { advisoryLockOnly } from './advisory-lock-only.ts';
 import { anyWaiterAcquires } from './any-waiter-acquires.ts';
 import { authorityEpochPerScope } from './authority-epoch-per-scope.ts';
 import { blankReasonAsciiOnly } from './blank-reason-ascii-only.ts';
+import { forceReleaseIgnoresPrivilege } from './force-release-ignores-privilege.ts';
 import { capacityChecksFullOnly } from './capacity-checks-full-only.ts';
 import { clientClockExpiry } from './client-clock-expiry.ts';
 import { completeIgnoresDigest } from './complete-ignores-digest.ts';
@@ -99,6 +100,7 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
   ttlMaxExcluded,
   blankReasonAsciiOnly,
   acquireAllFirstEight,
+  forceReleaseIgnoresPrivilege,
 ];
 
 if (STORE_MUTANTS.map((mutant) => mutant.name).join() !== STORE_MUTANT_NAMES.join()) {

@@ -49,6 +49,7 @@ describe('a lease-only store on the command line', () => {
       untested: number;
       unjudged: Record<string, number>;
       scenarios: ReadonlyArray<{ scenario: string; untested: number; runs: number; unjudged: Record<string, number> }>;
+      coverage: { commands: { total: number; missing: string[] }; outcomes: { total: number; missing: string[]; unreachable: unknown[] } };
     };
     expect(summary.failures).toBe(0);
     expect(summary.untested).toBeGreaterThan(0);
@@ -59,5 +60,10 @@ describe('a lease-only store on the command line', () => {
     // release-after-reconcile (it reads intents, which this store lacks).
     expect(summary.scenarios.find((s) => s.scenario === 'stale-holder')!.unjudged['release-after-reconcile']).toBe(2);
     expect(summary.unjudged['release-after-reconcile']).toBeGreaterThanOrEqual(2);
+    // Coverage is counted against the four kinds the store declares: it missed no pair of a kind it lacks.
+    expect(summary.coverage.commands.total).toBe(4);
+    expect(summary.coverage.outcomes.total).toBe(14);
+    for (const pair of summary.coverage.outcomes.missing) expect(pair).toMatch(/^(Acquire|Renew|Release|Mutate):/);
+    expect(summary.coverage.outcomes.unreachable).toEqual([]);
   });
 });

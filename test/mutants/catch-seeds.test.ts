@@ -123,6 +123,8 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'removal-not-audited', scenario: 'membership-change', seed: 1, invariant: 'learner-before-voter' },
   { mutant: 'session-reentrant-acquire', scenario: 'three-node-failover', seed: 1, invariant: 'lease-exclusive' },
   { mutant: 'unlogged-leases', scenario: 'db-crash', seed: 2, invariant: 'lease-exclusive' },
+  { mutant: 'blank-reason-ascii-only', scenario: 'retried-and-late-requests', seed: 1, invariant: 'force-release-audited' },
+  { mutant: 'force-release-ignores-privilege', scenario: 'retried-and-late-requests', seed: 1, invariant: 'force-release-audited' },
 ];
 
 /** The mutants the hunt runs: all but those only the command-level check reaches. */

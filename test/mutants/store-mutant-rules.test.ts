@@ -446,6 +446,16 @@ const CASES: ReadonlyArray<RuleCase> = [
     broken: { kind: 'AcquiredAll' },
   },
   {
+    mutant: 'force-release-ignores-privilege',
+    rule: 'a force release without the privilege removes the live lease (§200–§206, §290)',
+    script: async (run) => {
+      await run(acquire('a'), 0);
+      return run({ ...forceRelease(1), privileged: false } as Command, 10);
+    },
+    correct: { kind: 'Denied', reason: 'not-privileged' },
+    broken: { kind: 'ForceReleased', tombstone: { holder: 'a', token: 1, cause: 'force-released' } },
+  },
+  {
     mutant: 'restore-drops-jobs',
     rule: 'a restore from an image taken after a job was accepted comes back without the job (seed 001 §93, §340)',
     script: async (run, store) => {

@@ -19,7 +19,7 @@ export const PUBLISHED_SCENARIOS = [
   'standalone-coordination', 'membership-change', 'sql-contention', 'sql-renewal-race', 'sql-release-race', 'idempotency-late-completion', 'provider-fencing',
   'raft-failover', 'raft-old-term-commit', 'raft-voter-restart', 'raft-voter-state-loss', 'raft-rolling-upgrade', 'raft-leader-transfer', 'raft-compaction', 'agent-failover',
   'jobs-db-failover', 'node-impostor', 'platform-leader-election', 'maintenance-window', 'raw-api-proposal', 'cas-outage', 'regions-wan-cut', 'raft-membership-change',
-  'lease-handoff', 'idempotency-unknown-outcome', 'federation-site-failover', 'lease-loss-after-return',
+  'lease-handoff', 'idempotency-unknown-outcome', 'federation-site-failover', 'lease-loss-after-return', 'retried-and-late-requests',
 ] as const;
 
 /** Every mutant of the catalogue, as `testbed mutants` publishes them. */

@@ -37,3 +37,26 @@ test('a summary names what no run reached', () => {
   expect(summary.outcomes.total).toBe(OUTCOME_PAIRS.length);
   expect(summary.scenarios['b']).toEqual({ commands: ['Acquire', 'Release'], outcomes: ['Release:Released'] });
 });
+
+test('pairs listed unreachable are named with their reason and not as missing; a pair a run reached is not listed', () => {
+  const unreachable = [
+    { pair: 'Renew:Rejected', reason: 'no correct controller sends an invalid TTL' },
+    { pair: 'Acquire:Busy', reason: 'listed, but reached below' },
+  ];
+  const summary = summarizeCoverage([{ scenario: 'a', coverage: { commands: ['Acquire'], outcomes: ['Acquire:Busy'] } }], { unreachable });
+  expect(summary.outcomes.unreachable).toEqual([unreachable[0]]);
+  expect(summary.outcomes.missing).not.toContain('Renew:Rejected');
+  expect(summary.outcomes.missing).toContain('Renew:Expired');
+  expect(summary.outcomes.total).toBe(OUTCOME_PAIRS.length);
+});
+
+test('coverage is measured against the command kinds the store declares', () => {
+  const summary = summarizeCoverage([{ scenario: 'a', coverage: { commands: ['Acquire', 'Release'], outcomes: ['Acquire:Acquired', 'Release:Released'] } }], {
+    declared: ['Acquire', 'Release'],
+    unreachable: [{ pair: 'Renew:Rejected', reason: 'a kind the store lacks: not listed' }],
+  });
+  expect(summary.commands).toEqual({ reached: 2, total: 2, missing: [] });
+  expect(summary.outcomes.total).toBe(6);
+  expect(summary.outcomes.missing).toEqual(['Acquire:Busy', 'Acquire:Rejected', 'Acquire:Fenced', 'Release:Stale']);
+  expect(summary.outcomes.unreachable).toEqual([]);
+});
