@@ -69,6 +69,6 @@ describe('a library with a sweeper, driven by the clock kit', () => {
     expect(bad.stdout).toMatch(/^replay: npx testbed run --scenario stale-holder --seed \d+ --adapter \S+early-sweep\.ts$/m);
     expect(checkGood.code, checkGood.stdout + checkGood.stderr).toBe(0);
     expect(checkBad.code, checkBad.stderr).toBe(1);
-    expect(checkBad.stdout).toMatch(/replay: npx testbed check --adapter \S+early-sweep\.ts --seed 7 --path v2:/);
+    expect(checkBad.stdout).toMatch(/replay: npx testbed check --adapter \S+early-sweep\.ts --seed 7 --path v3:/);
   }, 120_000);
 });
