@@ -7,40 +7,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { backendChoices, backendOf, type Backend, type BackendKind } from '../adapters/backends.ts';
+import { backendChoices, backendOf, type BackendKind } from '../adapters/backends.ts';
 import { inProcessAdapter } from '../adapters/in-process.ts';
 import { MUTANTS } from '../adapters/mutants/index.ts';
-import { readFileSync } from 'node:fs';
-import { CallTimeoutError, isSyncStore, StoreLostError, OutcomeUnknownError, type CallContext, type LifecycleEvent, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
-import type { Command } from '../model/commands.ts';
-import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
+import type { Store, StoreFactory, StoreOptions } from '../adapters/port.ts';
+import type { InterleaveStrategy } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
-import type { ControllerPolicy } from '../model/controller-policy.ts';
-import type { StoreChoice } from '../sim/run.ts';
-import { bounded, firstLine, UndecidedError, UsageError } from './errors.ts';
-import { callTimeoutMs, limitCall } from './call-limit.ts';
-import { describeLifecycle, describeStoreCall, isStoreEscape } from '../adapters/store-escape.ts';
-import { storeOpened, throwPending, watchCall } from './store-escapes.ts';
+import { UndecidedError, UsageError } from './errors.ts';
+import type { ResolvedAdapter } from './resolved-adapter.ts';
+import { userStore, whyNotLoaded } from './user-store.ts';
 
-export interface ResolvedAdapter {
-  readonly name: string;
-  readonly store: StoreChoice;
-  readonly policy?: Partial<ControllerPolicy>;
-  /** A failing run on it may be shrunk: built-in in-process stores, and user stores that declare `capabilities.deterministic`. */
-  readonly deterministic?: boolean;
-  /**
-   * PostgreSQL stores only: `count` stores over one fresh schema, each on a connection of its own
-   * (the concurrent sessions of `testbed stress`).
-   */
-  readonly sessions?: (options: StoreOptions, count: number) => Promise<Store[]>;
-  /** Set by `--interleave`: every run on this adapter is interleaved so (adapters/interleaving.ts). */
-  readonly interleave?: Interleaving;
-  /** What the backend can do (adapters/backends.ts); set by resolveAdapter. */
-  readonly backend?: Backend;
-  close(): Promise<void>;
-}
-
-const STORE_METHODS = ['execute', 'close'] as const;
+export type { ResolvedAdapter } from './resolved-adapter.ts';
 
 /** A user's store: a module path or `exec:<command>` (a backend whose determinism the store declares). */
 export function isUserStore(spec: string): boolean {
@@ -187,173 +164,4 @@ async function resolveExec(spec: string): Promise<ResolvedAdapter> {
   if (command === '') throw new UsageError('exec: needs a command, for example exec:"python3 examples/exec-store/lease_store.py"');
   const { createExecStore } = await import('../adapters/exec-store.ts');
   return userStore(spec, (options) => createExecStore({ ...options, command, name: spec }));
-}
-
-/**
- * A user's store, module or process: probed once up front, so a store that does not implement the
- * port is bad input before any run starts, and a factory that fails or never answers is said to
- * before any work; each call then goes through `checkedStore`. The probe is not thrown away: it
- * is the store of the first run that asks for one on the same terms (its time sources forward to
- * that run's), so a store that is costly to open is opened once per run, not once more up front.
- */
-async function userStore(spec: string, userFactory: StoreFactory, probeConnection?: string): Promise<ResolvedAdapter> {
-  const limitMs = callTimeoutMs();
-  const open = async (options: StoreOptions): Promise<Store> => {
-    let store: unknown;
-    try {
-      store = await limitCall(`the store factory of ${spec}`, () => userFactory(options), limitMs);
-    } catch (error) {
-      if (error instanceof CallTimeoutError) throw new UndecidedError(error.message, { cause: error });
-      throw new UndecidedError(`the store factory of ${spec} failed: ${firstLine(error)}`, { cause: error });
-    }
-    return checkedStore(spec, checkStore(spec, store), limitMs);
-  };
-  const forward = forwardingTime();
-  const probeOptions: StoreOptions = { time: forward.time, callerClock: forward.callerClock, ...(probeConnection === undefined ? {} : { connectionString: probeConnection }) };
-  let spare: Store | null = await open(probeOptions);
-  const deterministic = spare.capabilities?.deterministic === true;
-  const factory: StoreFactory = async (options) => {
-    if (spare === null || options.time === 'database' || options.connectionString !== undefined) return open(options);
-    const store = spare;
-    spare = null;
-    forward.bind(options.time, options.callerClock);
-    return store;
-  };
-  // The commands close the adapter in `finally`: a store that no run used and that fails to close
-  // is said in one line on stderr, and does not replace the error a command may be ending with.
-  const close = async (): Promise<void> => {
-    if (spare === null) return;
-    const store = spare;
-    spare = null;
-    try {
-      await store.close();
-    } catch (error) {
-      process.stderr.write(`testbed: warning: adapter ${spec}: close() of a store no run used failed: ${firstLine(error)}\n`);
-    }
-  };
-  // A probe opened on a connection of its own serves no run: every run gets a fresh schema.
-  if (probeConnection !== undefined) await close();
-  return { name: spec, store: { name: spec, factory }, deterministic, close };
-}
-
-/** Time sources that read the ones bound later (virtual time 0 until then). */
-function forwardingTime(): { time: TimeSource; callerClock: TimeSource; bind(time: TimeSource, callerClock: TimeSource | undefined): void } {
-  let time: TimeSource = { now: () => 0 };
-  let caller: TimeSource | undefined;
-  return {
-    time: { now: () => time.now() },
-    callerClock: { now: () => (caller ?? time).now() },
-    bind(t, c) {
-      time = t;
-      caller = c;
-    },
-  };
-}
-
-/**
- * Why a module did not load, in one line with the place when it is a syntax error. Node names the
- * place of a JavaScript syntax error in its stack; a TypeScript loader may report something else
- * entirely (tsx: "Cannot require() ES Module … in a cycle"), so the source is parsed again with
- * esbuild, which tsx brings along, for the line and column.
- */
-async function whyNotLoaded(file: string, spec: string, error: unknown): Promise<string> {
-  const located = await syntaxErrorOf(file, spec);
-  if (located !== null) return located;
-  const stack = error instanceof Error ? (error.stack ?? '') : '';
-  const place = /^(file:\/\/\S+?):(\d+)$/m.exec(stack);
-  if (error instanceof SyntaxError && place !== null) return `${spec}:${place[2]}: ${firstLine(error)}`;
-  return firstLine(error);
-}
-
-async function syntaxErrorOf(file: string, spec: string): Promise<string | null> {
-  let esbuild: { transform(code: string, options: { loader: string; format: string; sourcefile: string }): Promise<unknown> };
-  try {
-    esbuild = (await import('esbuild' as string)) as typeof esbuild;
-  } catch {
-    return null;
-  }
-  const extension = path.extname(file).slice(1);
-  const loader = extension === 'ts' || extension === 'mts' || extension === 'cts' ? 'ts' : extension === 'tsx' || extension === 'jsx' ? extension : 'js';
-  try {
-    await esbuild.transform(readFileSync(file, 'utf8'), { loader, format: 'esm', sourcefile: spec });
-    return null;
-  } catch (error) {
-    const first = (error as { errors?: ReadonlyArray<{ text: string; location: { line: number; column: number } | null }> }).errors?.[0];
-    if (first === undefined) return null;
-    return first.location === null ? `syntax error: ${first.text}` : `syntax error at ${spec}:${first.location.line}:${first.location.column + 1}: ${first.text}`;
-  }
-}
-
-/**
- * A user's store, as the simulator calls it: an error it throws (other than the two the port
- * defines, unknown outcome and unavailable) names the store and the command, and every call but
- * the synchronous executeSync has the time limit of call-limit.ts, past which it rejects with a
- * CallTimeoutError naming it. An error that escapes the store meanwhile (store-escapes.ts) is
- * thrown from the call in flight, or the next execute. Everything else is the store's own.
- */
-function checkedStore(spec: string, inner: Store, limitMs: number): Store {
-  const named = (command: Command, error: unknown): unknown =>
-    error instanceof OutcomeUnknownError || error instanceof StoreUnavailableError || error instanceof StoreLostError || isStoreEscape(error)
-      ? error
-      : new Error(`store ${spec} threw on ${command.kind}: ${firstLine(error)}`, { cause: error });
-  const execute = async (command: Command, call?: CallContext): Promise<unknown> => {
-    try {
-      const label = `store ${spec} on ${command.kind}`;
-      return await watchCall(describeStoreCall(command.kind, call), true, () => limitCall<unknown>(label, () => inner.execute(command, call), limitMs));
-    } catch (error) {
-      throw named(command, error);
-    }
-  };
-  // The other calls, each within the same limit (a store that keeps the process alive cannot hang the command).
-  const limited = (name: 'lifecycle' | 'snapshot' | 'restore' | 'close'): ((...args: unknown[]) => Promise<unknown>) | undefined => {
-    const method = (inner as unknown as Record<string, unknown>)[name];
-    if (typeof method !== 'function') return undefined;
-    const call = (args: unknown[]): string => (name === 'lifecycle' ? describeLifecycle(args[0] as LifecycleEvent) : `${name}()`);
-    return (...args) => watchCall(call(args), false, () => limitCall(`${name}() of store ${spec}`, () => (method as (...a: unknown[]) => unknown).apply(inner, args), limitMs));
-  };
-  const closed = storeOpened();
-  const limitedClose = limited('close')!;
-  // An escape no execute was left to throw (after the last call) is said by close: the run cannot pass over it.
-  const close = async (): Promise<void> => {
-    try {
-      await limitedClose();
-    } finally {
-      closed();
-    }
-    throwPending();
-  };
-  const calls = { lifecycle: limited('lifecycle'), snapshot: limited('snapshot'), restore: limited('restore'), close };
-  const executeSync = isSyncStore(inner)
-    ? (command: Command): unknown => {
-        try {
-          return inner.executeSync(command);
-        } catch (error) {
-          throw named(command, error);
-        }
-      }
-    : undefined;
-  return new Proxy(inner, {
-    get(target, key) {
-      if (key === 'execute') return execute;
-      if (key === 'executeSync') return executeSync;
-      if (typeof key === 'string' && key in calls) return calls[key as keyof typeof calls];
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-/** A module's store must implement the port; anything else is bad input, not a bug of ours. */
-function checkStore(spec: string, store: unknown): Store {
-  if (typeof store !== 'object' || store === null) throw new UsageError(`adapter module ${spec}: the factory did not return a store object`);
-  for (const method of STORE_METHODS) {
-    if (typeof (store as Record<string, unknown>)[method] !== 'function') {
-      throw new UsageError(`adapter module ${spec} does not implement the store port: missing ${method}()`);
-    }
-  }
-  const fencing = (store as Store).capabilities?.fencing;
-  if (fencing !== undefined && fencing !== 'integer' && fencing !== 'opaque' && fencing !== 'none') {
-    throw new UsageError(`adapter module ${spec}: capabilities.fencing is ${JSON.stringify(fencing)}, expected 'integer', 'opaque' or 'none'`);
-  }
-  return store as Store;
 }
