@@ -9,7 +9,7 @@
 // gate report reads. Exit 0 when the killed share reaches the threshold, 1 below it, 2 on bad
 // input, 3 when StrykerJS could not run.
 
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -106,8 +106,10 @@ async function main(argv: ReadonlyArray<string>): Promise<number> {
     console.log(filesOfShard(ROOT, o.shard).join('\n'));
     return EXIT.ok;
   }
-  mkdirSync(o.out, { recursive: true });
+  // A merge writes only once its shards are read: bad input leaves nothing behind.
+  if (o.merge && !existsSync(o.out)) throw new UsageError(`no such directory: ${o.out}`);
   const summary = o.merge ? mergeShards(o.out) : await runShard(o);
+  mkdirSync(o.out, { recursive: true });
   const file = path.join(o.out, o.merge ? 'summary.json' : `shard-${o.shard.index}-of-${o.shard.count}.json`);
   await writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
   print(summary, o.merge ? 'protocol mutation' : `protocol mutation, shard ${o.shard.index}/${o.shard.count}`);
