@@ -52,13 +52,6 @@ export function backendOf(spec: string): Backend | undefined {
   return BACKENDS.find((b) => b.matches(spec));
 }
 
-/** The backend of a name the testbed itself uses (a gate stage's store): one that must exist. */
-export function builtIn(kind: BackendKind): Backend {
-  const found = BACKENDS.find((b) => b.kind === kind);
-  if (found === undefined) throw new Error(`no backend ${kind}`);
-  return found;
-}
-
 /** The adapter name a gate stage runs on (`memory`, `postgres`). */
 export function gateStageAdapter(stage: 'memory' | 'postgres'): string {
   const found = BACKENDS.find((b) => b.gateStage === stage);

@@ -47,8 +47,7 @@ export async function resolveAdapter(spec: string, options: ResolveOptions = {})
     const flag = interleave === 'free' ? '--concurrency free' : '--interleave';
     throw new UsageError(`${flag} needs a store on PostgreSQL (${backendChoices((b) => b.interleavable)} that connects to options.connectionString), not ${spec}`);
   }
-  const resolved = await RESOLVERS[backend.kind](spec, interleave);
-  return { ...resolved, backend };
+  return RESOLVERS[backend.kind](spec, interleave);
 }
 
 /** The memory store or a built-in mutant. */

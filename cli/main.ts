@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describeError, EXIT, firstLine, stackChain, UndecidedError, UsageError, waitingFor } from './errors.ts';
 import { writtenFailureFiles } from './record-failure.ts';
 import { replayCommandLine } from './replay-trust.ts';
-import { takeStray } from './store-escapes.ts';
+import { takeStray, unthrownEscape } from './store-escapes.ts';
 import { packageVersion } from './version.ts';
 
 const adapterOption = () =>
@@ -246,8 +246,11 @@ process.on('unhandledRejection', (reason) => stray(reason, 'unhandled rejection'
 process.once('SIGINT', interrupted);
 process.once('SIGTERM', interrupted);
 
-const code = await main(process.argv, process.argv.includes('--verbose'));
+const verdict = await main(process.argv, process.argv.includes('--verbose'));
 finished = true;
+const unheard = unthrownEscape();
+if (unheard !== null && verdict === EXIT.ok) process.stderr.write(`testbed: could not decide: ${unheard.message}, and no call of the store was left to report it\n`);
+const code = unheard !== null && verdict === EXIT.ok ? EXIT.undecided : verdict;
 // Exit once stdout has drained, so that a lingering handle (a pool, a timer in a library)
 // can never keep a finished command alive.
 process.stdout.write('', () => exitWith(code));

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_PROTOCOL_FILES, protocolDigest } from '../campaign/mutation/protocol-files.ts';
-import { mutationSuite, type MutationSummary } from '../campaign/mutation/summary.ts';
+import { mutationSuite, parseSummary, type MutationSummary } from '../campaign/mutation/summary.ts';
 import type { SuiteEvidence } from '../reports/index.ts';
 import { describeError } from './errors.ts';
 
@@ -20,11 +20,13 @@ export function mutationEvidence(out: string): { readonly suite: SuiteEvidence |
   if (!ALL_PROTOCOL_FILES.every((f) => existsSync(path.join(ROOT, f)))) return { suite: null, line: 'protocol mutation: the protocol sources are not here to compare the summary with' };
   let summary: MutationSummary;
   try {
-    summary = JSON.parse(readFileSync(file, 'utf8')) as MutationSummary;
+    const parsed = parseSummary(readFileSync(file, 'utf8'));
+    if ('invalid' in parsed) return { suite: null, line: `protocol mutation: ${path.relative(process.cwd(), file)} is ${parsed.invalid}; not counted` };
+    summary = parsed;
   } catch (error) {
     return { suite: null, line: `protocol mutation: ${path.relative(process.cwd(), file)} unreadable (${describeError(error)}), not counted` };
   }
   const found = mutationSuite(summary, protocolDigest(ROOT));
   if ('stale' in found) return { suite: null, line: `protocol mutation: ${path.relative(process.cwd(), file)} ${found.stale}; not counted` };
-  return { suite: found, line: `protocol mutation: ${found.passed} killed, ${summary.survivors.length} survivors not declared equivalent (${(summary.score * 100).toFixed(1)}%)` };
+  return { suite: found, line: `protocol mutation: ${found.passed} killed, ${summary.survivors.length} survivors not declared equivalent (${((summary.score ?? 0) * 100).toFixed(1)}%)` };
 }

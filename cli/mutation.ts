@@ -2,11 +2,11 @@
 // the gate's must-pass scenarios as the test (test/mutation/must-pass.mutation.ts). Not a
 // `testbed` command: StrykerJS is a development dependency, not shipped.
 //
-//   npm run mutation -- [--shard i/n] [--seeds k] [--out dir] [--dry-run]   one shard (default all)
+//   npm run mutation -- [--shard i/n] [--seeds k] [--out dir] [--dry-run]   one shard (default: the whole run)
 //   npm run mutation -- --merge [--out dir]                                    the shards' summaries together
 //
-// A shard writes `<out>/shard-<i>-of-<n>.json`; the merge writes `<out>/summary.json`, which the
-// gate report reads. Exit 0 when the killed share reaches the threshold, 1 below it, 2 on bad
+// The whole run writes `<out>/summary.json`, which the gate report reads; a shard of n > 1 writes
+// `<out>/shard-<i>-of-<n>.json`, and the merge of all n writes `<out>/summary.json`. Exit 0 when the killed share reaches the threshold, 1 below it, 2 on bad
 // input, 3 when StrykerJS could not run.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../campaign/atomic-write.ts';
 import { EQUIVALENT_MUTANTS } from '../campaign/mutation/equivalent.ts';
 import { filesOfShard, protocolDigest } from '../campaign/mutation/protocol-files.ts';
-import { mergeSummaries, SCORE_THRESHOLD, summarize, type MutationSummary } from '../campaign/mutation/summary.ts';
+import { mergeSummaries, parseSummary, SCORE_THRESHOLD, summarize, type MutationSummary } from '../campaign/mutation/summary.ts';
 import type { Shard } from '../campaign/shard-plan.ts';
 import { describeError, EXIT, UsageError } from './errors.ts';
 import { parseShard } from './seeds.ts';
@@ -66,11 +66,11 @@ async function runShard(o: Options): Promise<MutationSummary> {
     ignoreStatic: true,
   });
   // An interrupted run leaves no sandbox behind (a copy of the project per run).
-  const interrupted = (): void => {
+  const interrupted = (code: number) => (): void => {
     rmSync(sandbox, { recursive: true, force: true });
-    process.exit(130);
+    process.exit(code);
   };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  process.once('SIGINT', interrupted(130)).once('SIGTERM', interrupted(143));
   try {
     const results = await stryker.runMutationTest();
     return summarize(results, digest, files, o.seeds, EQUIVALENT_MUTANTS, ROOT);
@@ -87,15 +87,21 @@ function mergeShards(out: string): MutationSummary {
   const count = Number([...counts][0]);
   if (names.length !== count) throw new UsageError(`${out} holds ${names.length} of ${count} shards; run the missing ones first`);
   try {
-    return mergeSummaries(names.sort().map((name) => JSON.parse(readFileSync(path.join(out, name), 'utf8')) as MutationSummary));
+    return mergeSummaries(names.sort().map((name) => readShard(path.join(out, name))));
   } catch (error) {
     throw new UsageError(`${out}: ${describeError(error)}`);
   }
 }
 
+function readShard(file: string): MutationSummary {
+  const parsed = parseSummary(readFileSync(file, 'utf8'));
+  if ('invalid' in parsed) throw new UsageError(`${file} is ${parsed.invalid}`);
+  return parsed;
+}
+
 function print(summary: MutationSummary, label: string): void {
-  const pct = (summary.score * 100).toFixed(1);
-  console.log(`${label}: ${summary.files.length} files, ${summary.killed} killed, ${summary.timedOut} timed out, ${summary.survived} survived, ${summary.noCoverage} not reached, ${summary.equivalent} declared equivalent; ${pct}% killed (threshold ${SCORE_THRESHOLD * 100}%) at ${summary.seeds} seeds per scenario`);
+  const pct = summary.score === null ? 'nothing' : `${(summary.score * 100).toFixed(1)}%`;
+  console.log(`${label}: ${summary.files.length} files, ${summary.killed} killed, ${summary.timedOut} timed out, ${summary.survived} survived, ${summary.noCoverage} not reached, ${summary.equivalent} declared equivalent; ${pct} killed (threshold ${SCORE_THRESHOLD * 100}%) at ${summary.seeds} seeds per scenario`);
   for (const s of summary.survivors.slice(0, 20)) console.log(`  ${s.status === 'NoCoverage' ? 'not reached' : 'survived'}: ${s.file}:${s.line}:${s.column} ${s.mutator} → ${JSON.stringify(s.replacement).slice(0, 80)}`);
   if (summary.survivors.length > 20) console.log(`  … ${summary.survivors.length - 20} more in the file`);
 }
@@ -110,11 +116,14 @@ async function main(argv: ReadonlyArray<string>): Promise<number> {
   if (o.merge && !existsSync(o.out)) throw new UsageError(`no such directory: ${o.out}`);
   const summary = o.merge ? mergeShards(o.out) : await runShard(o);
   mkdirSync(o.out, { recursive: true });
-  const file = path.join(o.out, o.merge ? 'summary.json' : `shard-${o.shard.index}-of-${o.shard.count}.json`);
+  // An unsharded run is its own summary, which the gate report reads; a shard waits for --merge.
+  const whole = o.shard.count === 1;
+  const file = path.join(o.out, o.merge || whole ? 'summary.json' : `shard-${o.shard.index}-of-${o.shard.count}.json`);
   await writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
   print(summary, o.merge ? 'protocol mutation' : `protocol mutation, shard ${o.shard.index}/${o.shard.count}`);
   console.log(`written: ${path.relative(process.cwd(), file)}`);
-  return summary.score >= SCORE_THRESHOLD ? EXIT.ok : EXIT.violation;
+  // A shard with no file to mutate has nothing to show and nothing to fail.
+  return summary.score === null || summary.score >= SCORE_THRESHOLD ? EXIT.ok : EXIT.violation;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,7 +1,6 @@
 // What `--adapter` resolves to (cli/adapters.ts): the store choice a run takes, with what the
 // backend can do and how the CLI closes it.
 
-import type { Backend } from '../adapters/backends.ts';
 import type { Interleaving } from '../adapters/interleaving.ts';
 import type { Store, StoreOptions } from '../adapters/port.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
@@ -20,7 +19,5 @@ export interface ResolvedAdapter {
   readonly sessions?: (options: StoreOptions, count: number) => Promise<Store[]>;
   /** Set by `--interleave`: every run on this adapter is interleaved so (adapters/interleaving.ts). */
   readonly interleave?: Interleaving;
-  /** What the backend can do (adapters/backends.ts); set by resolveAdapter. */
-  readonly backend?: Backend;
   close(): Promise<void>;
 }

@@ -5,14 +5,17 @@
 // checkers are not in it: a mutant there tests the test, not the protocol.
 
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Shard } from '../shard-plan.ts';
 
 /** Files by part, paths from the repository root. */
 export const PROTOCOL_FILES: Readonly<Record<'controller' | 'workloads' | 'scheduler' | 'coordination' | 'raft', ReadonlyArray<string>>> = {
   controller: ['sim/controller.ts', 'sim/lease-protocol.ts', 'sim/effect-protocol.ts', 'sim/handler-run.ts', 'sim/handler-work.ts'],
-  workloads: ['sim/workloads.ts', 'sim/group-workload.ts', 'sim/force-release-workload.ts'],
+  workloads: [
+    'sim/workloads.ts', 'sim/group-workload.ts', 'sim/force-release-workload.ts', 'sim/job-attempt-workload.ts', 'sim/reservation-saga-workload.ts',
+    'sim/role-takeover-workload.ts', 'sim/verified-handoff-workload.ts', 'sim/misbehaving-client.ts', 'sim/redelivery.ts',
+  ],
   scheduler: ['sim/coordination/scheduler.ts', 'sim/coordination/jobs.ts'],
   coordination: [
     'sim/coordination/service.ts', 'sim/coordination/cluster.ts', 'sim/coordination/cluster-operations.ts', 'sim/coordination/agents.ts',
@@ -42,11 +45,26 @@ export function filesOfShard(root: string, shard: Shard, files: ReadonlyArray<st
 }
 
 /**
- * A digest of every protocol file's path and text: a summary made of other code than the one at
- * hand is stale, and the gate report does not count it.
+ * What decides a mutation run's result besides the mutated code: the checkers that judge, the
+ * scenarios that run, and the test that runs them. A summary is of the code at hand only when all
+ * of these are as they were.
+ */
+export const JUDGING_PATHS: ReadonlyArray<string> = ['model/checkers', 'scenarios', 'test/mutation', 'test/scenarios/sweep.ts'];
+
+/**
+ * A digest of the path and text of every protocol file and every file under JUDGING_PATHS: a
+ * summary made of other code, or judged by other checkers or scenarios, is stale, and the gate
+ * report does not count it.
  */
 export function protocolDigest(root: string, files: ReadonlyArray<string> = ALL_PROTOCOL_FILES): string {
   const hash = createHash('sha256');
-  for (const file of [...files].sort()) hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update('\0');
+  const judging = JUDGING_PATHS.flatMap((p) => filesUnder(root, p));
+  for (const file of [...new Set([...files, ...judging])].sort()) hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update('\0');
   return hash.digest('hex').slice(0, 16);
+}
+
+function filesUnder(root: string, relative: string): string[] {
+  const full = path.join(root, relative);
+  if (!statSync(full).isDirectory()) return [relative];
+  return readdirSync(full, { withFileTypes: true }).flatMap((e) => filesUnder(root, path.posix.join(relative, e.name)));
 }

@@ -5,6 +5,7 @@
 // StrykerJS counts it. A mutant no test reaches ("no coverage") counts as a survivor. Compile and
 // runtime errors of the instrumented code are not mutants of the protocol and are left out.
 
+import { z } from 'zod';
 import { equivalenceKey, type EquivalentMutant } from './equivalent.ts';
 
 /** The fields of a StrykerJS mutant result this summary reads. */
@@ -37,12 +38,12 @@ export interface MutationSummary {
   readonly noCoverage: number;
   /** Survivors declared equivalent (campaign/mutation/equivalent.ts): not counted either way. */
   readonly equivalent: number;
-  /** Killed (timeouts included) of the mutants not declared equivalent, 0..1. */
-  readonly score: number;
+  /** Killed (timeouts included) of the mutants not declared equivalent, 0..1; null when there were none. */
+  readonly score: number | null;
   readonly survivors: ReadonlyArray<Survivor>;
 }
 
-/** The share of killed mutants a run must reach (issue: 85% of the non-equivalent mutants). */
+/** The share of the mutants not declared equivalent that a run must kill. */
 export const SCORE_THRESHOLD = 0.85;
 
 export function summarize(outcomes: ReadonlyArray<MutantOutcome>, digest: string, files: ReadonlyArray<string>, seeds: number, equivalents: ReadonlyArray<EquivalentMutant>, root: string): MutationSummary {
@@ -77,7 +78,7 @@ export function summarize(outcomes: ReadonlyArray<MutantOutcome>, digest: string
     survived: survivors.filter((s) => s.status === 'Survived').length,
     noCoverage: survivors.filter((s) => s.status === 'NoCoverage').length,
     equivalent,
-    score: scoreOf(killed + timedOut, survivors.length),
+    score: shareOrNull(scoreOf(killed + timedOut, survivors.length)),
     survivors,
   };
 }
@@ -99,13 +100,18 @@ export function mergeSummaries(parts: ReadonlyArray<MutationSummary>): MutationS
     survived: sum('survived'),
     noCoverage: sum('noCoverage'),
     equivalent: sum('equivalent'),
-    score: scoreOf(sum('killed') + sum('timedOut'), survivors.length),
+    score: shareOrNull(scoreOf(sum('killed') + sum('timedOut'), survivors.length)),
     survivors,
   };
 }
 
+/** Killed of all counted; a run with nothing to count has no share (a vacuous run proves nothing). */
 function scoreOf(detected: number, undetected: number): number {
-  return detected + undetected === 0 ? 0 : detected / (detected + undetected);
+  return detected + undetected === 0 ? Number.NaN : detected / (detected + undetected);
+}
+
+function shareOrNull(share: number): number | null {
+  return Number.isNaN(share) ? null : share;
 }
 
 function relative(fileName: string, root: string): string {
@@ -119,7 +125,34 @@ function relative(fileName: string, root: string): string {
  * (none otherwise). Null, with the reason, when the summary is of other code than `digest`.
  */
 export function mutationSuite(summary: MutationSummary, digest: string): { readonly name: string; readonly passed: number; readonly failed: number } | { readonly stale: string } {
-  if (summary.digest !== digest) return { stale: `made of other protocol code (digest ${summary.digest}, now ${digest}): run npm run mutation again` };
+  if (summary.digest !== digest) return { stale: `made of other protocol code, checkers or scenarios (digest ${summary.digest}, now ${digest}): run npm run mutation again` };
+  if (summary.score === null) return { stale: 'holds no mutant: it shows nothing' };
   const detected = summary.killed + summary.timedOut;
   return { name: 'protocol-mutation', passed: detected, failed: summary.score >= SCORE_THRESHOLD ? 0 : summary.survivors.length };
+}
+
+const SUMMARY_SCHEMA = z.object({
+  digest: z.string(),
+  files: z.array(z.string()),
+  seeds: z.number().int().positive(),
+  killed: z.number().int().nonnegative(),
+  timedOut: z.number().int().nonnegative(),
+  survived: z.number().int().nonnegative(),
+  noCoverage: z.number().int().nonnegative(),
+  equivalent: z.number().int().nonnegative(),
+  score: z.number().min(0).max(1).nullable(),
+  survivors: z.array(z.object({ file: z.string(), line: z.number(), column: z.number(), mutator: z.string(), replacement: z.string(), status: z.enum(['Survived', 'NoCoverage']) })),
+});
+
+/** A summary file's text as a summary, or why it is not one (one line). */
+export function parseSummary(text: string): MutationSummary | { readonly invalid: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { invalid: `not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const parsed = SUMMARY_SCHEMA.safeParse(value);
+  if (!parsed.success) return { invalid: `not a mutation summary (${parsed.error.issues[0]?.path.join('.') || 'the whole'}: ${parsed.error.issues[0]?.message})` };
+  return parsed.data;
 }

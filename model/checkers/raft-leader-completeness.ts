@@ -5,6 +5,9 @@
 // entry was applied (a leader commits only after it is elected), so every leader of a higher term
 // is judged, whenever its victory is recorded. A leader of a lower or equal term may lawfully lack
 // the entry (Raft's figure 8), even if its delayed votes are counted after the entry was applied.
+// The bound is safe but not tight: a leader of a term above the committing one but not above that
+// highest term (won, say, by a minority winner's late count) is not judged for the entry. Recording
+// the committing leader's term with each application would close that gap; it moves every Raft trace.
 // Where the leader's snapshot replaced the entry, the snapshot stands for it (state-machine safety
 // judges what the snapshot's node applied).
 

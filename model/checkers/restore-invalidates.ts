@@ -24,21 +24,31 @@ function blockedScopesOf(value: unknown, index: number): ReadonlyArray<string> {
 }
 
 /**
- * A provider effect is the holder's decision, made on the last word it had from the store. Where
- * its call began before the fault, or the store's last confirmation of the lease the call relied
- * on (the latest grant or renewal to that holder, scope and token answered before the call) was
- * asked before the fault, the holder could not have learned of the fault: the call was already
- * decided, and only reconciliation before reopening (§275) answers for it. A call made on a
- * confirmation asked after the fault is judged: a store that honours the restore refuses it.
+ * A provider effect is the holder's decision, made on the store's last word to it. Where its call
+ * began before the fault, it was already on its way. Where the holder heard nothing from the store
+ * about that scope after the fault, its last confirmation of the lease (the latest grant or renewal
+ * to that holder, scope and token answered before the call) was asked before the fault, and the
+ * call fell within the lease that confirmation gave, the holder could not have learned of the
+ * fault: only reconciliation before reopening (§275) answers for the effect. An effect after any
+ * answer the store gave the holder on that scope to a request made after the fault (a renewal
+ * granted, a refusal alike), or past the confirmed lease's expiry, or with no confirmation at all,
+ * is judged. Left out by the history's limits: a confirmation asked before the fault that the
+ * store served after it (the history records when the holder asked and heard, not when the store
+ * acted).
  */
-function decidedBefore(call: Operation, write: Placed<AcceptedWrite>, confirmations: ReadonlyArray<LeaseGrant>, faultIndex: number): boolean {
+function decidedBefore(call: Operation, write: Placed<AcceptedWrite>, confirmations: ReadonlyArray<LeaseGrant>, operations: ReadonlyArray<Operation>, faultIndex: number): boolean {
   if (call.invoke.index < faultIndex) return true;
+  const heardAfter = operations.some(
+    (op) => op.invoke.index > faultIndex && op.completion !== null && op.completion.index < call.invoke.index
+      && stringField(op.invoke.value, 'scope') === write.key && stringField(op.invoke.value, 'holder') === write.item.holder,
+  );
+  if (heardAfter) return false;
   let last: LeaseGrant | undefined;
   for (const grant of confirmations) {
     if (grant.index >= call.invoke.index) break;
     if (grant.lease.scope === write.key && grant.lease.holder === write.item.holder && grant.lease.token === write.value) last = grant;
   }
-  return last !== undefined && last.op.invoke.index < faultIndex;
+  return last !== undefined && last.op.invoke.index < faultIndex && call.invoke.time <= last.lease.expiresAt;
 }
 
 export function restoreInvalidates(history: History): Verdict {
@@ -64,7 +74,7 @@ export function restoreInvalidates(history: History): Verdict {
       const stale = before.get(write.key);
       if (stale === undefined || write.value > stale.token) continue;
       const calls = effectInvokes.filter((e) => write.item.intentId !== undefined && stringField(e.invoke.value, 'intentId') === write.item.intentId);
-      if (calls.length > 0 && calls.every((call) => decidedBefore(call, write, confirmations, fault.index))) continue;
+      if (calls.length > 0 && calls.every((call) => decidedBefore(call, write, confirmations, operations, fault.index))) continue;
       violations.push(
         violation(INVARIANT, `scope ${write.key}: ${write.item.what} by ${write.item.holder} under token ${write.value} (#${write.end}) after ${fault.f} #${fault.index}; token ${stale.token} was issued before it (#${stale.index})`, [stale.index, fault.index, write.start, write.end], write.key),
       );

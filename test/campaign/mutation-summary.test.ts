@@ -3,8 +3,8 @@
 // report counts a summary.
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { ALL_PROTOCOL_FILES, filesOfShard, protocolDigest } from '../../campaign/mutation/protocol-files.ts';
-import { mergeSummaries, mutationSuite, summarize, type MutantOutcome } from '../../campaign/mutation/summary.ts';
+import { ALL_PROTOCOL_FILES, filesOfShard, JUDGING_PATHS, protocolDigest } from '../../campaign/mutation/protocol-files.ts';
+import { mergeSummaries, mutationSuite, parseSummary, summarize, type MutantOutcome } from '../../campaign/mutation/summary.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const at = (file: string, line: number, status: string, replacement = 'true'): MutantOutcome => ({
@@ -54,6 +54,18 @@ describe('mutation summary', () => {
     const above = summarize(outcomes, 'd', ['sim/a.ts'], 5, [], ROOT);
     expect(mutationSuite(above, 'd')).toEqual({ name: 'protocol-mutation', passed: 17, failed: 0 });
     expect(mutationSuite(above, 'other')).toMatchObject({ stale: expect.stringMatching(/other protocol code/) });
+    // A run with no mutant shows nothing: not a pass, not counted.
+    const empty = summarize([], 'd', [], 5, [], ROOT);
+    expect(empty.score).toBeNull();
+    expect(mutationSuite(empty, 'd')).toMatchObject({ stale: expect.stringMatching(/no mutant/) });
+  });
+
+  it('reads a summary file, or says in one line why it is not one', () => {
+    const good = summarize(outcomes, 'd', ['sim/a.ts'], 5, [], ROOT);
+    expect(parseSummary(JSON.stringify(good))).toEqual(good);
+    expect(parseSummary('{')).toMatchObject({ invalid: expect.stringMatching(/^not JSON/) });
+    expect(parseSummary('null')).toMatchObject({ invalid: expect.stringMatching(/^not a mutation summary/) });
+    expect(parseSummary(JSON.stringify({ ...good, survivors: 3 }))).toMatchObject({ invalid: expect.stringMatching(/survivors/) });
   });
 });
 
@@ -66,9 +78,10 @@ describe('protocol files', () => {
     }
   });
 
-  it('have a digest that changes with their text', () => {
+  it('have a digest of them and of what judges them, that changes with their text', () => {
     const digest = protocolDigest(ROOT);
     expect(digest).toMatch(/^[0-9a-f]{16}$/);
     expect(protocolDigest(ROOT, ALL_PROTOCOL_FILES.slice(1))).not.toBe(digest);
+    expect(JUDGING_PATHS).toEqual(expect.arrayContaining(['model/checkers', 'scenarios', 'test/mutation']));
   });
 });

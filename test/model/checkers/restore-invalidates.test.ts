@@ -58,4 +58,28 @@ describe('restore-invalidates', () => {
     expect(violation).toMatchObject({ invariant: 'restore-invalidates', scope: 'env' });
     expect(violation!.events).toContain(effect);
   });
+
+  it('fails an effect after the restore made past the expiry of the lease confirmed before it, or after a refusal the holder heard after it', () => {
+    // Acquired before the restore with a 10 s lease and never confirmed again: an effect within the
+    // lease passes (the holder could not know), one past its expiry is judged.
+    const within = leaseHeld('A', 7).h;
+    within.fault('db-restore', {});
+    within.call('c1#1', 'effect', { intentId: 'op1/e', scope: 'env', token: 7 }, 'ok', { applied: true });
+    within.truth('effect-applied', { intentId: 'op1/e', scope: 'env', token: 7, holder: 'A', operation: 'deploy' });
+    expect(restoreInvalidates(within.build()).valid).toBe(true);
+
+    const late = leaseHeld('A', 7).h;
+    late.fault('db-restore', {});
+    late.at(20_000);
+    late.call('c1#1', 'effect', { intentId: 'op1/e', scope: 'env', token: 7 }, 'ok', { applied: true });
+    late.truth('effect-applied', { intentId: 'op1/e', scope: 'env', token: 7, holder: 'A', operation: 'deploy' });
+    failing(restoreInvalidates(late.build()), 1);
+
+    const refused = leaseHeld('A', 7).h;
+    refused.fault('db-restore', {});
+    refused.op('c1#1', { kind: 'Renew', scope: 'env', holder: 'A', expectedToken: 7, ttlMs: 10_000 }, { kind: 'Stale', currentToken: null });
+    refused.call('c1#1', 'effect', { intentId: 'op1/e', scope: 'env', token: 7 }, 'ok', { applied: true });
+    refused.truth('effect-applied', { intentId: 'op1/e', scope: 'env', token: 7, holder: 'A', operation: 'deploy' });
+    failing(restoreInvalidates(refused.build()), 1);
+  });
 });
