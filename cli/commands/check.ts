@@ -11,6 +11,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { findMutant } from '../../adapters/mutants/index.ts';
 import { checkStore, formatCounterexample, isCheckPath, type CheckResult } from '../../campaign/check/index.ts';
+import { formatOfPath } from '../../campaign/check/step-format.ts';
 import { CHECK_PROFILES, isCheckProfile, PROFILES, type CheckProfile } from '../../campaign/check/profiles.ts';
 import { resolveAdapter } from '../adapters.ts';
 import { EXIT, UsageError } from '../errors.ts';
@@ -57,6 +58,10 @@ export async function checkCommand(options: CheckCommandOptions): Promise<void> 
   const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
   if (seed !== undefined && seed > FAST_CHECK_SEED_MAX) throw new UsageError(`bad seed "${options.seed}": the check's seed is at most ${FAST_CHECK_SEED_MAX}`);
   const replayPath = parsePath(options.path, options.seed);
+  // Paths printed before format 3 were drawn in the default world only: another profile would replay them elsewhere.
+  if (replayPath !== undefined && profile !== 'default' && formatOfPath(replayPath).format < 3) {
+    throw new UsageError(`--path ${replayPath} was printed by an earlier check, whose only world is the default profile: leave out --profile ${profile}`);
+  }
   const adapter = await resolveAdapter(options.adapter);
   const progress = startProgress(runs, 'check', !options.json);
   let result: CheckResult;

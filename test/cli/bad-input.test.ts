@@ -76,6 +76,7 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Reco
   ['check with a path but no seed', ['check', '--path', '1:2'], /--path replays a counterexample and needs the --seed/],
   ['check with a malformed path', ['check', '--seed', '1', '--path', '1;2'], /bad path "1;2"/],
   ['check with a path of an unknown step format', ['check', '--seed', '1', '--path', 'v9:1:2'], /bad path "v9:1:2"/],
+  ['check replaying an earlier path in another profile', ['check', '--seed', '1', '--path', 'v2:1:2', '--profile', 'long'], /was printed by an earlier check, whose only world is the default profile/],
   ['check with a seed beyond 31 bits', ['check', '--seed', '4000000000'], /the check's seed is at most/],
   ['race on a store not on PostgreSQL', ['race', '--adapter', 'memory'], /race needs a store on PostgreSQL/],
   ['race with a depth of 1', ['race', '--depth', '1'], /--depth must be 2 or 3/],
