@@ -74,4 +74,6 @@ export const key = { tenant: 't', operation: 'deploy', subject: 'env-1', key: 'k
 
 /** Declares one test of the suite for the store `makeStore` opens. */
 export type It = (title: string, body: (h: Harness) => Promise<void>) => void;
+/** How a section groups its tests: vitest's describe in the suite; a plain call where the tests are only collected. */
+export type Group = (title: string, body: () => void) => void;
 

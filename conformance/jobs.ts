@@ -4,7 +4,7 @@
 
 import { describe, expect } from 'vitest';
 import type { Command, FinishJobCommand, ReturnJobCommand } from '../model/commands.ts';
-import { Lacks, STRIDE, type It } from './harness.ts';
+import { Lacks, STRIDE, type Group, type It } from './harness.ts';
 
 type JobCommand<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -33,8 +33,8 @@ const row = (jobId: string, scope: string, seq: number, status: 'eligible' | 'le
 /** A listed job: its row and whether its latest attempt's lease is live. */
 const listed = (job: ReturnType<typeof row>, attemptLive = false) => ({ ...job, attemptLive });
 
-export function jobSections(it: It): void {
-  describe('jobs: submit and list (seed 001 §36–§41, §84–§85)', () => {
+export function jobSections(it: It, group: Group = describe): void {
+  group('jobs: submit and list (seed 001 §36–§41, §84–§85)', () => {
     it('a submission is numbered from 1; a resubmission finds its row; invalid ids are rejected and write nothing', async ({ run }) => {
       expect(await run(submit('j1', 's'))).toEqual({ kind: 'JobSubmitted', job: row('j1', 's', 1) });
       expect(await run(submit('j2', 's'))).toEqual({ kind: 'JobSubmitted', job: row('j2', 's', 2) });
@@ -64,7 +64,7 @@ export function jobSections(it: It): void {
     });
   });
 
-  describe('jobs: dispatch (seed 001 §84–§85, §93)', () => {
+  group('jobs: dispatch (seed 001 §84–§85, §93)', () => {
     it('creates the job lease; Busy while it lives, and listed with its attempt live; after it expires the job is dispatched again with a new token', async ({ run, clock, inspected }) => {
       await run(submit('j1', 's'));
       const lease1 = { scope: 's', holder: 'w1', token: 1, acquiredAt: 10_000, expiresAt: 10_100 };
@@ -119,7 +119,7 @@ export function jobSections(it: It): void {
     });
   });
 
-  describe('jobs: finish and return (seed 001 §84–§85)', () => {
+  group('jobs: finish and return (seed 001 §84–§85)', () => {
     it('FinishJob: the current attempt finishes the job, a retry is answered again, a stale token is StaleAttempt', async ({ run, clock }) => {
       await run(submit('j1', 's'));
       await run(dispatch('j1', 'w1'));
@@ -152,7 +152,7 @@ export function jobSections(it: It): void {
     });
   });
 
-  describe('jobs: concurrent callers (seed 001 §93)', () => {
+  group('jobs: concurrent callers (seed 001 §93)', () => {
     it('concurrent submissions are numbered 1..n without gaps; one id is submitted once; one dispatch wins', async ({ run }) => {
       const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
       const answers = await Promise.all([...ids.map((id) => run(submit(id, 's'))), ...[1, 2, 3].map(() => run(submit('dup', 's')))]);
@@ -183,7 +183,7 @@ export function jobSections(it: It): void {
     });
   });
 
-  describe('jobs: snapshot and restore (seed 001 §84–§85)', () => {
+  group('jobs: snapshot and restore (seed 001 §84–§85)', () => {
     it('an image holds the jobs table: a restore brings back the rows and the submission numbering', async ({ run, store }) => {
       if (!store.snapshot || !store.restore) throw new Lacks('snapshot() and restore()');
       await run(submit('j1', 's'));

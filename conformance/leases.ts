@@ -1,10 +1,10 @@
 // Conformance, part one: leases and fencing, waiting, protected mutation and role guards.
 
 import { describe, expect } from 'vitest';
-import { acquire, type It } from './harness.ts';
+import { acquire, type Group, type It } from './harness.ts';
 
-export function leaseSections(it: It): void {
-  describe('leases and fencing (§21–§36, §75–§85)', () => {
+export function leaseSections(it: It, group: Group = describe): void {
+  group('leases and fencing (§21–§36, §75–§85)', () => {
     it('a free scope is acquired with token 1; a second acquire is Busy, also for the same holder', async ({ run }) => {
       expect(await run(acquire('s', 'a', 500))).toEqual({ kind: 'Acquired', lease: { scope: 's', holder: 'a', token: 1, acquiredAt: 10_000, expiresAt: 10_500 } });
       expect(await run(acquire('s', 'b'))).toEqual({ kind: 'Busy', holder: 'a', token: 1, expiresAt: 10_500 });
@@ -88,7 +88,7 @@ export function leaseSections(it: It): void {
     });
   });
 
-  describe('waiting (§86–§92)', () => {
+  group('waiting (§86–§92)', () => {
     it('only the head of the queue may acquire; priority first, then FIFO', async ({ run }) => {
       expect(await run({ kind: 'Enqueue', scope: 's', waiterId: 'w1', holder: 'a', priority: 0 })).toEqual({ kind: 'Enqueued', position: 1 });
       expect(await run({ kind: 'Enqueue', scope: 's', waiterId: 'w2', holder: 'b', priority: 5 })).toEqual({ kind: 'Enqueued', position: 1 });
@@ -122,7 +122,7 @@ export function leaseSections(it: It): void {
     });
   });
 
-  describe('protected mutation and role guards (§66–§70; seed 001 §92–§95)', () => {
+  group('protected mutation and role guards (§66–§70; seed 001 §92–§95)', () => {
     it('needs the live token and the expected version; both are checked', async ({ run, clock, inspected }) => {
       await run(acquire('s', 'a', 100));
       const m = { kind: 'Mutate', scope: 's', aggregate: 'deploy', holder: 'a', token: 1 } as const;

@@ -2,10 +2,10 @@
 // effect intents, recovery, snapshot and restore, and the inspect view.
 
 import { describe, expect } from 'vitest';
-import { acquire, key, Lacks, STRIDE, type It } from './harness.ts';
+import { acquire, key, Lacks, STRIDE, type Group, type It } from './harness.ts';
 
-export function resourceSections(it: It): void {
-  describe('semaphores and reservations (§37–§42, §93–§98, §207–§213)', () => {
+export function resourceSections(it: It, group: Group = describe): void {
+  group('semaphores and reservations (§37–§42, §93–§98, §207–§213)', () => {
     it('permits and reservations share the capacity; overbooking is an outcome', async ({ run, clock }) => {
       const permit = { kind: 'AcquirePermit', scope: 'slots', holder: 'h', ttlMs: 100 } as const;
       expect(await run({ ...permit, permitId: 'p1', units: 1 })).toEqual({ kind: 'Rejected', reason: 'undefined-capacity' });
@@ -47,7 +47,7 @@ export function resourceSections(it: It): void {
     });
   });
 
-  describe('multi-resource acquisition (§99–§109)', () => {
+  group('multi-resource acquisition (§99–§109)', () => {
     it('all or nothing, in canonical order', async ({ run }) => {
       const all = { kind: 'AcquireAll', holder: 'h', ttlMs: 100 } as const;
       expect(await run({ ...all, scopes: [] })).toEqual({ kind: 'Rejected', reason: 'invalid-argument' });
@@ -61,7 +61,7 @@ export function resourceSections(it: It): void {
     });
   });
 
-  describe('idempotency (§43–§58)', () => {
+  group('idempotency (§43–§58)', () => {
     const begin = { kind: 'IdempotencyBegin', ...key, digest: 'd1', retentionMs: 1000, retryAfterTerminal: false } as const;
     const complete = { kind: 'IdempotencyComplete', ...key, digest: 'd1' } as const;
 
@@ -99,7 +99,7 @@ export function resourceSections(it: It): void {
     });
   });
 
-  describe('effect intents (§59–§65)', () => {
+  group('effect intents (§59–§65)', () => {
     it('planned once, then only the allowed transitions', async ({ run }) => {
       const plan = { kind: 'PlanIntent', intentId: 'i1', scope: 's', token: 4, operation: 'charge', retrySafety: 'InspectBeforeRetry' } as const;
       const intent = { intentId: 'i1', scope: 's', token: 4, operation: 'charge', retrySafety: 'InspectBeforeRetry', state: 'Planned' };
@@ -114,7 +114,7 @@ export function resourceSections(it: It): void {
     });
   });
 
-  describe('recovery (§228–§240, §269–§276)', () => {
+  group('recovery (§228–§240, §269–§276)', () => {
     it('a new recovery epoch invalidates live leases, lifts tokens above the stride and blocks scopes until reconciled', async ({ run, clock }) => {
       await run(acquire('b', 'x', 1000));
       await run(acquire('a', 'y', 1000));
@@ -138,7 +138,7 @@ export function resourceSections(it: It): void {
     });
   });
 
-  describe('snapshot and restore (§228–§240, §271–§274)', () => {
+  group('snapshot and restore (§228–§240, §271–§274)', () => {
     it('a restored image brings back the old state; only a new recovery epoch keeps tokens from repeating', async ({ run, store }) => {
       if (!store.snapshot || !store.restore) throw new Lacks('snapshot() and restore()');
       await run(acquire('s', 'a', 100));
@@ -155,7 +155,7 @@ export function resourceSections(it: It): void {
     });
   });
 
-  describe('inspect', () => {
+  group('inspect', () => {
     it('lists every part of the state in the rule-book order', async ({ run }) => {
       await run(acquire('zeta', 'h'));
       await run(acquire('Alpha', 'h'));

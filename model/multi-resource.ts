@@ -18,6 +18,18 @@ export function canonicalOrder(scopes: ReadonlyArray<string>): ReadonlyArray<str
   return ordered;
 }
 
+/** A lease on each of `scopes` in order, to one holder, each under its own token. */
+export function grantEach(state: ModelState, scopes: ReadonlyArray<string>, holder: string, ttlMs: number, now: number): { readonly state: ModelState; readonly leases: Lease[] } {
+  let next = state;
+  const leases: Lease[] = [];
+  for (const scope of scopes) {
+    const granted = grantLease(next, scope, holder, ttlMs, now);
+    next = granted.state;
+    leases.push(granted.outcome);
+  }
+  return { state: next, leases };
+}
+
 export function acquireAll(state: ModelState, command: AcquireAllCommand, now: number): Transition<AcquireAllResult> {
   if (!isValidTtl(command.ttlMs)) return { state, outcome: { kind: 'Rejected', reason: 'ttl-out-of-bounds' } };
   const ordered = canonicalOrder(command.scopes);
@@ -32,13 +44,7 @@ export function acquireAll(state: ModelState, command: AcquireAllCommand, now: n
     if (live !== null) return { state, outcome: { kind: 'Busy', scope, holder: live.holder, token: live.token } };
     if (queueOf(state, scope).length > 0) return { state, outcome: { kind: 'Rejected', reason: 'not-head-of-queue' } };
   }
-  let next = state;
-  const leases: Lease[] = [];
-  for (const scope of ordered) {
-    const granted = grantLease(next, scope, command.holder, command.ttlMs, now);
-    next = granted.state;
-    leases.push(granted.outcome);
-  }
+  const { state: next, leases } = grantEach(state, ordered, command.holder, command.ttlMs, now);
   assert(leases.length === ordered.length, 'every scope got a lease');
   return { state: next, outcome: { kind: 'AcquiredAll', leases } };
 }

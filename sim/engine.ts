@@ -29,7 +29,7 @@ import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
 import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type Interleaved } from './database-node.ts';
 import { StoreSessions } from './store-sessions.ts';
-import { owedUntil } from '../model/checkers/jobs-complete.ts';
+import { drainedEnd } from './drain.ts';
 import { EV_COORD, EV_DB_FLUSH, EV_DELIVER, EV_END_FAULT, EV_EXPIRY, EV_FAULT, EV_LIVENESS, EV_OP, EV_RESTART, EV_RESUME, EV_SNAPSHOT, EV_WAKE } from './sim-node.ts';
 import { Fiber, Node, Retired, type Message, type SimCoordination, type SimEvents } from './sim-node.ts';
 
@@ -55,9 +55,6 @@ export interface SimParts {
   /** The store's answers are typed by the testbed's own code (run.ts StoreChoice.typedAnswers). */
   readonly shapesTyped?: boolean;
 }
-
-/** How many liveness bounds past its end a run may drain while jobs are owed (drainsPast). */
-const DRAIN_BOUNDS = 4;
 
 export class Sim {
   now = 0;
@@ -261,33 +258,15 @@ export class Sim {
           if (pending !== null) await pending;
           break;
         }
-        case EV_OP:
-          this.enqueueOp(event.data);
-          break;
-        case EV_FAULT:
-          await this.nemesis.apply(event.data);
-          break;
-        case EV_END_FAULT:
-          await this.nemesis.end(event.data);
-          break;
-        case EV_SNAPSHOT:
-          await this.nemesis.takeSnapshot(event.data);
-          break;
-        case EV_RESTART:
-          await this.restart(event.data);
-          break;
-        case EV_LIVENESS:
-          await this.nemesis.startLiveness();
-          break;
-        case EV_COORD:
-          await this.coordination?.handle(event.data);
-          break;
-        case EV_EXPIRY:
-          this.db.expiryDue(event.data, event.a);
-          break;
-        case EV_DB_FLUSH:
-          await this.db.flush();
-          break;
+        case EV_OP: this.enqueueOp(event.data); break;
+        case EV_FAULT: await this.nemesis.apply(event.data); break;
+        case EV_END_FAULT: await this.nemesis.end(event.data); break;
+        case EV_SNAPSHOT: await this.nemesis.takeSnapshot(event.data); break;
+        case EV_RESTART: await this.restart(event.data); break;
+        case EV_LIVENESS: await this.nemesis.startLiveness(); break;
+        case EV_COORD: await this.coordination?.handle(event.data); break;
+        case EV_EXPIRY: this.db.expiryDue(event.data, event.a); break;
+        case EV_DB_FLUSH: await this.db.flush(); break;
       }
       if (this.sessions.pending) await this.sessions.flush();
       if (this.fibers.failure !== null) throw this.fibers.failure;
@@ -295,21 +274,12 @@ export class Sim {
     this.coordination?.finish(Math.max(this.now, this.endMs));
   }
 
-  /**
-   * Whether the run goes on past its end to `next` because work is still owed: a job the store
-   * accepted and has not finished, whose deadline under jobs-complete (seed 001 §283) lies past the
-   * end. The plan has no steps left there, so the run only drains: the scheduler dispatches what
-   * is queued until each owed job finishes or its deadline passes, and the rule decides instead of
-   * leaving the run undecided. The drain lasts at most DRAIN_BOUNDS liveness bounds. With nothing
-   * left on the agenda (`next` is Infinity) nothing can finish the job: the end moves to its
-   * deadline all the same, so the rule judges it as missed.
-   */
+  /** Whether the run goes on past its end to `next` because work is still owed (sim/drain.ts). */
   private drainsPast(next: number): boolean {
     if (this.coordination === null) return false;
-    const until = owedUntil(this.history.events);
-    const limit = this.plan.horizonMs + (1 + DRAIN_BOUNDS) * this.plan.livenessBoundMs;
-    if (until === null || until <= this.endMs || this.endMs >= limit) return false;
-    this.endMs = Math.min(until, limit);
+    const end = drainedEnd(this.history.events, this.plan, this.endMs);
+    if (end === null) return false;
+    this.endMs = end;
     return next <= this.endMs;
   }
 

@@ -7,9 +7,8 @@
 // request for nine or more shows it.
 
 import type { AcquireAllCommand } from '../../model/commands.ts';
-import { grantLease } from '../../model/lease.ts';
-import { canonicalOrder } from '../../model/multi-resource.ts';
-import type { AcquireAllResult, Lease } from '../../model/outcomes.ts';
+import { canonicalOrder, grantEach } from '../../model/multi-resource.ts';
+import type { AcquireAllResult } from '../../model/outcomes.ts';
 import type { ModelState, Transition } from '../../model/state.ts';
 import { modelMutant, type ReferenceStep } from './model-store.ts';
 
@@ -25,13 +24,7 @@ function acquireFirstBatch(state: ModelState, command: AcquireAllCommand, now: n
   const batch = reference(state, { ...command, scopes: ordered.slice(0, CHECKED_SCOPES) }, now);
   if (batch.outcome.kind !== 'AcquiredAll') return answer;
   // THE BUG: the scopes past the batch are leased unchecked, over a live lease or a queue.
-  let next = state;
-  const leases: Lease[] = [];
-  for (const scope of ordered) {
-    const granted = grantLease(next, scope, command.holder, command.ttlMs, now);
-    next = granted.state;
-    leases.push(granted.outcome);
-  }
+  const { state: next, leases } = grantEach(state, ordered, command.holder, command.ttlMs, now);
   return { state: next, outcome: { kind: 'AcquiredAll', leases } };
 }
 
