@@ -11,6 +11,7 @@
 
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
+import type { RenewalKind } from '../model/state.ts';
 
 export interface TimeSource {
   /** Current store time in integer milliseconds. */
@@ -62,6 +63,15 @@ export interface StoreCapabilities {
    * not read, and the differential is off.
    */
   readonly fencing?: 'integer' | 'opaque' | 'none';
+  /**
+   * What a granted Renew does (default 'extends'): 'extends', the reference semantics, the lease
+   * now runs until now + ttlMs; 'confirms', the store answers Renewed while the lease is held but
+   * leaves its expiry where it was (a lock library without heartbeats or TTL refresh): the
+   * Renewed answer carries the lease's unchanged `expiresAt`. The reference model follows the
+   * store's kind in the differential, the command-level check and the conformance suite, and the
+   * simulated controllers count a confirmation as no extension of their lease's validity window.
+   */
+  readonly renewal?: RenewalKind;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { ResolvedAdapter } from './resolved-adapter.ts';
 import { callTimeoutMs, limitCall } from './call-limit.ts';
 import { firstLine, UndecidedError, UsageError } from './errors.ts';
 import { storeOpened, throwPending, watchCall } from './store-escapes.ts';
+import { RENEWAL_KINDS } from '../sim/renewal-kind.ts';
 
 const STORE_METHODS = ['execute', 'close'] as const;
 
@@ -179,6 +180,10 @@ function checkStore(spec: string, store: unknown): Store {
   const fencing = (store as Store).capabilities?.fencing;
   if (fencing !== undefined && fencing !== 'integer' && fencing !== 'opaque' && fencing !== 'none') {
     throw new UsageError(`adapter module ${spec}: capabilities.fencing is ${JSON.stringify(fencing)}, expected 'integer', 'opaque' or 'none'`);
+  }
+  const renewal = (store as Store).capabilities?.renewal;
+  if (renewal !== undefined && !RENEWAL_KINDS.includes(renewal)) {
+    throw new UsageError(`adapter module ${spec}: capabilities.renewal is ${JSON.stringify(renewal)}, expected ${RENEWAL_KINDS.map((k) => `'${k}'`).join(' or ')}`);
   }
   return store as Store;
 }

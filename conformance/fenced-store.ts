@@ -13,6 +13,7 @@ import type { OutcomeOf } from '../model/outcomes.ts';
 import { initialState, type ModelState } from '../model/state.ts';
 import type { Store, StoreImage, TimeSource } from '../adapters/port.ts';
 import { fenceIdsFor, fencingOf, withFenceIds, type FencingKind } from '../sim/fence-ids.ts';
+import { renewalOf } from '../sim/renewal-kind.ts';
 import { modelFences, type ModelFences } from '../campaign/fences/model-fences.ts';
 
 /** A test reached what the store's fences cannot be judged on: it is skipped there, naming it. */
@@ -38,7 +39,7 @@ export function fencedStore(opened: Store, time: TimeSource): FencedStore | null
   const ids = fenceIdsFor(opened);
   if (ids === null) return null;
   const seen = withFenceIds(opened, ids);
-  const beside: Beside = { model: initialState(), fences: modelFences(fencing, ids) };
+  const beside: Beside = { model: initialState(renewalOf(opened)), fences: modelFences(fencing, ids) };
   const notJudged = new Set<string>();
   const run = async <C extends Command>(command: C): Promise<OutcomeOf<C>> => {
     const actual = await seen.execute(beside.fences.toStore(beside.model, command));

@@ -63,6 +63,8 @@ export function renew(state: ModelState, command: RenewCommand, now: number): Tr
   const matches = row !== undefined && row.token === command.expectedToken && row.holder === command.holder;
   if (!matches) return stale(state, command.scope, now);
   if (now >= row.expiresAt) return { state, outcome: { kind: 'Expired' } };
+  // A store whose renewals only confirm (ModelState.renewal) answers the lease as it stands.
+  if (state.renewal === 'confirms') return { state, outcome: { kind: 'Renewed', lease: row } };
   const lease: Lease = { ...row, expiresAt: now + command.ttlMs };
   return { state: { ...state, leases: mapWith(state.leases, command.scope, lease) }, outcome: { kind: 'Renewed', lease } };
 }

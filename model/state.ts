@@ -39,13 +39,23 @@ export interface ModelState {
   readonly roleEpochs: ReadonlyMap<string, number>;
   /** The jobs table, per job id (seed 001 §84–§85, §93). */
   readonly jobs: ReadonlyMap<string, JobRow>;
+  /**
+   * What a granted Renew does (absent: 'extends', the rule book's §21–§24): 'confirms', the
+   * store's own variant, answers that the lease is still held and leaves its expiry where it was
+   * (a lock without heartbeats). A property of the store the state belongs to: set once, at start.
+   */
+  readonly renewal?: RenewalKind;
 }
+
+/** What a granted Renew does to the lease's expiry: moves it to now + ttl, or only confirms it. */
+export type RenewalKind = 'extends' | 'confirms';
 
 const EMPTY_MAP: ReadonlyMap<never, never> = new Map<never, never>();
 const EMPTY_SET: ReadonlySet<never> = new Set<never>();
 
-export function initialState(): ModelState {
-  return {
+/** The empty state; `renewal` 'confirms' for a store whose renewals do not extend (absent otherwise, so default states are unchanged). */
+export function initialState(renewal: RenewalKind = 'extends'): ModelState {
+  const base: ModelState = {
     recoveryEpoch: 0,
     lastTokens: EMPTY_MAP,
     leases: EMPTY_MAP,
@@ -64,6 +74,7 @@ export function initialState(): ModelState {
     roleEpochs: EMPTY_MAP,
     jobs: EMPTY_MAP,
   };
+  return renewal === 'confirms' ? { ...base, renewal } : base;
 }
 
 /** The result of one command: the next state and the typed outcome. */

@@ -30,6 +30,7 @@ import { effectCall, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type Interleaved } from './database-node.ts';
 import { StoreSessions } from './store-sessions.ts';
 import { drainedEnd } from './drain.ts';
+import { renewalOf } from './renewal-kind.ts';
 import { EV_COORD, EV_DB_FLUSH, EV_DELIVER, EV_END_FAULT, EV_EXPIRY, EV_FAULT, EV_LIVENESS, EV_OP, EV_RESTART, EV_RESUME, EV_SNAPSHOT, EV_WAKE } from './sim-node.ts';
 import { Fiber, Node, Retired, type Message, type SimCoordination, type SimEvents } from './sim-node.ts';
 
@@ -149,7 +150,7 @@ export class Sim {
     this.supported = declared === undefined ? null : new Set(declared);
     const sessionBound = this.sessions.attached();
     if (store.capabilities?.referenceSemantics === false) this.history.truth(this.now, 'database', 'own-semantics', {});
-    this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false && !sessionBound);
+    this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false && !sessionBound, renewalOf(store));
     this.syncStore = isSyncStore(store) ? store : null;
   }
 

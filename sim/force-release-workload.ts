@@ -11,6 +11,7 @@ import type { Fiber, Journal, Sim } from './engine.ts';
 import { world } from './controller-world.ts';
 import type { OpSpec } from './plan.ts';
 import { MAX_CLOCK_DRIFT_PPM } from '../scenarios/schema.ts';
+import { renewalOf } from './renewal-kind.ts';
 
 interface Observed {
   readonly holder: string;
@@ -35,7 +36,9 @@ export async function forceReleaseJob(sim: Sim, fiber: Fiber, j: Journal): Promi
   const op = j.op;
   const policy = sim.policy;
   const ttlMs = fleetTtlMs(sim);
-  const window = stallWindowMs(ttlMs, policy.judgeStallOverRenewals);
+  // Where renewals only confirm (capabilities.renewal), a live holder's expiry never moves either:
+  // the store shows no stall to judge, and the operator waits the lease out.
+  const window = renewalOf(sim.store) === 'confirms' ? Number.POSITIVE_INFINITY : stallWindowMs(ttlMs, policy.judgeStallOverRenewals);
   const pollMs = Math.max(1, Math.floor(ttlMs / POLLS_PER_TTL));
   let polls = WATCH_TTLS * POLLS_PER_TTL;
   // The lease being watched, and when it first saw that expiry, on its monotonic clock (so a step

@@ -13,6 +13,7 @@ import { LEASE_WINDOW_SHARE, world, type HeldLease } from './controller-world.ts
 import type { OpSpec } from './plan.ts';
 import type { Lease } from '../model/outcomes.ts';
 import { recordCause } from './handler-run.ts';
+import { renewalOf } from './renewal-kind.ts';
 
 /** The holder's monotonic clock now (a clock skew does not step it). */
 export function monoNow(sim: Sim, node: Node): number {
@@ -25,6 +26,27 @@ export function extendWindow(sim: Sim, lease: Lease, sentMono: number): void {
   const end = sentMono + Math.floor((lease.expiresAt - lease.acquiredAt) * LEASE_WINDOW_SHARE);
   const known = windows.get(lease);
   if (known === undefined || end > known) windows.set(lease, end);
+}
+
+/**
+ * A renewal of `lease`, sent at `sentMono`, was granted: it extends the window only where the
+ * store's renewals extend the lease (capabilities.renewal). Where they only confirm it, the
+ * lease still ends where its grant put it, and so does the window. Returns whether it extended.
+ */
+export function renewWindow(sim: Sim, lease: Lease, sentMono: number): boolean {
+  if (renewalOf(sim.store) !== 'extends') return false;
+  extendWindow(sim, lease, sentMono);
+  return true;
+}
+
+/**
+ * Whether `held`'s local window has not passed (true when the policy does not bound work by the
+ * lease): where renewals only confirm, the window from the grant is the holder's only bound.
+ */
+export function windowLeft(sim: Sim, fiber: Fiber, held: HeldLease): boolean {
+  if (!sim.policy.boundWorkByLease) return true;
+  const end = world(sim).leaseWindows.get(held.lease);
+  return end !== undefined && monoNow(sim, fiber.node) < end;
 }
 
 /** Whether the handler may do another unit of work under `held` now. */

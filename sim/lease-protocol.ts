@@ -7,7 +7,7 @@ import type { Lease } from '../model/outcomes.ts';
 import type { Fiber, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
 import { holderName, WAIT_FALLBACK_POLL_MS, world, type HeldLease } from './controller-world.ts';
-import { extendWindow, monoNow } from './handler-work.ts';
+import { extendWindow, monoNow, renewWindow, windowLeft } from './handler-work.ts';
 import { afterFenced, authorityOf } from './federation/site-authority.ts';
 import { recordCause, refreshLanded, refreshSent } from './handler-run.ts';
 
@@ -106,7 +106,11 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
       return !policy.stopOnRenewalFailure;
     }
     held.confirmedAtLocal = sentLocal;
-    extendWindow(sim, held.lease, sentMono);
+    // A confirmation that does not extend the lease leaves the grant's window: past it, no effect.
+    if (!renewWindow(sim, held.lease, sentMono) && !windowLeft(sim, fiber, held)) {
+      if (!held.released) recordCause(sim, held.run, 'window-passed');
+      return false;
+    }
     // A reply that sat out a pause is too old to act on: confirm again.
     if (sim.local(fiber.node) - sentLocal < (held.lease.expiresAt - held.lease.acquiredAt) / 3) return true;
   }
@@ -137,7 +141,7 @@ export function startHeartbeat(sim: Sim, node: Node, leases: ReadonlyArray<HeldL
         if (r?.kind !== 'Renewed') {
           held.lost = true;
           recordCause(sim, held.run, 'renewal-refused');
-        } else extendWindow(sim, held.lease, sent);
+        } else renewWindow(sim, held.lease, sent);
         // A renewal in flight when the handler returned is what its run's drain waits for (seed 003).
         refreshLanded(sim, held.run, counted);
       }

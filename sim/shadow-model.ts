@@ -9,7 +9,7 @@
 
 import type { Command } from '../model/commands.ts';
 import { sameData } from '../model/data-equal.ts';
-import { initialState, type ModelState } from '../model/state.ts';
+import { initialState, type ModelState, type RenewalKind } from '../model/state.ts';
 import { step } from '../model/step.ts';
 import { sameState } from './state-equal.ts';
 import { explainBatch, type BatchEntry } from './batch-order.ts';
@@ -22,14 +22,20 @@ const MAX_STATES = 64;
 
 export class ShadowModel {
   /** The states of the model that explain every answer so far: one, unless calls ran at once. */
-  private states: ReadonlyArray<ModelState> = [initialState()];
+  private states: ReadonlyArray<ModelState>;
   private divergence: Violation | null = null;
   /** Why the shadow stopped following the store (null: it followed it to the end). */
   stoppedBecause: string | null = null;
   /** Store commands compared. */
   compared = 0;
 
-  constructor(readonly enabled: boolean) {}
+  /** `renewal`: what the store's renewals do (capabilities.renewal); the model follows it. */
+  constructor(
+    readonly enabled: boolean,
+    renewal: RenewalKind = 'extends',
+  ) {
+    this.states = [initialState(renewal)];
+  }
 
   private get active(): boolean {
     return this.enabled && this.stoppedBecause === null && this.divergence === null;

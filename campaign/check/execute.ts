@@ -60,7 +60,7 @@ export async function runSteps(session: StoreSession, steps: ReadonlyArray<Check
   const records: StepRecord[] = [];
   try {
     await within(session.reset(), timeoutMs, 'resetting the store to empty');
-    const run: RunState = { model: initialState(), fences: modelFences(session.fencing, session.ids), image: null, processes: new Processes(), format };
+    const run: RunState = { model: initialState(session.renewal), fences: modelFences(session.fencing, session.ids), image: null, processes: new Processes(), format };
     for (const [i, s] of steps.entries()) {
       const record = await applyStep(session, run, s, i + 1, timeoutMs);
       records.push(record);

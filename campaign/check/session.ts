@@ -6,6 +6,8 @@
 
 import type { Store, StoreFactory, StoreImage } from '../../adapters/port.ts';
 import { fenceIdsFor, fencingOf, withFenceIds, type FenceIds, type FencingKind } from '../../sim/fence-ids.ts';
+import { renewalOf } from '../../sim/renewal-kind.ts';
+import type { RenewalKind } from '../../model/state.ts';
 import { START_MS } from './world.ts';
 
 export interface StoreSessionOptions {
@@ -23,6 +25,8 @@ export class StoreSession {
     readonly ids: FenceIds | null,
     /** What fences the store's leases (capabilities.fencing). */
     readonly fencing: FencingKind,
+    /** What the store's renewals do (capabilities.renewal): the model the check steps beside it follows it. */
+    readonly renewal: RenewalKind,
     private readonly empty: StoreImage | null,
     /** Store time, in virtual milliseconds. */
     readonly clock: { t: number },
@@ -37,7 +41,7 @@ export class StoreSession {
     const skew = { ms: 0 };
     const store = await factory(timeOptions(clock, skew));
     const empty = options.freshStore !== true && canRestore(store) ? await store.snapshot!() : null;
-    return new StoreSession(factory, store, fenceIdsFor(store), fencingOf(store), empty, clock, skew);
+    return new StoreSession(factory, store, fenceIdsFor(store), fencingOf(store), renewalOf(store), empty, clock, skew);
   }
 
   /** `store` as the check sees it: behind the translation of its fences, if they are not integers. */

@@ -109,9 +109,11 @@ function resourcesShared(a: Command, b: Command): boolean {
   return RESOURCE_FIELDS.every((field) => field === CREATES[a.kind] || field === CREATES[b.kind] || x[field] === undefined || y[field] === undefined || x[field] === y[field]);
 }
 
+/** Whether `command` takes effect: it changes the state, or it is a Renew granted by a store whose renewals only confirm (a confirmation changes nothing, and is what such a Renew does). */
 function changes(state: ModelState, command: Command, at: number): boolean {
   try {
-    return !sameState(step(state, command, at).state, state);
+    const next = step(state, command, at);
+    return !sameState(next.state, state) || (state.renewal === 'confirms' && next.outcome.kind === 'Renewed');
   } catch {
     return false;
   }

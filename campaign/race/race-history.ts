@@ -21,7 +21,7 @@ const SETUP_CALL_MS = 0.5;
 
 export function raceHistory(raceCase: RaceCase, sessions: ReadonlyArray<string>, settled: ReadonlyArray<SettledCall>, fences?: ModelFences): StressHistory {
   const ops: StressOp[] = [];
-  let state = initialState();
+  let state = initialState(raceCase.built.model.renewal);
   for (const { command, at } of raceCase.built.setup) {
     const serial = step(state, command, at);
     state = serial.state;

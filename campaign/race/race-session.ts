@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import type { BatchResult, Chooser, InterleavedStores, Interleaving } from '../../adapters/interleaving.ts';
 import type { StoreImage } from '../../adapters/port.ts';
-import { initialState } from '../../model/state.ts';
+import { initialState, type RenewalKind } from '../../model/state.ts';
+import { renewalOf } from '../../sim/renewal-kind.ts';
 import type { Command } from '../../model/commands.ts';
 import { fenceIdsFor, fencingOf, withFenceIdsInterleaved, type FenceIds, type FencingKind } from '../../sim/fence-ids.ts';
 import { modelFences, type ModelFences } from '../fences/model-fences.ts';
@@ -64,6 +65,11 @@ export class RaceSession {
     return this.fencing;
   }
 
+  /** What the store's renewals do (capabilities.renewal): the cases' model follows it. */
+  async renewalKind(): Promise<RenewalKind> {
+    return renewalOf((await this.open()).main);
+  }
+
   /** How the last schedule's calls and answers are set beside the model (after its case's setup). */
   get fences(): ModelFences {
     return this.setupFences;
@@ -77,7 +83,7 @@ export class RaceSession {
   /** Runs the case's setup serially on the main store, each answer checked against the reference model's. */
   private async setUp(raceCase: RaceCase): Promise<void> {
     const stores = await this.open();
-    let state = initialState();
+    let state = initialState(raceCase.built.model.renewal);
     let fences = modelFences(this.fencing, this.ids);
     for (const { command, at } of raceCase.built.setup) {
       this.clock.ms = at;

@@ -6,6 +6,7 @@
 // answers exactly as from an earlier state is left out (what the states themselves hold differs
 // from state to state by construction, so it cannot tell two behaviours apart). `--shard i/n` takes every n-th case, from the i-th.
 
+import type { RenewalKind } from '../../model/state.ts';
 import type { Command, CommandKind } from '../../model/commands.ts';
 import { step } from '../../model/step.ts';
 import { CASE_ACTORS, pickCommand, type CaseActors } from './commands.ts';
@@ -84,19 +85,25 @@ function behaviour(built: BuiltState, commands: ReadonlyArray<Command>, arrivals
 }
 
 /** The case of `kinds` (in arrival order) from the state named `stateName`, or null when its timing does not apply. */
-export function caseOf(kinds: ReadonlyArray<CommandKind>, stateName: string, actors: CaseActors): RaceCase | null {
+export function caseOf(kinds: ReadonlyArray<CommandKind>, stateName: string, actors: CaseActors, renewal: RenewalKind = 'extends'): RaceCase | null {
   const state = RACE_STATES.find((s) => s.name === stateName);
   if (state === undefined) return null;
-  const built = buildState(state);
+  const built = buildState(state, renewal);
   const calls = callsOf(kinds, built, actors);
   return calls === null ? null : { index: 0, kinds, state, actors, built, ...calls };
 }
 
 /** Every case of the space, in a fixed order (the shard plan's input). */
-export function raceCases(kinds: ReadonlyArray<CommandKind>, depth: number, implementedKinds: ReadonlyArray<CommandKind> = kinds, states: ReadonlyArray<RaceState> = RACE_STATES): RaceCase[] {
+export function raceCases(
+  kinds: ReadonlyArray<CommandKind>,
+  depth: number,
+  implementedKinds: ReadonlyArray<CommandKind> = kinds,
+  states: ReadonlyArray<RaceState> = RACE_STATES,
+  renewal: RenewalKind = 'extends',
+): RaceCase[] {
   // A starting state is built with any kind the store implements, not only the kinds raced.
   const implemented = new Set(implementedKinds);
-  const usable = states.filter((s) => s.chain.every((kind) => implemented.has(kind))).map((state) => ({ state, built: buildState(state) }));
+  const usable = states.filter((s) => s.chain.every((kind) => implemented.has(kind))).map((state) => ({ state, built: buildState(state, renewal) }));
   const cases: RaceCase[] = [];
   for (const set of caseOrder(kinds, depth)) {
     const seen = new Set<string>();

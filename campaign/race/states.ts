@@ -6,7 +6,7 @@
 // passing during the batch).
 
 import type { Command, CommandKind } from '../../model/commands.ts';
-import { initialState, liveLease, type ModelState } from '../../model/state.ts';
+import { initialState, liveLease, type ModelState, type RenewalKind } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { START_MS } from '../check/world.ts';
 import { pickCommand, RACE_SCOPE } from './commands.ts';
@@ -53,8 +53,9 @@ export interface BuiltState {
 /** Longer than every TTL of the check's world: what the chain took has expired by then. */
 const EXPIRED_AFTER_MS = 10_000;
 
-export function buildState(raceState: RaceState): BuiltState {
-  let model = initialState();
+/** `renewal`: what the store's renewals do (capabilities.renewal); the chain is stepped in that variant. */
+export function buildState(raceState: RaceState, renewal: RenewalKind = 'extends'): BuiltState {
+  let model = initialState(renewal);
   const setup: Array<{ command: Command; at: number }> = [];
   raceState.chain.forEach((kind, i) => {
     const at = START_MS + i;

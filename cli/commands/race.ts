@@ -132,9 +132,10 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
   try {
     const declared = await pool[0]!.between.declaredKinds();
     const fencing = await pool[0]!.between.fencingKind();
+    const renewal = await pool[0]!.between.renewalKind();
     const kinds = kindsOf(options.kinds, declared);
     await loadClassifier();
-    const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS);
+    const all = raceCases(kinds, depth, declared ?? ALL_COMMAND_KINDS, undefined, renewal);
     const cases = shard === undefined ? all : shardOf(all, shard);
     await exploreAll(cases, pool, caseRunner(strategy, { samples: functionSamples, seed, pctDepth }), { stopAtFirst, json: options.json === true }, tally);
     await report(tally, { spec, fencing, depth, kinds, insideFunctions, functionSamples, seed, pctDepth, strategy, stopAtFirst, out: options.out, json: options.json === true, total: cases.length, ...(shard === undefined ? {} : { shard }) });
@@ -192,7 +193,9 @@ export async function replayRace(path: string, file: RaceFile, json: boolean): P
   let outcome;
   try {
     await loadClassifier();
-    outcome = await runAndJudge(session, raceCase, replayChooser(file.schedule));
+    // The case again in the store's renewal variant (the same case for a store whose renewals extend).
+    const inVariant = caseOf(file.kinds as CommandKind[], file.state, file.actors, await session.renewalKind()) ?? raceCase;
+    outcome = await runAndJudge(session, inVariant, replayChooser(file.schedule));
   } catch (error) {
     throw new UndecidedError(`replay of ${path} could not run the schedule: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

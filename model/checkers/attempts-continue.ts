@@ -3,8 +3,9 @@
 // them): a scheduled job's attempt runs under its database lease, not under its leader's role. An
 // attempt that gives its job back (ReturnJob) must first have had the store's word against it: its
 // protected write not Accepted, its lease confirmation not Renewed, three confirmations sent (the
-// confirmation gives up when every answer came too late to act on, sim/lease-protocol.ts), or a
-// call left without an answer. An attempt that gives up otherwise, because its leader lost the
+// confirmation gives up when every answer came too late to act on, sim/lease-protocol.ts), a
+// call left without an answer, or a confirmation that did not extend its lease (a store whose
+// renewals only confirm: the lease ends where it was, and the attempt with it). An attempt that gives up otherwise, because its leader lost the
 // role, breaks the rule. Judged where the role is the scheduler's: a release or deployment
 // coordinator's promotion needs its role guard, so its attempts stop with the role.
 
@@ -18,15 +19,26 @@ const INVARIANT = 'attempts-continue';
 /** How many confirmations the lease protocol sends before it gives up on answers that came too late. */
 const CONFIRMATION_ROUNDS = 3;
 
-/** Whether, before `before`, the store refused the attempt's write or lease, left a call unanswered, or was sent every confirmation. */
+/** Whether, before `before`, the store refused the attempt's write or lease, left a call unanswered, was sent every confirmation, or confirmed without extending. */
 function refusedBefore(calls: ReadonlyArray<Operation>, before: number): boolean {
   const earlier = calls.filter((op) => op.invoke.index < before);
   if (earlier.filter((op) => op.f === 'Renew').length >= CONFIRMATION_ROUNDS) return true;
   return earlier.some((op) => {
     if (op.completion === null || op.completion.type !== 'ok') return true;
     const kind = (op.completion.value as { readonly kind?: unknown } | null)?.kind;
-    return (op.f === 'Mutate' && kind !== 'Accepted') || (op.f === 'Renew' && kind !== 'Renewed');
+    return (op.f === 'Mutate' && kind !== 'Accepted') || (op.f === 'Renew' && (kind !== 'Renewed' || unextended(op)));
   });
+}
+
+/**
+ * A Renewed lease that ends no later than its grant plus the renewal's TTL: the store confirmed the
+ * lease without extending it (an extension at store time t ends at t + ttl, after the grant).
+ */
+function unextended(op: Operation): boolean {
+  const lease = (op.completion?.value as { readonly lease?: { readonly acquiredAt?: unknown; readonly expiresAt?: unknown } } | null)?.lease;
+  const ttlMs = (op.invoke.value as { readonly ttlMs?: unknown } | null)?.ttlMs;
+  if (typeof lease?.acquiredAt !== 'number' || typeof lease.expiresAt !== 'number' || typeof ttlMs !== 'number') return false;
+  return lease.expiresAt <= lease.acquiredAt + ttlMs;
 }
 
 export function attemptsContinue(history: History): Verdict {

@@ -18,6 +18,7 @@ import type { JobRow, Lease, ListedJob } from '../../model/outcomes.ts';
 import { wireGuard, type RoleGuard } from '../../model/role-guard.ts';
 import type { Fiber, Node, Sim } from '../engine.ts';
 import { confirm } from '../lease-protocol.ts';
+import { extendWindow, monoNow } from '../handler-work.ts';
 import type { OpSpec } from '../plan.ts';
 import type { JobTable } from './jobs.ts';
 
@@ -112,9 +113,12 @@ function due(sim: Sim, row: ListedJob): boolean {
 async function dispatch(sim: Sim, authority: RoleAuthority, jobs: JobTable, fiber: Fiber, row: JobRow, op: OpSpec, guard: RoleGuard): Promise<'leased' | 'busy' | 'blocked' | 'stop'> {
   const node = fiber.node;
   const base = { kind: 'DispatchJob' as const, jobId: row.jobId, holder: node.proc, ttlMs: op.ttlMs };
+  const sent = monoNow(sim, node);
   const reply = await sim.call(fiber, authority.sendGuards ? { ...base, guard: wireGuard(guard) } : base);
   if (reply?.kind === 'JobDispatched') {
     const { lease, job } = reply;
+    // The attempt's local window (read only where renewals confirm without extending).
+    extendWindow(sim, lease, sent);
     authority.dispatched?.(node, op.scope, job.jobId);
     sim.spawn(node, `${node.proc}:a${authority.nextAttempt()}`, (attemptFiber) => runAttempt(sim, authority, jobs, attemptFiber, job, op, lease));
     return 'leased';

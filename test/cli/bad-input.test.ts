@@ -68,6 +68,7 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Reco
   ['scenario file that fails validation', ['run', '--scenario', file('invalid.json', JSON.stringify({ name: 'Bad Name', title: '' })), '--seed', '1'], /invalid scenario/],
   ['adapter module that does not exist', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', './nowhere/store.ts'], /adapter module not found/],
   ['adapter module without a factory', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', file('no-factory.mjs', 'export const x = 1;\n')], /no default export that is a store factory/],
+  ['adapter module with an unknown renewal kind', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', file('renewal-kind.mjs', 'export default async () => ({ name: "x", capabilities: { renewal: "refreshes" }, execute: async () => ({}), close: async () => {} });\n')], /capabilities.renewal is "refreshes", expected 'extends' or 'confirms'/],
   ['adapter module that returns no store', ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', file('not-a-store.mjs', 'export default async () => ({ name: "x" });\n')], /does not implement the store port: missing execute\(\)/],
   ['replay of a malformed failure file', ['replay', file('failure.json', '{"version": 1}')], /not a failure file/],
   ['report from a malformed results file', ['report', file('results.json', '{"scenarios": 3}')], /not valid results/],
