@@ -5,6 +5,8 @@
 import { strict as assert } from 'node:assert';
 import type { Scenario } from '../scenarios/index.ts';
 import { summarizeCoverage, type CoverageSummary, type RunCoverage } from '../sim/coverage.ts';
+import { unreachableFor } from '../sim/unreachable-outcomes.ts';
+import type { RenewalKind } from '../model/state.ts';
 import type { SweepRun } from '../campaign/sweep-pool.ts';
 import type { FlakyRun } from './flaky-output.ts';
 import { addCoverage, UNDECIDED_KEPT, undecidedReason, type Tally, type UndecidedRun } from './sweep-output.ts';
@@ -19,6 +21,8 @@ export interface Tallies {
   readonly flakyRuns: FlakyRun[];
   /** The command kinds the store declares (`capabilities.commands`), from the first run that says; null: every kind. */
   declared: ReadonlyArray<string> | null;
+  /** What the store's renewals do (`capabilities.renewal`), from the first run that says. */
+  renewal: RenewalKind;
 }
 
 export function startTallies(scenarios: ReadonlyArray<Scenario>): Tallies {
@@ -28,17 +32,19 @@ export function startTallies(scenarios: ReadonlyArray<Scenario>): Tallies {
     undecidedRuns: [],
     flakyRuns: [],
     declared: null,
+    renewal: 'extends',
   };
 }
 
 /** What the tallies read of a run: the same on this thread (SimRunResult) and from a worker (SweepRun). */
-type TalliedRun = Pick<SweepRun, 'scenario' | 'seed' | 'valid' | 'violations' | 'untested' | 'unjudged'> & { readonly storeCommands?: ReadonlyArray<string> };
+type TalliedRun = Pick<SweepRun, 'scenario' | 'seed' | 'valid' | 'violations' | 'untested' | 'unjudged'> & { readonly storeCommands?: ReadonlyArray<string>; readonly storeRenewal?: 'confirms' };
 
 /** Adds one run, taken in the sweep's order, to the tallies of scenario `index`; `coverage` is null for a run not played. */
 export function tallyRun(tallies: Tallies, index: number, run: TalliedRun, coverage: RunCoverage | null): Tally {
   const tally = tallies.perScenario[index]!;
   tally.runs++;
   if (run.storeCommands !== undefined) tallies.declared ??= run.storeCommands;
+  if (run.storeRenewal !== undefined) tallies.renewal = run.storeRenewal;
   if (coverage !== null) addCoverage(tallies.reached, tally.scenario, coverage);
   countUnknown(tally, run);
   if (run.valid === 'unknown' && run.untested === undefined && tallies.undecidedRuns.length < UNDECIDED_KEPT) {
@@ -63,7 +69,7 @@ export function countFlaky(tallies: Tallies, index: number, flaky: FlakyRun): vo
 
 export function coverageOfTallies(tallies: Tallies): CoverageSummary {
   const runs = [...tallies.reached].map(([name, c]) => ({ scenario: name, coverage: { commands: [...c.commands], outcomes: [...c.outcomes] } }));
-  return summarizeCoverage(runs, tallies.declared === null ? {} : { declared: tallies.declared });
+  return summarizeCoverage(runs, { ...(tallies.declared === null ? {} : { declared: tallies.declared }), unreachable: unreachableFor(tallies.renewal) });
 }
 
 /** An undecided run, or one the store could not be judged on (untested, not undecided). */

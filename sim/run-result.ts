@@ -25,6 +25,8 @@ export interface RunResult {
   readonly unjudged?: ReadonlyArray<{ readonly invariant: string; readonly lacks: ReadonlyArray<string> }>;
   /** The command kinds the store declares (`capabilities.commands`); absent when it implements them all. Coverage is measured against them. */
   readonly storeCommands?: ReadonlyArray<string>;
+  /** Present when the store's renewals only confirm (`capabilities.renewal`): coverage lists what its workloads then cannot reach. */
+  readonly storeRenewal?: 'confirms';
   readonly violations: ReadonlyArray<Violation>;
   /** One line that reproduces this run exactly. */
   readonly replay: string;

@@ -18,6 +18,7 @@ import createMemoryStore from '../adapters/memory.ts';
 import type { CommandKind } from '../model/commands.ts';
 import { lackingCommands, type Lacking } from './capabilities.ts';
 import { coverageOf } from './coverage.ts';
+import { renewalOf } from './renewal-kind.ts';
 import { fenceIdsFor, fencingOf, withFenceIds, withFenceIdsInterleaved } from './fence-ids.ts';
 import type { Verdict, Violation } from '../model/verdict.ts';
 import { generatePlan } from './generate-plan.ts';
@@ -145,6 +146,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     shadow: { compared: sim.shadow.compared, stoppedBecause: sim.shadow.stoppedBecause },
     ...(lacking.unjudged.length === 0 ? {} : { unjudged: lacking.unjudged }),
     ...storeCommandsOf(store.capabilities?.commands),
+    ...(renewalOf(store) === 'confirms' ? { storeRenewal: 'confirms' as const } : {}),
   };
 }
 

@@ -10,6 +10,7 @@
 // were it a kind of its own), never because a sweep was too short to reach it.
 
 import { OUTCOME_PAIRS } from '../model/outcome-kinds.ts';
+import type { RenewalKind } from '../model/state.ts';
 
 export interface UnreachablePair {
   /** `Command:Outcome`, one of OUTCOME_PAIRS. */
@@ -20,6 +21,21 @@ export interface UnreachablePair {
 
 export const UNREACHABLE_OUTCOMES: ReadonlyArray<UnreachablePair> = [];
 
-for (const { pair } of UNREACHABLE_OUTCOMES) {
+/**
+ * The pairs no workload reaches on a store whose renewals only confirm (capabilities.renewal): the
+ * force-release operator forces a lease only on the stall the store shows, an expiry that stopped
+ * moving, and such a store shows none (sim/force-release-workload.ts): it waits the lease out.
+ */
+const UNREACHABLE_WHERE_RENEWALS_CONFIRM: ReadonlyArray<UnreachablePair> = [
+  { pair: 'ForceRelease:ForceReleased', reason: "the store's renewals only confirm, so no lease shows the stall an operator forces on: it waits the lease out" },
+  { pair: 'ForceRelease:Stale', reason: "the store's renewals only confirm, so the operator never sends the forced release that a renewal could overtake" },
+];
+
+/** The unreachable pairs for a store whose renewals are of `renewal` kind. */
+export function unreachableFor(renewal: RenewalKind): ReadonlyArray<UnreachablePair> {
+  return renewal === 'confirms' ? [...UNREACHABLE_OUTCOMES, ...UNREACHABLE_WHERE_RENEWALS_CONFIRM] : UNREACHABLE_OUTCOMES;
+}
+
+for (const { pair } of [...UNREACHABLE_OUTCOMES, ...UNREACHABLE_WHERE_RENEWALS_CONFIRM]) {
   if (!OUTCOME_PAIRS.includes(pair)) throw new Error(`sim/unreachable-outcomes.ts lists ${pair}, which is not a Command:Outcome pair of the port`);
 }

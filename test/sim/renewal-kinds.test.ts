@@ -10,6 +10,8 @@ import { initialState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
 import { checkStore } from '../../campaign/check/check-store.ts';
 import { raceCases } from '../../campaign/race/space.ts';
+import { coverageOf } from '../../sim/coverage.ts';
+import { coverageOfTallies, startTallies, tallyRun } from '../../cli/sweep-tallies.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import confirmingStore, { confirmingAsExtending, confirmingClaimsExtension, extendingAsConfirming } from './fixtures/confirming-store.ts';
@@ -104,5 +106,20 @@ describe('the race stage follows the declared kind', () => {
     const granted = [...confirming.model.leases.values()][0]!;
     expect(confirming.expiresAt).toBe(granted.expiresAt);
     expect(renewedFromHeld('extends').expiresAt).toBeGreaterThan(granted.expiresAt);
+  });
+});
+
+describe('coverage on a store whose renewals only confirm', () => {
+  test('a sweep lists the forced-release pairs unreachable, with the reason, not missing', async () => {
+    const scenario = loadScenario('force-release-stalled-holders');
+    const tallies = startTallies([scenario]);
+    for (const run of await sweep(scenario.name, confirmingStore, 2)) {
+      expect(run.storeRenewal).toBe('confirms');
+      tallyRun(tallies, 0, run, coverageOf(run.history));
+    }
+    const outcomes = coverageOfTallies(tallies).outcomes;
+    expect(outcomes.unreachable.map((u) => u.pair)).toEqual(['ForceRelease:ForceReleased', 'ForceRelease:Stale']);
+    expect(outcomes.unreachable[0]!.reason).toMatch(/renewals only confirm/);
+    expect(outcomes.missing).not.toContain('ForceRelease:ForceReleased');
   });
 });
