@@ -16,7 +16,7 @@
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
-import { asFields, endOf, faultsOf, indicesOf, pairOperations, storeOps, type Operation } from './operations.ts';
+import { asFields, endOf, faultsOf, indicesOf, pairOperations, storeOps, type Operation, type StoreOp } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
 
 const INVARIANT = 'capacity-refusal';
@@ -38,18 +38,23 @@ interface Refusal {
   readonly answer: string;
 }
 
+/** A request for units that are not a whole number of at least one is never granted (nor refused for capacity). */
+function validUnits(units: number): boolean {
+  return Number.isInteger(units) && units >= 1;
+}
+
 function holdingsAndRefusals(operations: ReadonlyArray<Operation>): { holdings: Holding[]; refusals: Refusal[] } {
   const holdings: Holding[] = [];
   const refusals: Refusal[] = [];
   for (const { op, command, outcome } of storeOps(operations, 'AcquirePermit')) {
-    if (op.completion?.type === 'fail') continue;
+    if (op.completion?.type === 'fail' || !validUnits(command.units)) continue;
     const id = `permit ${command.scope}/${command.permitId}`;
     if (outcome === null) holdings.push({ op, id, scope: command.scope, units: command.units, expiresAt: null });
     else if (outcome.kind === 'Granted') holdings.push({ op, id, scope: command.scope, units: command.units, expiresAt: outcome.permit.expiresAt });
     else if (outcome.kind === 'Busy') refusals.push({ op, scope: command.scope, units: command.units, answer: `Busy (in use ${outcome.inUse}, capacity ${outcome.capacity})` });
   }
   for (const { op, command, outcome } of storeOps(operations, 'Reserve')) {
-    if (op.completion?.type === 'fail') continue;
+    if (op.completion?.type === 'fail' || !validUnits(command.units)) continue;
     const id = `reservation ${command.reservationId}`;
     if (outcome === null) holdings.push({ op, id, scope: command.scope, units: command.units, expiresAt: null });
     else if (outcome.kind === 'Reserved') holdings.push({ op, id, scope: command.scope, units: command.units, expiresAt: outcome.reservation.expiresAt });
@@ -72,10 +77,10 @@ function endings(operations: ReadonlyArray<Operation>): ReadonlyMap<string, Read
 }
 
 /** The smallest capacity the scope may have had when `refusal` took effect, or undefined if none was defined. */
-function smallestCapacity(operations: ReadonlyArray<Operation>, scope: string, refusal: Operation): number | undefined {
+function smallestCapacity(defines: ReadonlyArray<StoreOp<'DefineCapacity'>>, scope: string, refusal: Operation): number | undefined {
   let latest: { readonly op: Operation; readonly capacity: number } | undefined;
   const inFlight: Array<{ readonly op: Operation; readonly capacity: number }> = [];
-  for (const { op, command, outcome } of storeOps(operations, 'DefineCapacity')) {
+  for (const { op, command, outcome } of defines) {
     if (command.scope !== scope || op.completion?.type === 'fail' || (outcome !== null && outcome.kind !== 'Defined')) continue;
     if (outcome !== null && endOf(op) < refusal.invoke.index) {
       if (latest === undefined || endOf(op) > endOf(latest.op)) latest = { op, capacity: command.capacity };
@@ -100,10 +105,11 @@ export function capacityRefusal(history: History): Verdict {
   const { holdings, refusals } = holdingsAndRefusals(operations);
   const ended = endings(operations);
   const replaced = faultsOf(history, ['db-restore', 'db-failover']).filter((f) => asFields(f.value)?.skipped !== true).map((f) => f.index);
+  const defines = storeOps(operations, 'DefineCapacity');
   const violations: Violation[] = [];
   for (const refusal of refusals) {
     if (replaced.some((index) => index < endOf(refusal.op))) continue;
-    const capacity = smallestCapacity(operations, refusal.scope, refusal.op);
+    const capacity = smallestCapacity(defines, refusal.scope, refusal.op);
     if (capacity === undefined) continue;
     const live = mayBeInUse(holdings, ended, refusal);
     const inUse = live.reduce((sum, h) => sum + h.units, 0);
