@@ -1,6 +1,6 @@
 // busy-from-lease-cache — seed 000 §272–§276 (a restore brings back an older database; every
-// pre-restore lease is invalid), §93 of the principles ("never rely on process-local locking for
-// distributed correctness"), §21–§24. To spare the row lock on a contended scope, the store keeps a
+// pre-restore lease is invalid), §21–§24 (the seed's goals also say never to rely on
+// process-local locking for distributed correctness). To spare the row lock on a contended scope, the store keeps a
 // process-local copy of each scope's live lease, written through by the lease commands, and answers
 // an Acquire that passed its checks Busy from that copy while the copied lease has not expired.
 // Nothing but the lease commands touches the copy: a restore or failover replaces the database
