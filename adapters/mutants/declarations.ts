@@ -337,7 +337,7 @@ const STORE_MUTANTS = {
     source: '000 §272–§276, §297; 000 §21–§24',
     rule: 'Recovery: AdvanceRecoveryEpoch (every live lease is removed); a restore puts the image’s state in place (no answer names a lease the image lacks)',
     invariants: ['restore-forgets'],
-    scenarios: ['restore', 'db-failover'],
+    scenarios: ['restore', 'db-failover', 'jobs-db-failover'],
   },
 } as const satisfies Readonly<Record<string, Omit<MutantDeclaration, 'name'>>>;
 

@@ -1,7 +1,7 @@
 // restore-forgets (seed 000 §272–§276, §297; the rule book's AdvanceRecoveryEpoch): what a restore
 // or failover took away, and what the recovery after it invalidated, is gone, and no later answer
-// speaks of it. A Busy answer (Acquire, AcquireAll) names a live lease by its scope, holder and
-// token; such an answer to a request invoked after
+// speaks of it. A Busy answer (Acquire, AcquireAll, DispatchJob on its job's scope) names a live
+// lease by its scope, holder and token; such an answer to a request invoked after
 // - a recovery (AdvanceRecoveryEpoch answered RecoveryAdvanced) came back names no lease whose
 //   every grant came back before that recovery was invoked: the recovery removed every live lease;
 // - a simulated restore or failover (a fault that names the `imageTime` of the image put in place)
@@ -36,6 +36,13 @@ function busyAnswers(operations: ReadonlyArray<Operation>): ReadonlyArray<Named>
   }
   for (const { op, outcome } of storeOps(operations, 'AcquireAll')) {
     if (outcome?.kind === 'Busy') named.push({ op, scope: outcome.scope, holder: outcome.holder, token: outcome.token });
+  }
+  // A dispatch takes its job's scope, as the store answered a submission of that job.
+  const scopeOf = new Map<string, string>();
+  for (const { outcome } of storeOps(operations, 'SubmitJob')) if (outcome?.kind === 'JobSubmitted' || outcome?.kind === 'JobExists') scopeOf.set(outcome.job.jobId, outcome.job.scope);
+  for (const { op, command, outcome } of storeOps(operations, 'DispatchJob')) {
+    const scope = scopeOf.get(command.jobId);
+    if (outcome?.kind === 'Busy' && scope !== undefined) named.push({ op, scope, holder: outcome.holder, token: outcome.token });
   }
   return named;
 }

@@ -48,6 +48,17 @@ describe('restore-forgets', () => {
     expect(restoreForgets(h.build()).violations).toHaveLength(1);
   });
 
+  it('judges a dispatch on its job\'s scope alike', () => {
+    const h = new HistoryBuilder();
+    const job = { jobId: 'j1', scope: 'env', status: 'eligible', attemptToken: 0, attempts: 0 };
+    h.op('s1#1', { kind: 'SubmitJob', jobId: 'j1', scope: 'env' }, { kind: 'JobSubmitted', job });
+    acquired(h, 'c1#1', 'env', 'A', 1);
+    recovered(h);
+    h.op('s1#1', { kind: 'DispatchJob', jobId: 'j1', holder: 'B', ttlMs: 1_000 }, { kind: 'Busy', holder: 'A', token: 1, expiresAt: 10_000 });
+    const [found] = failing(restoreForgets(h.build()), 1);
+    expect(found!.message).toContain('DispatchJob invoked at #6 was answered Busy by A with token 1');
+  });
+
   it('judges AcquireAll alike, and ignores a skipped restore', () => {
     const h = new HistoryBuilder();
     h.at(10);
