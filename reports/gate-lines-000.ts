@@ -26,9 +26,11 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
   }],
   ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', DIGEST_CONFLICT],
   ['provider-unknown-reconciliation', 'provider Unknown reconciliation works', {
-    scenarios: ['provider-timeout-unknown', 'cancel-keeps-lease'],
-    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure'],
-    invariants: ['no-blind-retry', 'unknown-not-new', 'release-after-reconcile'],
+    // A reconciling incarnation marks its request Unknown, then settles it: neither completion may
+    // write over an outcome the store already recorded and acknowledged.
+    scenarios: ['provider-timeout-unknown', 'cancel-keeps-lease', 'idempotency-late-completion', 'idempotency-unknown-outcome'],
+    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure', 'complete-overwrites-final'],
+    invariants: ['no-blind-retry', 'unknown-not-new', 'release-after-reconcile', 'idempotency-final'],
   }],
   ['integrations-dogfooded', 'deployment/infra/merge integrations are dogfooded', {
     note: 'Dogfooding is a property of the product integrations, outside this testbed.',
@@ -45,8 +47,8 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
   }],
   ['dr-invalidates-leases', 'DR invalidates stale leases', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],
-    mutants: ['epoch-reset-after-restore'],
-    invariants: ['restore-invalidates', 'one-owner-per-epoch', 'fencing-monotonic'],
+    mutants: ['epoch-reset-after-restore', 'busy-from-lease-cache'],
+    invariants: ['restore-invalidates', 'one-owner-per-epoch', 'fencing-monotonic', 'restore-forgets'],
   }],
   // Sites, WAN cuts and a domain's authority failover, on the memory store and on PostgreSQL, whose
   // SQL checks the authority guard as it checks every role guard (testbed_guard).
@@ -158,8 +160,9 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['reservations-expire', 'Device/test-account reservations expire and reconcile.', {
     scenarios: ['semaphore-capacity', 'renewal-failure-stops-holder', 'clock-skew'],
-    mutants: ['expired-reservation-consumed'],
-    invariants: ['capacity'],
+    // An expired reservation is never consumed, and its units come back (a refusal only they explain leaked them).
+    mutants: ['expired-reservation-consumed', 'expired-units-still-counted'],
+    invariants: ['capacity', 'capacity-refusal'],
     note: 'Covers reservation expiry in the store; device and test-account reconciliation is outside this testbed.',
   }],
   ['force-release-exact', 'Force release requires exact scope/epoch/privilege/audit.', {
@@ -195,8 +198,8 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['restore-invalidates-leases', 'Restore invalidates stale pre-restore leases.', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover'],
-    mutants: ['epoch-reset-after-restore', 'recovery-keeps-leases'],
-    invariants: ['restore-invalidates', 'fencing-monotonic', 'one-owner-per-epoch'],
+    mutants: ['epoch-reset-after-restore', 'recovery-keeps-leases', 'busy-from-lease-cache'],
+    invariants: ['restore-invalidates', 'fencing-monotonic', 'one-owner-per-epoch', 'restore-forgets'],
   }],
   ['reconcile-before-reopen', 'Protected scopes reconcile before reopening after DR.', {
     scenarios: ['restore', 'db-failover'],

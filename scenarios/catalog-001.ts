@@ -197,7 +197,7 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       { f: 'leader-isolate', at: 5_800, durationMs: 1_500 },
       { f: 'db-restore', at: 6_400, snapshotAgeMs: 600 },
     ],
-    invariants: ['release-after-reconcile', 'no-blind-retry', 'restore-invalidates'],
+    invariants: ['release-after-reconcile', 'no-blind-retry', 'restore-invalidates', 'restore-forgets'],
     // The jobs a restore takes back run again after it: a longer tail lets the backlog drain.
     livenessMs: 2 * COORD_LIVENESS_MS,
     coordination: { faults: { intervalMs: 1_000, leaderCrashPct: 10, leaderDownMs: 400, leaderPausePct: 10, leaderPauseMsMax: 900 } },

@@ -15,7 +15,7 @@ export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     // Short leases and short work, no waiting (every acquire tries once, so contenders meet on a
     // free scope), and three operations in ten repeating the one before at the same instant.
     workload: { controllers: 8, scopes: 2, mix: { 'env-deploy': 2, 'api-request': 1, 'api-conflict': 1, 'signing-slot': 1 }, horizonMs: 3_000, leaseTtlMs: 300, workMsMin: 20, workMsMax: 200, waitPct: 0, burstPct: 30 },
-    invariants: [...SAFETY, 'capacity', 'digest-conflict', 'idempotency-scope', 'unknown-not-new'],
+    invariants: [...SAFETY, 'capacity', 'capacity-refusal', 'digest-conflict', 'idempotency-scope', 'idempotency-final', 'unknown-not-new'],
     operations: 120,
   }),
   leaseScenario({

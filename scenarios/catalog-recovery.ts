@@ -11,7 +11,7 @@ const DB_FAILOVER: ScenarioInput = {
   sources: ['000 §272–276', '000 §297', '000 §271'],
   workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'infra-apply': 1 }, horizonMs: 10_000, leaseTtlMs: 2_000, workMsMin: 50, workMsMax: 250 },
   faults: { profile: { ...NET }, scripted: [{ f: 'db-failover', at: 4_000, lagMs: 1_500 }] },
-  invariants: [...SAFETY, 'restore-invalidates'],
+  invariants: [...SAFETY, 'restore-invalidates', 'restore-forgets'],
   expect: 'pass',
   operations: 60,
 };
@@ -27,7 +27,7 @@ const RESTORE: ScenarioInput = {
   sources: ['000 §272–276', '000 §297'],
   workload: { controllers: 6, scopes: 2, mix: { 'env-deploy': 3, 'alias-publish': 1 }, horizonMs: 10_000, leaseTtlMs: 4_000, workMsMin: 1_000, workMsMax: 4_000 },
   faults: { profile: { ...NET, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50 }, scripted: [{ f: 'db-restore', at: 5_000, snapshotAgeMs: 3_000 }] },
-  invariants: [...SAFETY, 'restore-invalidates'],
+  invariants: [...SAFETY, 'restore-invalidates', 'restore-forgets'],
   expect: 'pass',
   operations: 60,
 };

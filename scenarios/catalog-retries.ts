@@ -32,7 +32,7 @@ export const RETRY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       unitsMax: 2,
     },
     profile: { networkDelayMsMax: 30, nemesisIntervalMs: 300, pauseProbabilityPct: 25, pauseMsMax: 2_000 },
-    invariants: [...SAFETY, 'capacity', 'force-release-audited', 'force-release-judged'],
+    invariants: [...SAFETY, 'capacity', 'capacity-refusal', 'force-release-audited', 'force-release-judged'],
     operations: 60,
   }),
 ];

@@ -60,7 +60,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §82', '000 §79–81'],
     workload: { controllers: 5, scopes: 1, mix: { 'env-deploy': 3, 'device-reservation': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000 },
     profile: { networkDelayMsMax: 40, clockSkewMsMax: 5_000, clockDriftPpmMax: 20_000, nemesisIntervalMs: 500, pauseProbabilityPct: 20, pauseMsMax: 1_500 },
-    invariants: [...SAFETY, 'capacity'],
+    invariants: [...SAFETY, 'capacity', 'capacity-refusal'],
   }),
   leaseScenario({
     name: 'controller-crash-reconcile',
@@ -76,7 +76,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §285', '000 §288', '000 §64–65', '000 §191–194'],
     workload: { controllers: 4, scopes: 2, mix: { ...DEPLOYS, migration: 1, 'api-request': 3 }, horizonMs: 12_000, leaseTtlMs: 1_500 },
     profile: { providerTimeoutPct: 25, providerTimeoutAppliedPct: 50 },
-    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new'],
+    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'idempotency-final'],
     operations: 50,
   }),
   leaseScenario({
@@ -122,7 +122,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §292', '000 §106–107', '000 §207'],
     workload: { controllers: 5, scopes: 2, mix: { 'device-reservation': 3, 'multi-resource': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000, waitPct: 0 },
     profile: { nemesisIntervalMs: 500, crashProbabilityPct: 10, restartDelayMs: 300 },
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'capacity'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'capacity', 'capacity-refusal'],
   }),
   leaseScenario({
     name: 'semaphore-capacity',
@@ -131,7 +131,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     // A request may take both slots at once: capacity is counted in units, not in requests.
     workload: { controllers: 6, scopes: 1, mix: { 'signing-slot': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000, unitsMax: 2 },
     profile: { nemesisIntervalMs: 500, pauseProbabilityPct: 20, pauseMsMax: 2_000 },
-    invariants: ['capacity'],
+    invariants: ['capacity', 'capacity-refusal'],
   }),
   leaseScenario({
     name: 'fairness-starvation',
@@ -158,7 +158,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §284', '000 §46–47', '000 §283'],
     workload: { controllers: 4, scopes: 2, mix: { 'api-request': 3, 'api-conflict': 2 }, horizonMs: 8_000 },
     profile: { providerTimeoutPct: 15, providerTimeoutAppliedPct: 50 },
-    invariants: ['digest-conflict', 'idempotency-scope', 'unknown-not-new', 'no-blind-retry'],
+    invariants: ['digest-conflict', 'idempotency-scope', 'idempotency-final', 'unknown-not-new', 'no-blind-retry'],
   }),
   leaseScenario({
     name: 'cancel-previous-non-supersedable',
@@ -174,7 +174,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     sources: ['000 §157–159', '003 refresh-error-cancels-handler'],
     workload: { controllers: 4, scopes: 1, mix: { 'env-deploy': 3, 'device-reservation': 1 }, horizonMs: 12_000, leaseTtlMs: 700, workMsMin: 200, workMsMax: 800, waitPct: 100, waitTimeoutMs: 8_000 },
     profile: { nemesisIntervalMs: 300, pauseProbabilityPct: 30, pauseMsMax: 2_000, partitionProbabilityPct: 10, partitionMsMax: 1_500 },
-    invariants: [...SAFETY, 'capacity'],
+    invariants: [...SAFETY, 'capacity', 'capacity-refusal'],
   }),
   ...HOLDER_SCENARIOS,
   leaseScenario({
@@ -217,7 +217,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     // Half the requests would start again after a terminal failure: not after an unknown one.
     workload: { controllers: 4, scopes: 1, mix: { 'api-request': 1 }, horizonMs: 8_000, retryAfterTerminalPct: 50 },
     profile: { providerTimeoutPct: 20, providerTimeoutAppliedPct: 50, nemesisIntervalMs: 400, partitionProbabilityPct: 30, partitionMsMax: 2_000 },
-    invariants: ['unknown-not-new', 'digest-conflict', 'idempotency-scope', 'no-blind-retry'],
+    invariants: ['unknown-not-new', 'digest-conflict', 'idempotency-scope', 'idempotency-final', 'no-blind-retry'],
   }),
   leaseScenario({
     name: 'idempotency-late-completion',
@@ -228,7 +228,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     // first one's IdempotencyComplete arrives on the second one's record.
     workload: { controllers: 4, scopes: 1, mix: { 'api-request': 1, 'api-conflict': 2 }, horizonMs: 8_000, idempotencyRetentionMs: 150 },
     profile: { providerTimeoutPct: 40, providerTimeoutAppliedPct: 50 },
-    invariants: ['digest-conflict', 'idempotency-scope'],
+    invariants: ['digest-conflict', 'idempotency-scope', 'idempotency-final'],
     operations: 60,
   }),
   leaseScenario({
@@ -244,7 +244,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
     },
     swarm: true,
     profile: { nemesisIntervalMs: 400, pauseProbabilityPct: 20, pauseMsMax: 2_500, crashProbabilityPct: 10, restartDelayMs: 300, partitionProbabilityPct: 15, partitionMsMax: 2_000, providerTimeoutPct: 10, providerTimeoutAppliedPct: 50, messageLossPct: 2, clockSkewMsMax: 2_000, clockDriftPpmMax: 10_000 },
-    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'capacity', 'concurrency-group'],
+    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'idempotency-final', 'capacity', 'capacity-refusal', 'concurrency-group'],
     operations: 60,
   }),
   leaseScenario({
@@ -262,7 +262,7 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
       leaseTtlMs: 1_500,
     },
     profile: { nemesisIntervalMs: 1_000, pauseProbabilityPct: 15, pauseMsMax: 2_000, crashProbabilityPct: 5, restartDelayMs: 300, partitionProbabilityPct: 10, partitionMsMax: 1_500, providerTimeoutPct: 5, providerTimeoutAppliedPct: 50 },
-    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'digest-conflict', 'idempotency-scope', 'capacity', 'concurrency-group'],
+    invariants: [...SAFETY, 'no-blind-retry', 'unknown-not-new', 'digest-conflict', 'idempotency-scope', 'idempotency-final', 'capacity', 'capacity-refusal', 'concurrency-group'],
     operations: 24,
   }),
   ...COORDINATION_SCENARIOS,

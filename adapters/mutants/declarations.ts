@@ -318,6 +318,27 @@ const STORE_MUTANTS = {
     invariants: ['force-release-audited'],
     scenarios: ['retried-and-late-requests'],
   },
+  'complete-overwrites-final': {
+    bug: 'IdempotencyComplete writes its outcome whatever state the record is in: a late or repeated completion overwrites the final outcome an earlier one recorded',
+    source: '000 §45, §48–§51, §283–§284',
+    rule: 'Idempotency: IdempotencyComplete (state Succeeded/FailedTerminal → AlreadyFinal { outcome }, nothing changes)',
+    invariants: ['idempotency-final'],
+    scenarios: ['idempotency-late-completion', 'idempotency-unknown-outcome'],
+  },
+  'expired-units-still-counted': {
+    bug: 'units in use count permits and Pending/Active reservations without their expiry: one that ran out without a release keeps its units',
+    source: '000 §93–§98, §207–§212',
+    rule: 'Semaphores and reservations: units in use = live permits (now < expiresAt) + Pending/Active unexpired reservations (in use + units > capacity → Busy / Overbooked, only then)',
+    invariants: ['capacity-refusal'],
+    scenarios: ['semaphore-capacity', 'multi-resource-compensation', 'renewal-failure-stops-holder'],
+  },
+  'busy-from-lease-cache': {
+    bug: 'Acquire answers Busy from a process-local copy of each scope’s live lease, which neither a restore nor the recovery that invalidates every lease clears',
+    source: '000 §272–§276, §297; 000 §21–§24',
+    rule: 'Recovery: AdvanceRecoveryEpoch (every live lease is removed); a restore puts the image’s state in place (no answer names a lease the image lacks)',
+    invariants: ['restore-forgets'],
+    scenarios: ['restore', 'db-failover', 'jobs-db-failover'],
+  },
 } as const satisfies Readonly<Record<string, Omit<MutantDeclaration, 'name'>>>;
 
 /** The name of a declared store mutant. */

@@ -14,6 +14,9 @@ import { anyWaiterAcquires } from './any-waiter-acquires.ts';
 import { authorityEpochPerScope } from './authority-epoch-per-scope.ts';
 import { blankReasonAsciiOnly } from './blank-reason-ascii-only.ts';
 import { forceReleaseIgnoresPrivilege } from './force-release-ignores-privilege.ts';
+import { busyFromLeaseCache } from './busy-from-lease-cache.ts';
+import { completeOverwritesFinal } from './complete-overwrites-final.ts';
+import { expiredUnitsStillCounted } from './expired-units-still-counted.ts';
 import { capacityChecksFullOnly } from './capacity-checks-full-only.ts';
 import { clientClockExpiry } from './client-clock-expiry.ts';
 import { completeIgnoresDigest } from './complete-ignores-digest.ts';
@@ -101,6 +104,9 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
   blankReasonAsciiOnly,
   acquireAllFirstEight,
   forceReleaseIgnoresPrivilege,
+  completeOverwritesFinal,
+  expiredUnitsStillCounted,
+  busyFromLeaseCache,
 ];
 
 if (STORE_MUTANTS.map((mutant) => mutant.name).join() !== STORE_MUTANT_NAMES.join()) {

@@ -8,6 +8,7 @@ import { artifactFromCas } from './artifact-from-cas.ts';
 import { agentsReconnect } from './agents-reconnect.ts';
 import { attemptsContinue } from './attempts-continue.ts';
 import { capacity } from './capacity.ts';
+import { capacityRefusal } from './capacity-refusal.ts';
 import { concurrencyGroup } from './concurrency-group.ts';
 import { digestConflict } from './digest-conflict.ts';
 import { clusterDoctorChecker } from './cluster-doctor.ts';
@@ -16,6 +17,7 @@ import { featureActivation } from './feature-activation.ts';
 import { fencedStaleLeader } from './fenced-stale-leader.ts';
 import { fencingMonotonic } from './fencing-monotonic.ts';
 import { historyRetained } from './history-retained.ts';
+import { idempotencyFinal } from './idempotency-final.ts';
 import { idempotencyScope } from './idempotency-scope.ts';
 import { jobsComplete } from './jobs-complete.ts';
 import { learnerBeforeVoter } from './learner-before-voter.ts';
@@ -43,6 +45,7 @@ import { raftLogNarrow } from './raft-log-narrow.ts';
 import { raftStateMachineSafety } from './raft-state-machine-safety.ts';
 import { releaseAfterReconcile } from './release-after-reconcile.ts';
 import { removedNodeNoAuthority } from './removed-node-no-authority.ts';
+import { restoreForgets } from './restore-forgets.ts';
 import { restoreInvalidates } from './restore-invalidates.ts';
 import { siteAuthorityFirst } from './site-authority-first.ts';
 import { tenantIsolation } from './tenant-isolation.ts';
@@ -96,6 +99,9 @@ export const INVARIANT_NAMES = [
   'site-authority-first',
   'outcome-at-return',
   'history-retained',
+  'idempotency-final',
+  'capacity-refusal',
+  'restore-forgets',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -145,6 +151,9 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'site-authority-first': siteAuthorityFirst,
   'outcome-at-return': outcomeAtReturn,
   'history-retained': historyRetained,
+  'idempotency-final': idempotencyFinal,
+  'capacity-refusal': capacityRefusal,
+  'restore-forgets': restoreForgets,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

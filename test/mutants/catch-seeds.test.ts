@@ -125,6 +125,9 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'unlogged-leases', scenario: 'db-crash', seed: 2, invariant: 'lease-exclusive' },
   { mutant: 'blank-reason-ascii-only', scenario: 'retried-and-late-requests', seed: 1, invariant: 'force-release-audited' },
   { mutant: 'force-release-ignores-privilege', scenario: 'retried-and-late-requests', seed: 1, invariant: 'force-release-audited' },
+  { mutant: 'complete-overwrites-final', scenario: 'idempotency-late-completion', seed: 9, invariant: 'idempotency-final' },
+  { mutant: 'expired-units-still-counted', scenario: 'multi-resource-compensation', seed: 2, invariant: 'capacity-refusal' },
+  { mutant: 'busy-from-lease-cache', scenario: 'restore', seed: 1, invariant: 'restore-forgets' },
 ];
 
 /** The mutants the hunt runs: all but those only the command-level check reaches. */

@@ -478,6 +478,41 @@ const CASES: ReadonlyArray<RuleCase> = [
     correct: { kind: 'Fenced', role: 'authority:t1', currentEpoch: 2 },
     broken: { kind: 'Acquired', lease: { holder: 'a', token: 2 } },
   },
+  {
+    mutant: 'complete-overwrites-final',
+    rule: 'a completion on a Succeeded record overwrites its outcome instead of AlreadyFinal (000 §45, §48–§51)',
+    script: async (run) => {
+      await run(begin('d1'), 0);
+      await run(complete('d1', { kind: 'Succeeded', response: 'r1' }), 10);
+      await run(complete('d1', { kind: 'Unknown' }), 20);
+      return run(begin('d1'), 30);
+    },
+    correct: { kind: 'Replay', outcome: { kind: 'Succeeded', response: 'r1' } },
+    broken: { kind: 'Unknown' },
+  },
+  {
+    mutant: 'expired-units-still-counted',
+    rule: 'a reservation that ran out keeps its units: the next reservation of a one-unit pool is Overbooked (000 §93–§98, §207–§212)',
+    script: async (run) => {
+      await run(capacity('dev:pool', 1), 0);
+      await run(reserve('r1', 'a', 1_000), 0);
+      return run(reserve('r2', 'b', 1_000), 1_000);
+    },
+    correct: { kind: 'Reserved', reservation: { reservationId: 'r2' } },
+    broken: { kind: 'Overbooked', inUse: 1, capacity: 1 },
+  },
+  {
+    mutant: 'busy-from-lease-cache',
+    rule: 'after a restore to an image without the lease, Acquire is answered Busy by the lease the image lacks (000 §272–§276)',
+    script: async (run, store) => {
+      const image = await store.snapshot!();
+      await run(acquire('a'), 0);
+      await store.restore!(image);
+      return run(acquire('b'), 10);
+    },
+    correct: { kind: 'Acquired', lease: { holder: 'b', token: 1 } },
+    broken: { kind: 'Busy', holder: 'a', token: 1 },
+  },
 ];
 
 describe('store-level mutants break exactly one rule', () => {
