@@ -40,12 +40,27 @@ export function clockKit(time: TimeSource | 'database'): ClockKit {
   const escapes = new Escapes(clock);
   guardCallbacks(clock, escapes);
   const installed: Array<() => void> = [];
+  // The advance under way, if any. Calls made at once (stress's clients on one store) advance one
+  // at a time: fake-timers reads the clock's time when a tick starts, not when it is asked for, so
+  // two ticks asked for at once would carry the clock past store time.
+  let ticking: Promise<void> | null = null;
   const driver: KitDriver = {
     async advance(call) {
       escapes.current = call;
+      while (ticking !== null) await ticking;
       const target = time.now();
       // Store time never goes back in a run; if a TimeSource did, the clock waits for it to catch up.
-      if (target > clock.now) await clock.tickAsync(target - clock.now);
+      if (target <= clock.now) return;
+      const tick = clock.tickAsync(target - clock.now);
+      ticking = tick.then(
+        () => undefined,
+        () => undefined,
+      );
+      try {
+        await tick;
+      } finally {
+        ticking = null;
+      }
     },
     inFlight: (call) => escapes.inFlight(call),
     takeEscape: () => escapes.take(),

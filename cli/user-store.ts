@@ -39,7 +39,7 @@ export async function userStore(spec: string, userFactory: StoreFactory, probeCo
   let spare: Store | null = await open(probeOptions);
   const deterministic = spare.capabilities?.deterministic === true;
   const factory: StoreFactory = async (options) => {
-    if (spare === null || options.time === 'database' || options.connectionString !== undefined) return open(options);
+    if (spare === null || options.time === 'database' || options.connectionString !== undefined || !nearProbeTime(options.time)) return open(options);
     const store = spare;
     spare = null;
     forward.bind(options.time, options.callerClock);
@@ -60,6 +60,20 @@ export async function userStore(spec: string, userFactory: StoreFactory, probeCo
   // A probe opened on a connection of its own serves no run: every run gets a fresh schema.
   if (probeConnection !== undefined) await close();
   return { name: spec, store: { name: spec, factory }, deterministic, close };
+}
+
+/**
+ * How far after the probe's time 0 a run's store time may start for the probe to serve it. A
+ * simulated run or a check starts within seconds of 0; a run on the wall clock (`stress`) starts
+ * decades after it, and gets a store of its own: a store that read the time it was opened at (a
+ * clock kit's fake clock, with a sweeper on an interval) would otherwise have those decades to
+ * catch up on at its first call, one interval at a time.
+ */
+const SPARE_START_MAX_MS = 86_400_000;
+
+function nearProbeTime(time: TimeSource): boolean {
+  const now = time.now();
+  return now >= 0 && now <= SPARE_START_MAX_MS;
 }
 
 /** Time sources that read the ones bound later (virtual time 0 until then). */

@@ -63,7 +63,7 @@ export async function checkCommand(options: CheckCommandOptions): Promise<void> 
     throw new UsageError(`--path ${replayPath} was printed by an earlier check, whose only world is the default profile: leave out --profile ${profile}`);
   }
   const adapter = await resolveAdapter(options.adapter);
-  const progress = startProgress(runs, 'check', !options.json);
+  const progress = startProgress(runs, 'check', !options.json, 'sequences');
   let result: CheckResult;
   try {
     result = await checkStore({

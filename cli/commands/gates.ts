@@ -132,7 +132,7 @@ class GateRun {
 
   private async memoryStage(scenarios: ReadonlyArray<Scenario>, seeds: ReadonlyArray<number>): Promise<Map<string, ReadonlyMap<number, string>>> {
     const hashes = new Map<string, ReadonlyMap<number, string>>();
-    const progress = startProgress(scenarios.length * seeds.length, 'memory', !this.options.json);
+    const progress = startProgress(scenarios.length * seeds.length, 'gates memory', !this.options.json, 'runs');
     const flaky: string[] = [];
     try {
       for (const result of await memorySweeps(scenarios, seeds, (name, n) => progress.tick(name, n))) {
@@ -155,7 +155,7 @@ class GateRun {
     const postgres = await resolveAdapter(gateStageAdapter('postgres'));
     let same = 0;
     let differing = 0;
-    const progress = startProgress(scenarios.length * seeds.length, 'postgres', !this.options.json);
+    const progress = startProgress(scenarios.length * seeds.length, 'gates postgres', !this.options.json, 'runs');
     try {
       for (const scenario of scenarios) {
         const result = await sweep(scenario, seeds, postgres.store, 'sim', () => progress.tick(scenario.name));
@@ -177,7 +177,7 @@ class GateRun {
   private async realFaultStage(scenarios: ReadonlyArray<Scenario>, names: ReadonlyArray<string>): Promise<void> {
     if (names.length === 0) return;
     this.say(pc.bold(`4/6 failover and restore against a real primary/replica pair with real faults`));
-    const progress = startProgress(names.length, 'real faults', !this.options.json);
+    const progress = startProgress(names.length, 'gates real faults', !this.options.json, 'scenarios');
     try {
       await this.phases.time('real faults', async () => {
         for (const name of names) {
@@ -199,9 +199,16 @@ class GateRun {
   private async checkStage(share: ShardShare): Promise<Map<string, { readonly catch: StageCatch | null; readonly ms: number }>> {
     const checks = new Map<string, { readonly catch: StageCatch | null; readonly ms: number }>();
     const started = performance.now();
-    for (const mutant of MUTANTS.filter((m) => share.mutants.includes(m.name))) {
-      const mutantStarted = performance.now();
-      checks.set(mutant.name, { catch: await checkMutant(mutant), ms: performance.now() - mutantStarted });
+    const mutants = MUTANTS.filter((m) => share.mutants.includes(m.name));
+    const progress = startProgress(mutants.length, 'gates check', !this.options.json, 'mutants');
+    try {
+      for (const mutant of mutants) {
+        const mutantStarted = performance.now();
+        checks.set(mutant.name, { catch: await checkMutant(mutant), ms: performance.now() - mutantStarted });
+        progress.tick(`last ${mutant.name}`);
+      }
+    } finally {
+      progress.stop();
     }
     // The check's power: a pass of check-postgres means something only if it catches broken stores.
     // A mutant only the check can catch is judged as a mutant of its own (caught or escaped), so it
@@ -231,12 +238,20 @@ class GateRun {
 
   /** One mutant at a time, for each hunt's own time (the hunts are independent: the same reports). */
   private async mutantStage(names: ReadonlyArray<string>, seeds: number, checks: ReadonlyMap<string, { readonly catch: StageCatch | null; readonly ms: number }>): Promise<void> {
-    for (const mutant of MUTANTS.filter((m) => names.includes(m.name))) {
-      const started = performance.now();
-      const [m] = await runMutants({ seeds, mutants: [mutant] });
-      if (m === undefined) continue;
-      const check = checks.get(m.name);
-      this.mutants.push(mutantEvidence(m, check?.catch, performance.now() - started + (check?.ms ?? 0)));
+    const mutants = MUTANTS.filter((m) => names.includes(m.name));
+    const progress = startProgress(mutants.length, 'gates mutants', !this.options.json, 'mutants');
+    try {
+      for (const mutant of mutants) {
+        const started = performance.now();
+        const [m] = await runMutants({ seeds, mutants: [mutant] });
+        if (m !== undefined) {
+          const check = checks.get(m.name);
+          this.mutants.push(mutantEvidence(m, check?.catch, performance.now() - started + (check?.ms ?? 0)));
+        }
+        progress.tick(`last ${mutant.name}`);
+      }
+    } finally {
+      progress.stop();
     }
   }
 }

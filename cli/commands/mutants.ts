@@ -37,7 +37,7 @@ export async function mutantsCommand(options: MutantsOptions): Promise<void> {
   await checkOutDir(options.out);
   const mutants = MUTANTS.filter((m) => share.mutants.includes(m.name));
   const startedAt = new Date().toISOString();
-  const progress = startProgress(mutants.length, 'mutants', !options.json);
+  const progress = startProgress(mutants.length, 'mutants', !options.json, 'mutants');
   const reports: MutantReport[] = [];
   const stages: Stages[] = [];
   try {
@@ -48,7 +48,7 @@ export async function mutantsCommand(options: MutantsOptions): Promise<void> {
       const started = performance.now();
       reports.push(...(await runMutants({ seeds, mutants: [mutant] })));
       stages.push({ check, checkMs: started - checkStarted, simMs: Math.round(performance.now() - started) });
-      progress.tick(mutant.name);
+      progress.tick(`last ${mutant.name}`);
     }
   } finally {
     progress.stop();

@@ -45,8 +45,6 @@ export interface RaceCommandOptions {
 export const DEFAULT_FUNCTION_PREEMPTIONS = 2;
 /** Schedules per case unless --max-schedules says otherwise: the exhaustive budget, and the samples of random and pct. */
 const DEFAULT_MAX_SCHEDULES = { exhaustive: 5000, sampled: 50 } as const;
-/** When output is piped, a progress line at least this often. */
-const PIPED_PROGRESS_MS = 10_000;
 
 function positive(value: string, flag: string, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got '${value}'`);
@@ -153,8 +151,7 @@ export async function raceCommand(options: RaceCommandOptions): Promise<void> {
  * started when it fails, and runs to its end: the first failing case is the same on every run.
  */
 async function exploreAll(cases: ReadonlyArray<RaceCase>, pool: ReadonlyArray<RaceWorker>, runCase: ReturnType<typeof caseRunner>, how: { stopAtFirst: boolean; json: boolean }, tally: Tally): Promise<void> {
-  const progress = startProgress(cases.length, 'race', !how.json);
-  let lastLine = Date.now();
+  const progress = startProgress(cases.length, 'race', !how.json, 'cases');
   let next = 0;
   const work = async (worker: RaceWorker): Promise<void> => {
     while (next < cases.length && !(how.stopAtFirst && tally.failing.length > 0)) {
@@ -167,11 +164,7 @@ async function exploreAll(cases: ReadonlyArray<RaceCase>, pool: ReadonlyArray<Ra
         result = { outcome: 'undecided', schedules: 0, pruned: 0, beyondBound: 0, why: `could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
       }
       count(tally, raceCase, result);
-      progress.tick(`${tally.failing.length} failing`);
-      if (!process.stderr.isTTY && Date.now() - lastLine >= PIPED_PROGRESS_MS) {
-        lastLine = Date.now();
-        process.stderr.write(`race: ${tally.cases}/${cases.length} cases, ${tally.schedules} schedules, ${tally.failing.length} failing\n`);
-      }
+      progress.tick(`${tally.schedules} schedules, ${tally.failing.length} failing`);
     }
   };
   const outcomes = await Promise.allSettled(pool.map(work));

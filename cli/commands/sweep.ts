@@ -101,7 +101,7 @@ export async function sweepCommand(options: SweepOptions): Promise<void> {
  * the first failure, whose history its failure file and the shrinker need.
  */
 async function inOrderSweep(options: SweepOptions, scenarios: ReadonlyArray<Scenario>, seeds: ReadonlyArray<number>, adapter: ResolvedAdapter, workers: number): Promise<void> {
-  const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
+  const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json, 'runs');
   const tallies = startTallies(scenarios);
   let firstFailure: FirstFailure | null = null;
   const started = performance.now();
@@ -131,7 +131,7 @@ async function inOrderSweep(options: SweepOptions, scenarios: ReadonlyArray<Scen
         const recorded = await recordFailure(result, scenario, adapter, options.faults === 'sim' && options.shrink !== false);
         firstFailure = takeRecorded(tallies, index, result, recorded, found);
       }
-      progress.tick(`${scenario.name}#${seed}${tally.failures + tally.flaky > 0 ? ` ${tally.failures + tally.flaky} failing` : ''}`);
+      progress.tick(`last ${scenario.name}#${seed}${tally.failures + tally.flaky > 0 ? `, ${tally.failures + tally.flaky} failing` : ''}`);
       if (firstFailure !== null && options.stopAtFirst === true) break;
       // A run on an in-process store settles only promises; let signals and timers in between.
       await new Promise((resolve) => setImmediate(resolve));
@@ -239,7 +239,7 @@ async function pooledSweep(
   adapter: ResolvedAdapter,
   workers: number,
 ): Promise<void> {
-  const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json);
+  const progress = startProgress(scenarios.length * seeds.length, 'sweep', !options.json, 'runs');
   const started = performance.now();
   const tallies = startTallies(scenarios);
   let failing = 0;
@@ -254,7 +254,7 @@ async function pooledSweep(
         onRuns: (batch) => {
           failing += batch.filter((run) => run.valid === false).length;
           const last = batch[batch.length - 1];
-          progress.tick(last === undefined ? '' : `${last.scenario}#${last.seed}${failing > 0 ? ` ${failing} failing` : ''}`, batch.length);
+          progress.tick(last === undefined ? '' : `last ${last.scenario}#${last.seed}${failing > 0 ? `, ${failing} failing` : ''}`, batch.length);
         },
       },
       (run, i) => {

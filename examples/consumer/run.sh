@@ -2,7 +2,9 @@
 # Packs the package, installs the tarball into a copy of this example outside the checkout (so that
 # nothing resolves from the checkout's own node_modules), and runs what a user's project would:
 # `testbed --version`, `testbed run` and `sweep`, a type check against the shipped declarations,
-# and vitest (scenarios as properties of its store, the conformance suite).
+# vitest (the README's recipes, scenarios as properties of its stores, the conformance suite), and
+# `testbed check`, `sweep` and `stress` on its own store modules in TypeScript (through tsx): the
+# lease-only store with opaque fences and the lock library driven by the clock kit.
 # Dependencies come from the npm registry (or the npm cache) only. Exits non-zero on any failure.
 set -euo pipefail
 
@@ -44,7 +46,31 @@ npx --no-install testbed sweep --scenario stale-holder --seeds 1..64 --workers 2
 step "tsc --noEmit (the shipped declarations, skipLibCheck off)"
 npx --no-install tsc --noEmit
 
-step "vitest run"
+step "vitest run (vitest's default time limit: each test that needs more says so)"
 npx --no-install vitest run
+
+# The project's store modules are TypeScript: the testbed command loads them through tsx.
+tb() { NODE_OPTIONS=--import=tsx npx --no-install testbed "$@"; }
+
+step "the README's command: NODE_OPTIONS=--import=tsx npx testbed sweep --scenario all --seeds 1..20 --adapter ./src/store.ts"
+NODE_OPTIONS=--import=tsx npx testbed sweep --scenario all --seeds 1..20 --adapter ./src/store.ts
+
+step "npx testbed check --runs 20000 on the lease-only store with opaque fences, stderr piped: progress lines"
+tb check --adapter ./src/lease-store.ts --runs 20000 --seed 1 2>"$work/check-progress.txt"
+cat "$work/check-progress.txt"
+lines=$(grep -c '^check: [0-9]*/20000 sequences' "$work/check-progress.txt" || true)
+[ "$lines" -ge 10 ] || { echo "consumer: a piped check --runs 20000 printed $lines progress lines, expected at least 10" >&2; exit 1; }
+
+step "npx testbed check on the lock library driven by the clock kit"
+tb check --adapter ./src/timer-lock-store.ts --runs 2000 --seed 1
+
+for store in lease-store timer-lock-store; do
+  for scenario in stale-holder renewal-race split-brain-partition; do
+    step "npx testbed sweep --scenario $scenario --seeds 1..100 --adapter ./src/$store.ts"
+    tb sweep --scenario "$scenario" --seeds 1..100 --adapter "./src/$store.ts"
+  done
+  step "npx testbed stress --adapter ./src/$store.ts (8 clients at once on the wall clock)"
+  tb stress --adapter "./src/$store.ts" --clients 8 --duration 5s --seed 1
+done
 
 step "passed"

@@ -85,6 +85,18 @@ describe('the clock kit', () => {
     await expect(store.execute(INSPECT, C1)).rejects.toThrow(/during lifecycle crash of c2#1 .*: late/);
   });
 
+  test('calls made at once bring the clock to store time, never past it', async () => {
+    const time = { t: 1_000 };
+    const kit = clockKit({ now: () => time.t });
+    const fired: number[] = [];
+    kit.clock.setInterval(() => fired.push(kit.clock.Date.now()), 100);
+    const store = kit.drive(library());
+    time.t = 1_500;
+    await Promise.all([store.execute(INSPECT, C1), store.execute(INSPECT, C1), store.execute(INSPECT, C1)]);
+    expect(kit.clock.now).toBe(1_500);
+    expect(fired).toEqual([1_100, 1_200, 1_300, 1_400, 1_500]);
+  });
+
   test("a store on the database's own clock has no virtual time to follow", () => {
     expect(() => clockKit('database')).toThrow(/follows a TimeSource/);
   });

@@ -71,4 +71,14 @@ describe('a library with a sweeper, driven by the clock kit', () => {
     expect(checkBad.code, checkBad.stderr).toBe(1);
     expect(checkBad.stdout).toMatch(/replay: npx testbed check --adapter \S+early-sweep\.ts --seed 7 --path v3:/);
   }, 120_000);
+
+  test('npx testbed stress runs clients at once on the wall clock, and the correct library passes', async () => {
+    // On the wall clock the store gets one of its own, not the probe opened at virtual time 0 (whose
+    // sweeper would have decades to catch up on), and calls at once advance the clock one at a time.
+    const stress = await runCliAsync(['stress', '--adapter', path.join(example, 'store.ts'), '--clients', '4', '--duration', '1s', '--seed', '1', '--json'], { cwd: scratch(), timeoutMs: 60_000 });
+    expect(stress.code, stress.stdout + stress.stderr).toBe(0);
+    const result = JSON.parse(stress.stdout) as { violationCount: number; byStatus: { ok: number; error: number } };
+    expect(result).toMatchObject({ violationCount: 0, byStatus: { error: 0 } });
+    expect(result.byStatus.ok).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 // A store with a bug fails the property, and fast-check shrinks the plan that showed it (steps
 // deleted, seed kept) to a few steps, which the error message prints as a numbered counterexample.
+// Each test says how long it may take: this project leaves vitest's 5 s default as it is.
 
 import fc from 'fast-check';
 import { assertPasses, executePlan, generatePlan, loadScenario, planArbitrary, RunFailedError, shrinkPlan } from 'concurrency-testbed';
@@ -20,7 +21,7 @@ test('fast-check shrinks a failing plan by deleting steps', async () => {
   expect(shrunk.steps.length).toBeLessThan(whole.steps.length / 4);
   expect(details.errorInstance).toBeInstanceOf(RunFailedError);
   expect(String((details.errorInstance as Error).message)).toMatch(/counterexample: stale-holder seed \d+ on unfenced/);
-});
+}, 120_000);
 
 test('shrinkPlan gives the same kind of counterexample without fast-check', async () => {
   const execute = (plan: ReturnType<typeof generatePlan>) => executePlan(plan, { store: unfenced });
@@ -33,4 +34,4 @@ test('shrinkPlan gives the same kind of counterexample without fast-check', asyn
     return;
   }
   throw new Error('the unfenced store passed 50 seeds of stale-holder');
-});
+}, 120_000);
