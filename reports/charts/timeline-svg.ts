@@ -25,17 +25,21 @@ function tokenColour(token: number): string {
   return `hsl(${(token * 67) % 360} 55% 48%)`;
 }
 
-function ticks(end: number): number[] {
-  const raw = end / 8;
+function ticks(start: number, end: number): number[] {
+  const raw = Math.max(end - start, 1) / 8;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
   const out: number[] = [];
-  for (let t = 0; t <= end; t += step) out.push(t);
+  for (let t = Math.ceil(start / step) * step; t <= end; t += step) out.push(t);
   return out;
 }
 
-export function timelineSvg(timeline: LeaseTimeline): string {
-  const x = (t: number): number => LABEL_WIDTH + (Math.max(0, t) / timeline.endTime) * (WIDTH - LABEL_WIDTH - RIGHT);
+/** How a scope is labelled: by its readable name where one is known (sim/scope-names.ts), else its id. */
+export type ScopeLabel = (scope: string) => string;
+
+export function timelineSvg(timeline: LeaseTimeline, label: ScopeLabel = (scope) => scope): string {
+  const span = Math.max(1, timeline.endTime - timeline.startTime);
+  const x = (t: number): number => LABEL_WIDTH + ((Math.max(timeline.startTime, t) - timeline.startTime) / span) * (WIDTH - LABEL_WIDTH - RIGHT);
   const rowY = new Map<string, number>();
   const scopeHeaders: string[] = [];
   let y = AXIS + FAULT_LANE;
@@ -43,7 +47,7 @@ export function timelineSvg(timeline: LeaseTimeline): string {
   for (const row of timeline.rows) {
     if (row.scope !== previousScope) {
       y += SCOPE_GAP;
-      scopeHeaders.push(`<text class="scope-label" x="6" y="${y - 6}">${esc(row.scope)}</text>`);
+      scopeHeaders.push(`<text class="scope-label" x="6" y="${y - 6}" data-scope="${esc(row.scope)}">${esc(label(row.scope))}<title>${esc(row.scope)}</title></text>`);
       previousScope = row.scope;
     }
     rowY.set(`${row.scope}\u0000${row.holder}`, y);
@@ -58,7 +62,7 @@ export function timelineSvg(timeline: LeaseTimeline): string {
   };
 
   const parts: string[] = [];
-  for (const t of ticks(timeline.endTime)) {
+  for (const t of ticks(timeline.startTime, timeline.endTime)) {
     parts.push(`<line class="grid" x1="${x(t)}" x2="${x(t)}" y1="${AXIS - 6}" y2="${height - 8}"/>`);
     parts.push(`<text class="tick" x="${x(t)}" y="${AXIS - 12}" text-anchor="middle">${t} ms</text>`);
   }
@@ -95,11 +99,18 @@ export function timelineSvg(timeline: LeaseTimeline): string {
   for (const bar of timeline.bars) {
     const by = yOf(bar.scope, bar.holder) + 3;
     const width = Math.max(2, x(bar.end) - x(bar.start));
-    const label = `token ${bar.token}`;
+    const token = `token ${bar.token}`;
+    // The token is always written: inside a bar wide enough for it, else just after the bar.
+    const tokenLabel =
+      width > 44
+        ? `<text class="bar-label" x="${x(bar.start) + 5}" y="${by + 13}">${token}</text>`
+        : x(bar.start) + width + 48 < WIDTH
+          ? `<text class="bar-label outside" x="${x(bar.start) + width + 3}" y="${by + 13}">${token}</text>`
+          : `<text class="bar-label outside" x="${x(bar.start) - 3}" y="${by + 13}" text-anchor="end">${token}</text>`;
     parts.push(
       `<g class="lease-bar" data-token="${bar.token}" data-holder="${esc(bar.holder)}" data-scope="${esc(bar.scope)}" data-ended-by="${bar.endedBy}"><rect x="${x(bar.start)}" y="${by}" width="${width}" height="${ROW - 7}" rx="3" fill="${tokenColour(bar.token)}"${bar.endedBy === 'expired' ? ' stroke-dasharray="4 3" class="expired"' : ''}/>` +
-        (width > 44 ? `<text class="bar-label" x="${x(bar.start) + 5}" y="${by + 13}">${label}</text>` : '') +
-        `<title>${esc(`${bar.scope} held by ${bar.holder} with ${label}, ${bar.start}–${bar.end} ms, ended: ${bar.endedBy}`)}</title></g>`,
+        tokenLabel +
+        `<title>${esc(`${label(bar.scope)} held by ${bar.holder} with ${token}, ${bar.start}–${bar.end} ms, ended: ${bar.endedBy}`)}</title></g>`,
     );
   }
   for (const mark of timeline.marks) {
