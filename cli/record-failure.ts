@@ -119,7 +119,7 @@ export async function recordFlaky(first: FailedRun, rerun: SimRunResult, invaria
     failureFile: writeError === null ? file : null,
     failureFileError: writeError,
   };
-  return { file, writeError, shrunk: false, counterexample: null, flaky, shrinkStopped: null, shrunkRun: null, whyNotShrunk: `the failure did not come back when its plan was played again (flaky), so it was not shrunk` };
+  return { file, writeError, shrunk: false, counterexample: null, flaky, shrinkStopped: null, shrunkRun: null, whyNotShrunk: 'the failure did not come back when its plan was played again (flaky)' };
 }
 
 async function recordAsRan(file: string, result: SimRunResult, extra: ReturnType<typeof extraOf>, shrinkStopped: string | null, whyNotShrunk: string): Promise<RecordedFailure> {
@@ -130,8 +130,8 @@ async function recordAsRan(file: string, result: SimRunResult, extra: ReturnType
 /** Why a store's failures are not shrunk: its runs may not replay exactly. */
 function notReplayed(adapter: ResolvedAdapter): string {
   return adapter.interleave?.strategy === 'free'
-    ? 'a free-running concurrent run does not replay exactly, so it is never shrunk'
-    : `the store ${adapter.name} does not say it answers alike on every run (capabilities.deterministic), so its plan is not shrunk`;
+    ? 'a free-running concurrent run does not replay exactly'
+    : `the store ${adapter.name} does not say it answers alike on every run (capabilities.deterministic)`;
 }
 
 /** The adapter as a failure file's name says it, with its concurrency. */

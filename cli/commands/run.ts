@@ -46,8 +46,8 @@ export async function runCommand(options: RunOptions): Promise<void> {
   const adapter: ResolvedAdapter =
     real === undefined ? await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy }) : { name: realFaultAdapter(), store: real.store, close: () => real.close() };
   try {
-    const page = options.report === undefined || options.report === false ? null : pagePath(options.report, scenario.name, seed, adapter.name);
-    const unwritable = page === null ? null : await checkPagePath(page);
+    const pageFile = options.report === undefined || options.report === false ? null : pagePath(options.report, scenario.name, seed, adapter.name);
+    const unwritable = pageFile === null ? null : await checkPagePath(pageFile);
     if (unwritable !== null) {
       process.stderr.write(`testbed: ${unwritable}\n`);
       process.exitCode = EXIT.undecided;
@@ -68,7 +68,7 @@ export async function runCommand(options: RunOptions): Promise<void> {
         ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }),
       }),
     );
-    await report(result, adapter, { ...options, page }, scenario);
+    await report(result, adapter, { ...options, pageFile }, scenario);
   } finally {
     await adapter.close();
   }
@@ -98,7 +98,7 @@ function coordinationOptions(plan: Plan): string {
   return `; coordination: ${c.voters} voters, role ${c.role}, election ${c.electionTimeoutMsMin}–${c.electionTimeoutMsMax} ms, heartbeat ${c.heartbeatMs} ms, step-down ${c.stepDownMs} ms, faults: ${faults.length > 0 ? faults.join(' ') : 'none'}`;
 }
 
-async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions & { readonly page: string | null }, scenario: Scenario): Promise<void> {
+async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions & { readonly pageFile: string | null }, scenario: Scenario): Promise<void> {
   if (!options.json) {
     process.stdout.write(`${formatRun(result)}\n`);
     for (const action of result.realActions) process.stdout.write(pc.dim(`  real fault ${action.f}: ${action.outcome}\n`));
@@ -134,9 +134,9 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
 }
 
 /** Writes the run's page when `--report` asks for one (null when it does not), and says where in text mode. */
-async function pageFor(options: RunOptions & { readonly page: string | null }, input: () => RunReportInput): Promise<WrittenPage | null> {
-  if (options.page === null) return null;
-  const page = await writeRunPage(options.page, input());
+async function pageFor(options: RunOptions & { readonly pageFile: string | null }, input: () => RunReportInput): Promise<WrittenPage | null> {
+  if (options.pageFile === null) return null;
+  const page = await writeRunPage(options.pageFile, input());
   if (!options.json && page.error === null) process.stdout.write(`report written to ${page.file}\n`);
   return page;
 }
