@@ -44,6 +44,7 @@ function buildProgram(): Command {
     .addOption(faultsOption())
     .option('--json', 'print one JSON document')
     .option('--no-shrink', 'do not shrink a failing run')
+    .option('--report [file]', "write the run's page: its timeline (a failing run: the shrunk counterexample, the failing step marked) (default: out/runs/<scenario>-seed-<n>-<adapter>.html)")
     .addOption(concurrencyOption())
     .addOption(interleaveOption())
     .action(async (options) => (await import('./commands/run.ts')).runCommand(options));

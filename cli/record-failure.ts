@@ -17,6 +17,7 @@ import type { Scenario } from '../scenarios/index.ts';
 import { failureOf, writeFailureFile, type FailedRun, type FailureFile } from '../campaign/failure-file.ts';
 import { rerunFailure } from '../campaign/flaky-failure.ts';
 import { runScenario, type SimRunResult } from '../sim/run.ts';
+import type { RunResult } from '../sim/run-result.ts';
 import { renderCounterexample } from '../campaign/counterexample.ts';
 import { NotReproducedError, shrinkPlan } from '../campaign/shrink.ts';
 import type { ResolvedAdapter } from './adapters.ts';
@@ -36,6 +37,10 @@ export interface RecordedFailure {
   readonly flaky: FlakyRun | null;
   /** Why a failure that came back was not shrunk after all: a smaller plan's failure did not come back. */
   readonly shrinkStopped: string | null;
+  /** The run of the shrunk plan (its history is the counterexample), when the plan was shrunk. */
+  readonly shrunkRun: RunResult | null;
+  /** Why the plan was not shrunk, in a phrase, when it was not. */
+  readonly whyNotShrunk: string | null;
 }
 
 export function failurePath(scenario: string, seed: number, adapter: string): string {
@@ -77,7 +82,8 @@ export async function recordFailure(result: SimRunResult, scenario: Scenario, ad
   // smaller plan interleaved from the same seed, on a smaller budget (each run is a real one).
   // A free-running run does not replay exactly, so it is never shrunk.
   const replays = interleave !== 'free' && (adapter.deterministic === true || (interleave !== undefined && backendOf(adapter.name)?.replays === 'interleaved'));
-  if (!shrink || !replays) return recordAsRan(file, result, extra, null);
+  if (!shrink) return recordAsRan(file, result, extra, null, 'shrinking was turned off (--no-shrink)');
+  if (!replays) return recordAsRan(file, result, extra, null, notReplayed(adapter));
   const execute = (plan: SimRunResult['plan']) =>
     runScenario({ scenario, seed: result.seed, plan, store: adapter.store, replay: result.replay, ...(extra.policy === undefined ? {} : { policy: extra.policy }), ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }) });
   const rerun = await rerunFailure(result, () => execute(result.plan));
@@ -89,11 +95,11 @@ export async function recordFailure(result: SimRunResult, scenario: Scenario, ad
   } catch (error) {
     if (!(error instanceof NotReproducedError)) throw error;
     const stopped = `${result.scenario} seed ${result.seed} violated ${invariant} again when re-run, but not shrunk: the ${error.plan} plan did not show it on a later run; the failure file holds the plan as it first ran`;
-    return recordAsRan(file, result, extra, stopped);
+    return recordAsRan(file, result, extra, stopped, `a smaller plan did not show the violation again when run (the ${error.plan} plan)`);
   }
   const writeError = await saveFailureFile(file, failureOf(shrunk.plan, shrunk.result, extra));
   const counterexample = renderCounterexample(shrunk.result, { invariant, originalSteps: shrunk.originalSteps, replays: writeError === null ? [replayCommandLine(file, adapter.name)] : [] });
-  return { file, writeError, shrunk: true, counterexample, flaky: null, shrinkStopped: null };
+  return { file, writeError, shrunk: true, counterexample, flaky: null, shrinkStopped: null, shrunkRun: shrunk.result, whyNotShrunk: null };
 }
 
 /**
@@ -113,12 +119,19 @@ export async function recordFlaky(first: FailedRun, rerun: SimRunResult, invaria
     failureFile: writeError === null ? file : null,
     failureFileError: writeError,
   };
-  return { file, writeError, shrunk: false, counterexample: null, flaky, shrinkStopped: null };
+  return { file, writeError, shrunk: false, counterexample: null, flaky, shrinkStopped: null, shrunkRun: null, whyNotShrunk: 'the failure did not come back when its plan was played again (flaky)' };
 }
 
-async function recordAsRan(file: string, result: SimRunResult, extra: ReturnType<typeof extraOf>, shrinkStopped: string | null): Promise<RecordedFailure> {
+async function recordAsRan(file: string, result: SimRunResult, extra: ReturnType<typeof extraOf>, shrinkStopped: string | null, whyNotShrunk: string): Promise<RecordedFailure> {
   const writeError = await saveFailureFile(file, failureOf(result.plan, result, extra));
-  return { file, writeError, shrunk: false, counterexample: null, flaky: null, shrinkStopped };
+  return { file, writeError, shrunk: false, counterexample: null, flaky: null, shrinkStopped, shrunkRun: null, whyNotShrunk };
+}
+
+/** Why a store's failures are not shrunk: its runs may not replay exactly. */
+function notReplayed(adapter: ResolvedAdapter): string {
+  return adapter.interleave?.strategy === 'free'
+    ? 'a free-running concurrent run does not replay exactly'
+    : `the store ${adapter.name} does not say it answers alike on every run (capabilities.deterministic)`;
 }
 
 /** The adapter as a failure file's name says it, with its concurrency. */

@@ -56,6 +56,8 @@ export interface LeaseTimeline {
   readonly faults: ReadonlyArray<FaultBand>;
   readonly marks: ReadonlyArray<OperationMark>;
   readonly violations: ReadonlyArray<ViolationMark>;
+  /** The window drawn, in ms: from 0 for a whole run, from just before its first step for a counterexample cut from one. */
+  readonly startTime: number;
   readonly endTime: number;
 }
 
@@ -228,5 +230,5 @@ export function leaseTimeline(run: RunResult): LeaseTimeline {
       .filter((c, i, all) => (c.holder !== offending.holder || c.scope !== offending.scope) && all.findIndex((d) => d.holder === c.holder && d.scope === c.scope) === i);
     violations.push({ ...offending, invariant: violation.invariant, message: violation.message, conflicts });
   }
-  return { rows, bars, faults: faultBands(history, endTime), marks, violations, endTime };
+  return { rows, bars, faults: faultBands(history, endTime), marks, violations, startTime: 0, endTime };
 }

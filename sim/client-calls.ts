@@ -38,12 +38,12 @@ export async function storeCall<C extends Command>(sim: CallHost, fiber: Fiber, 
     return null;
   }
   if (listen !== null) fiber.notified = false;
-  sim.history.op(sim.now, process, 'invoke', command.kind, command);
+  const invoke = sim.history.op(sim.now, process, 'invoke', command.kind, command);
   fiber.inFlight = process;
   const waitId = ++fiber.waitId;
   const node = fiber.node;
   const delay = sim.network.transit(node.name, 'db', sim.faultsOn);
-  if (delay >= 0) sim.queue.push(sim.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: sim.dbConn, listen, incarnation: node.proc } satisfies Message);
+  if (delay >= 0) sim.queue.push(sim.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REQ, from: node.name, to: 'db', fiber, waitId, payload: command, conn: sim.dbConn, listen, incarnation: node.proc, invoke } satisfies Message);
   sim.queue.push(sim.now + node.clock.trueDuration(sim.plan.rpcTimeoutMs), EV_WAKE, waitId, WAKE_TIMEOUT, fiber);
   const reply = await sim.block(fiber);
   sim.checkAlive(fiber);

@@ -52,6 +52,9 @@ export class DatabaseNode {
 
   /** Runs a command on the database host itself (setup, recovery): no network, time stands still. */
   async executeDirect<C extends Command>(command: C, process: string): Promise<OutcomeOf<C>> {
+    // The procedure recorded this very command as its invoke just before: it runs now, at the host.
+    const invoke = this.host.history.events.at(-1);
+    if (invoke?.type === 'invoke' && invoke.value === command) this.host.history.ranAt(invoke.index, this.host.now);
     const sync = this.host.syncStore;
     const outcome = sync !== null ? sync.executeSync(command) : await this.host.store.execute(command);
     this.host.shadow.executed(command, this.host.now, outcome, process, null);
@@ -67,6 +70,7 @@ export class DatabaseNode {
       return null;
     }
     const sync = this.host.syncStore;
+    this.ran(m, this.host.now);
     if (sync === null) return this.executeAtDbAsync(m, command);
     this.caller = m.fiber.node;
     let outcome: unknown;
@@ -158,11 +162,17 @@ export class DatabaseNode {
       // Which order the batch ran in cannot be told without every outcome.
       this.host.shadow.stop('a call of a concurrent batch has no outcome the port allows');
     }
-    for (const { call, result: r } of result.settled) {
+    for (const { call, result: r, storeTimes } of result.settled) {
       const m = batch[call]!;
+      if (storeTimes.length > 0) this.ran(m, Math.min(...storeTimes), Math.max(...storeTimes));
       if (r.status === 'fulfilled') this.committedAtDb(m, calls[call]!.command, r.value, false);
       else this.failedAtDb(m, calls[call]!.command, r.reason);
     }
+  }
+
+  /** Notes the store time a request ran at, from `fromMs` to `toMs` (later only in a batch where store time passed). */
+  private ran(m: Message, fromMs: number, toMs = fromMs): void {
+    if (m.invoke !== undefined) this.host.history.ranAt(m.invoke, fromMs, toMs);
   }
 
   /** `shadowed`: step the shadow model with this outcome (false when the batch was compared whole). */

@@ -2,7 +2,8 @@
 // mix, scripted faults, random faults from the (possibly swarm-selected) profile, and clock skew.
 // Each concern draws from its own named stream.
 
-import { scopeId, systemScopeId, type ScopeKind, type ScopeRef } from '../model/scope.ts';
+import type { ScopeKind } from '../model/scope.ts';
+import { plannedScope, plannedSystemScope } from './scope-names.ts';
 import type { RetrySafety } from '../model/effect-state.ts';
 import type { ConcurrencyMode } from '../model/concurrency-group.ts';
 import type { Scenario, WorkloadKind } from '../scenarios/schema.ts';
@@ -44,28 +45,13 @@ const PROFILES: Readonly<Record<WorkloadKind, Profile>> = {
 };
 
 const GROUP_MODES: ReadonlyArray<ConcurrencyMode> = ['Queue', 'CancelPrevious', 'RejectNew', 'AllowParallel'];
-const SIGNING_SCOPE = systemScopeId('Custom', 'signing-hsm');
+const SIGNING_SCOPE = plannedSystemScope('Custom', 'signing-hsm');
 const SIGNING_CAPACITY = 2;
-
-const scopeCache = new Map<string, string>();
-
-/** Scope ids are pure functions of their reference; the digest is worth computing once. */
-function cachedScope(ref: ScopeRef): string {
-  const key = `${ref.tenant}\u0000${ref.kind}\u0000${ref.project ?? ''}\u0000${ref.name}`;
-  let id = scopeCache.get(key);
-  if (id === undefined) {
-    const result = scopeId(ref);
-    if (result.kind !== 'Scope') throw new Error(`scope ${ref.kind} ${ref.name} is invalid: ${result.reason}`);
-    id = result.id;
-    scopeCache.set(key, id);
-  }
-  return id;
-}
 
 function scopeFor(kind: WorkloadKind, tenant: string, index: number): string {
   const p = PROFILES[kind];
   const base = kind === 'cancel-deploy' || kind === 'cross-tenant' || kind === 'force-release' ? 'env-deploy' : kind === 'misbehaving-client' ? 'verified-handoff' : kind;
-  return cachedScope({ tenant, kind: p.scopeKind, name: `${base}-${index}`, ...(p.scopeKind === 'WorkflowGroup' ? { project: 'forge' } : {}) });
+  return plannedScope({ tenant, kind: p.scopeKind, name: `${base}-${index}`, ...(p.scopeKind === 'WorkflowGroup' ? { project: 'forge' } : {}) });
 }
 
 /** Units one request asks for: 1, or drawn from 1..max when the workload allows more (no draw otherwise, so other plans stay as they were). */
@@ -74,12 +60,12 @@ function units(max: number, stream: Stream): number {
 }
 
 function deviceScope(tenant: string, index: number): string {
-  return cachedScope({ tenant, kind: 'Custom', name: `device-pool-${index}` });
+  return plannedScope({ tenant, kind: 'Custom', name: `device-pool-${index}` });
 }
 
 /** The pool a reservation saga books, of BOOKING_CAPACITY units (apart from the device pools of capacity 1). */
 function bookingScope(tenant: string, index: number): string {
-  return cachedScope({ tenant, kind: 'Custom', name: `booking-pool-${index}` });
+  return plannedScope({ tenant, kind: 'Custom', name: `booking-pool-${index}` });
 }
 
 const BOOKING_CAPACITY = 2;
@@ -146,7 +132,7 @@ function opFor(scenario: Scenario, n: number, stream: Stream): OpSpec {
       return { ...base, wait: true, group: { group: `group-${index}`, mode, supersedable: stream.chance(60) } };
     }
     case 'multi-resource': {
-      const names = ['env', 'device', 'account'].map((name) => cachedScope({ tenant, kind: 'Custom', name: `${name}-${stream.int(1, w.scopes)}` }));
+      const names = ['env', 'device', 'account'].map((name) => plannedScope({ tenant, kind: 'Custom', name: `${name}-${stream.int(1, w.scopes)}` }));
       const scopes = [...new Set(names)];
       // Requests list resources in whatever order they were written; canonical order is the controller's job.
       if (stream.chance(50)) scopes.reverse();

@@ -9,6 +9,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { FaultKind, HistoryEvent, OpType, TruthEvent } from '../model/history.ts';
+import type { StoreTime } from './run-result.ts';
 
 /** Serialized events are handed to the hash in chunks of about this many characters. */
 const CHUNK_CHARS = 32_768;
@@ -30,9 +31,26 @@ export class HistoryRecorder {
   completedOps = 0;
   private digest: string | null = null;
 
-  op(time: number, process: string, type: OpType, f: string, value: unknown): void {
+  /**
+   * When the store ran each call, by the history index of the call's invoke: the store's clock is
+   * the simulation's, read at the database, after the request crossed the network (a call lost on
+   * the way has none). Kept beside the events, not in them, so the trace hash does not cover it.
+   */
+  readonly storeTimes: Record<number, StoreTime> = {};
+
+  /** Records an operation event; returns its history index (a store call's request carries its invoke's). */
+  op(time: number, process: string, type: OpType, f: string, value: unknown): number {
     if (type !== 'invoke') this.completedOps++;
-    this.record({ index: this.events.length, time, process, type, f, value });
+    const index = this.events.length;
+    this.record({ index, time, process, type, f, value });
+    return index;
+  }
+
+  /** The store ran the call invoked at `invoke`, reading its clock from `fromMs` to `toMs` (later only when a batch let store time pass). */
+  ranAt(invoke: number, fromMs: number, toMs = fromMs): void {
+    if (this.events[invoke]?.type !== 'invoke') assert.fail(`history event ${invoke} is not the invoke of a store call`);
+    if (toMs < fromMs) assert.fail(`a store call ran from ${fromMs} to ${toMs} ms: store time does not go back`);
+    this.storeTimes[invoke] = toMs === fromMs ? fromMs : [fromMs, toMs];
   }
 
   fault(time: number, f: FaultKind, value: Readonly<Record<string, unknown>>): void {

@@ -4,6 +4,12 @@
 import type { History } from '../model/history.ts';
 import type { Violation } from '../model/verdict.ts';
 
+/**
+ * The store time a call ran at, in ms: one instant, or from–to when the store read its clock
+ * while store time passed (a batch of interleaved calls, adapters/interleaving.ts).
+ */
+export type StoreTime = number | readonly [fromMs: number, toMs: number];
+
 export interface RunResult {
   readonly scenario: string;
   readonly seed: number;
@@ -33,4 +39,9 @@ export interface RunResult {
   /** Simulated milliseconds covered by the run. */
   readonly simulatedMs: number;
   readonly history: History;
+  /**
+   * When the store ran each call, by the history index of its invoke (sim/history-recorder.ts);
+   * a call that never reached the store has none. Absent for a run read back from a file.
+   */
+  readonly storeTimes?: Readonly<Record<number, StoreTime>>;
 }

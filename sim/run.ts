@@ -140,6 +140,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     replay: options.replay ?? replayLine(plan.scenario, plan.seed, options.store.name, faults, options.interleave?.strategy),
     simulatedMs: sim.now,
     history,
+    storeTimes: sim.history.storeTimes,
     plan,
     policy,
     realActions: sim.realActions,

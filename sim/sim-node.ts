@@ -111,6 +111,8 @@ export interface Message {
   readonly listen: ReadonlyArray<string> | null;
   /** The controller incarnation (`c1#2`) whose fiber sent a db request, as it was when sent. */
   readonly incarnation?: string;
+  /** The history index of a db request's invoke: the database notes the store time it ran at there. */
+  readonly invoke?: number;
 }
 
 export interface Journal {

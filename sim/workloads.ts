@@ -2,7 +2,8 @@
 // each is the client protocol applied to one kind of operation.
 
 import type { Lease } from '../model/outcomes.ts';
-import { resolveForTenant, scopeId, type ScopeRef } from '../model/scope.ts';
+import { resolveForTenant } from '../model/scope.ts';
+import { noteScope, plannedScope } from './scope-names.ts';
 import { API_RETENTION_MS, holderName, WAIT_FALLBACK_POLL_MS, WAIT_POLL_MS, world, type HeldLease, type RunningJob } from './controller-world.ts';
 import { runEffect } from './effect-protocol.ts';
 import type { Fiber, Journal, Node, Sim } from './engine.ts';
@@ -77,17 +78,12 @@ export async function crossTenantJob(sim: Sim, fiber: Fiber, j: Journal): Promis
     sim.history.op(sim.now, fiber.process, 'fail', 'resolve-scope', { reason: resolved.reason });
     return;
   }
+  noteScope(resolved.ref, resolved.id);
   // A planner that leaves the tenant out of the id (a broken policy) maps every tenant's reference to one scope.
-  const scope = sim.policy.scopeIdsCarryTenant ? resolved.id : tenantlessScopeId(ref);
+  const scope = sim.policy.scopeIdsCarryTenant ? resolved.id : plannedScope({ ...ref, tenant: 'any-tenant' });
   sim.history.op(sim.now, fiber.process, 'ok', 'resolve-scope', { scope });
   j.op = { ...op, scope };
   return exclusiveJob(sim, fiber, j);
-}
-
-function tenantlessScopeId(ref: ScopeRef): string {
-  const result = scopeId({ ...ref, tenant: 'any-tenant' });
-  if (result.kind !== 'Scope') throw new Error(`scope ${ref.kind} ${ref.name} is invalid: ${result.reason}`);
-  return result.id;
 }
 
 /** A user cancels a running deploy (§115–§116, §289): the run stops new effects, reconciles, then releases. */

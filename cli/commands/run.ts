@@ -17,6 +17,8 @@ import { recordFailure, unwrittenLine } from '../record-failure.ts';
 import { replayCommandLine } from '../replay-trust.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeed } from '../seeds.ts';
+import { checkPagePath, failurePageInput, pageJson, pagePath, writeRunPage, type WrittenPage } from '../run-page.ts';
+import type { RunReportInput } from '../../reports/run-report.ts';
 
 export interface RunOptions {
   readonly scenario: string;
@@ -27,6 +29,8 @@ export interface RunOptions {
   readonly shrink: boolean;
   readonly interleave?: string | boolean;
   readonly concurrency?: string;
+  /** Write the run's page: to this file, or (true) to the default path. */
+  readonly report?: string | boolean;
 }
 
 export async function runCommand(options: RunOptions): Promise<void> {
@@ -42,6 +46,13 @@ export async function runCommand(options: RunOptions): Promise<void> {
   const adapter: ResolvedAdapter =
     real === undefined ? await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy }) : { name: realFaultAdapter(), store: real.store, close: () => real.close() };
   try {
+    const pageFile = options.report === undefined || options.report === false ? null : pagePath(options.report, scenario.name, seed, adapter.name);
+    const unwritable = pageFile === null ? null : await checkPagePath(pageFile);
+    if (unwritable !== null) {
+      process.stderr.write(`testbed: ${unwritable}\n`);
+      process.exitCode = EXIT.undecided;
+      return;
+    }
     const replay = replayFor(options.scenario, seed, adapter.name, options.faults, strategy);
     if (!options.json) process.stderr.write(pc.dim(`${replay}\n${derivedOptions(plan)}\n`));
     const result = await during(`${scenario.name} seed ${seed} on ${adapter.name}`, () =>
@@ -57,7 +68,7 @@ export async function runCommand(options: RunOptions): Promise<void> {
         ...(adapter.interleave === undefined ? {} : { interleave: adapter.interleave }),
       }),
     );
-    await report(result, adapter, options, scenario);
+    await report(result, adapter, { ...options, pageFile }, scenario);
   } finally {
     await adapter.close();
   }
@@ -87,7 +98,7 @@ function coordinationOptions(plan: Plan): string {
   return `; coordination: ${c.voters} voters, role ${c.role}, election ${c.electionTimeoutMsMin}–${c.electionTimeoutMsMax} ms, heartbeat ${c.heartbeatMs} ms, step-down ${c.stepDownMs} ms, faults: ${faults.length > 0 ? faults.join(' ') : 'none'}`;
 }
 
-async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions, scenario: Scenario): Promise<void> {
+async function report(result: SimRunResult, adapter: ResolvedAdapter, options: RunOptions & { readonly pageFile: string | null }, scenario: Scenario): Promise<void> {
   if (!options.json) {
     process.stdout.write(`${formatRun(result)}\n`);
     for (const action of result.realActions) process.stdout.write(pc.dim(`  real fault ${action.f}: ${action.outcome}\n`));
@@ -104,15 +115,28 @@ async function report(result: SimRunResult, adapter: ResolvedAdapter, options: R
       else if (recorded.writeError === null) process.stdout.write(`failure written to ${recorded.file} (replay: ${replayCommandLine(recorded.file, adapter.name)})\n`);
     }
     if (recorded.writeError !== null) process.stderr.write(`${unwrittenLine(recorded.writeError)}\n`);
+    const page = await pageFor(options, () => failurePageInput(result, recorded, adapter.name));
+    if (page?.error != null) process.stderr.write(`${unwrittenLine(page.error)}\n`);
     if (options.json) {
       const flaky = recorded.flaky === null ? { flaky: false } : { flaky: true, rerun: recorded.flaky.rerun };
       const failureFile = recorded.writeError === null ? { failureFile: recorded.file } : { failureFile: null, failureFileError: recorded.writeError };
-      printJson({ ...runJson(result), ...failureFile, shrunk: recorded.shrunk, ...flaky, ...presentFields({ shrinkStopped: recorded.shrinkStopped }) });
+      printJson({ ...runJson(result), ...failureFile, shrunk: recorded.shrunk, ...flaky, ...presentFields({ shrinkStopped: recorded.shrinkStopped }), ...pageJson(page) });
     }
     process.exitCode = EXIT.violation;
     return;
   }
-  if (options.json) printJson(runJson(result));
+  const page = await pageFor(options, () => ({ run: result }));
+  if (page?.error != null) process.stderr.write(`testbed: ${page.error}\n`);
+  if (options.json) printJson({ ...runJson(result), ...pageJson(page) });
   // An untested run is not a failure to decide: the store declared it does not do what it needs.
-  process.exitCode = result.valid === true || result.untested !== undefined ? EXIT.ok : EXIT.undecided;
+  // A page asked for and not written leaves the command undone: undecided.
+  process.exitCode = page?.error != null ? EXIT.undecided : result.valid === true || result.untested !== undefined ? EXIT.ok : EXIT.undecided;
+}
+
+/** Writes the run's page when `--report` asks for one (null when it does not), and says where in text mode. */
+async function pageFor(options: RunOptions & { readonly pageFile: string | null }, input: () => RunReportInput): Promise<WrittenPage | null> {
+  if (options.pageFile === null) return null;
+  const page = await writeRunPage(options.pageFile, input());
+  if (!options.json && page.error === null) process.stdout.write(`report written to ${page.file}\n`);
+  return page;
 }

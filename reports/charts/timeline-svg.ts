@@ -25,17 +25,56 @@ function tokenColour(token: number): string {
   return `hsl(${(token * 67) % 360} 55% 48%)`;
 }
 
-function ticks(end: number): number[] {
-  const raw = end / 8;
+function ticks(start: number, end: number): number[] {
+  const raw = Math.max(end - start, 1) / 8;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
   const out: number[] = [];
-  for (let t = 0; t <= end; t += step) out.push(t);
+  for (let t = Math.ceil(start / step) * step; t <= end; t += step) out.push(t);
   return out;
 }
 
-export function timelineSvg(timeline: LeaseTimeline): string {
-  const x = (t: number): number => LABEL_WIDTH + (Math.max(0, t) / timeline.endTime) * (WIDTH - LABEL_WIDTH - RIGHT);
+/** How a scope is labelled: by its readable name where one is known (sim/scope-names.ts), else its id. */
+export type ScopeLabel = (scope: string) => string;
+
+/** One lease bar at `bx`, `width` wide, on the row at `by`, its token always written: inside a bar wide enough for it, else beside it. */
+function leaseBarSvg(bar: LeaseTimeline['bars'][number], bx: number, width: number, by: number, label: ScopeLabel): string {
+  const token = `token ${bar.token}`;
+  const tokenLabel =
+    width > 44
+      ? `<text class="bar-label" x="${bx + 5}" y="${by + 13}">${token}</text>`
+      : bx + width + 48 < WIDTH
+        ? `<text class="bar-label outside" x="${bx + width + 3}" y="${by + 13}">${token}</text>`
+        : `<text class="bar-label outside" x="${bx - 3}" y="${by + 13}" text-anchor="end">${token}</text>`;
+  return (
+    `<g class="lease-bar" data-token="${bar.token}" data-holder="${esc(bar.holder)}" data-scope="${esc(bar.scope)}" data-ended-by="${bar.endedBy}"><rect x="${bx}" y="${by}" width="${width}" height="${ROW - 7}" rx="3" fill="${tokenColour(bar.token)}"${bar.endedBy === 'expired' ? ' stroke-dasharray="4 3" class="expired"' : ''}/>` +
+    tokenLabel +
+    `<title>${esc(`${label(bar.scope)} held by ${bar.holder} with ${token}, ${bar.start}–${bar.end} ms, ended: ${bar.endedBy}`)}</title></g>`
+  );
+}
+
+/**
+ * One cross per violation, on the offending event, with a dashed link to each event it conflicts
+ * with (a ring there): the first holder of a reused token, for example. `y` is a row's middle.
+ */
+function violationSvg(violation: LeaseTimeline['violations'][number], x: (t: number) => number, y: (scope: string | undefined, holder: string | undefined) => number): string {
+  const vx = x(violation.time);
+  const vy = y(violation.scope, violation.holder);
+  const links = violation.conflicts.map((c) => {
+    const cx = x(c.time);
+    const cy = y(c.scope, c.holder);
+    return `<g class="violation-link" data-holder="${esc(c.holder ?? '')}"><line x1="${vx}" y1="${vy}" x2="${cx}" y2="${cy}"/><circle cx="${cx}" cy="${cy}" r="5"/></g>`;
+  });
+  return (
+    `<g class="violation-marker" data-holder="${esc(violation.holder ?? '')}" data-scope="${esc(violation.scope ?? '')}" data-invariant="${esc(violation.invariant)}">${links.join('')}` +
+    `<path d="M${vx - 7} ${vy - 7} L${vx + 7} ${vy + 7} M${vx - 7} ${vy + 7} L${vx + 7} ${vy - 7}"/>` +
+    `<title>${esc(`${violation.time} ms ${violation.holder ?? ''} ${violation.invariant}: ${violation.message}`)}</title></g>`
+  );
+}
+
+export function timelineSvg(timeline: LeaseTimeline, label: ScopeLabel = (scope) => scope): string {
+  const span = Math.max(1, timeline.endTime - timeline.startTime);
+  const x = (t: number): number => LABEL_WIDTH + ((Math.max(timeline.startTime, t) - timeline.startTime) / span) * (WIDTH - LABEL_WIDTH - RIGHT);
   const rowY = new Map<string, number>();
   const scopeHeaders: string[] = [];
   let y = AXIS + FAULT_LANE;
@@ -43,7 +82,7 @@ export function timelineSvg(timeline: LeaseTimeline): string {
   for (const row of timeline.rows) {
     if (row.scope !== previousScope) {
       y += SCOPE_GAP;
-      scopeHeaders.push(`<text class="scope-label" x="6" y="${y - 6}">${esc(row.scope)}</text>`);
+      scopeHeaders.push(`<text class="scope-label" x="6" y="${y - 6}" data-scope="${esc(row.scope)}">${esc(label(row.scope))}<title>${esc(row.scope)}</title></text>`);
       previousScope = row.scope;
     }
     rowY.set(`${row.scope}\u0000${row.holder}`, y);
@@ -58,7 +97,7 @@ export function timelineSvg(timeline: LeaseTimeline): string {
   };
 
   const parts: string[] = [];
-  for (const t of ticks(timeline.endTime)) {
+  for (const t of ticks(timeline.startTime, timeline.endTime)) {
     parts.push(`<line class="grid" x1="${x(t)}" x2="${x(t)}" y1="${AXIS - 6}" y2="${height - 8}"/>`);
     parts.push(`<text class="tick" x="${x(t)}" y="${AXIS - 12}" text-anchor="middle">${t} ms</text>`);
   }
@@ -92,37 +131,13 @@ export function timelineSvg(timeline: LeaseTimeline): string {
     parts.push(`<text class="row-label" x="18" y="${ry + 16}">${esc(row.holder)}</text>`);
     parts.push(`<line class="row-rule" x1="${LABEL_WIDTH}" x2="${WIDTH - RIGHT}" y1="${ry + ROW - 1}" y2="${ry + ROW - 1}"/>`);
   }
-  for (const bar of timeline.bars) {
-    const by = yOf(bar.scope, bar.holder) + 3;
-    const width = Math.max(2, x(bar.end) - x(bar.start));
-    const label = `token ${bar.token}`;
-    parts.push(
-      `<g class="lease-bar" data-token="${bar.token}" data-holder="${esc(bar.holder)}" data-scope="${esc(bar.scope)}" data-ended-by="${bar.endedBy}"><rect x="${x(bar.start)}" y="${by}" width="${width}" height="${ROW - 7}" rx="3" fill="${tokenColour(bar.token)}"${bar.endedBy === 'expired' ? ' stroke-dasharray="4 3" class="expired"' : ''}/>` +
-        (width > 44 ? `<text class="bar-label" x="${x(bar.start) + 5}" y="${by + 13}">${label}</text>` : '') +
-        `<title>${esc(`${bar.scope} held by ${bar.holder} with ${label}, ${bar.start}–${bar.end} ms, ended: ${bar.endedBy}`)}</title></g>`,
-    );
-  }
+  for (const bar of timeline.bars) parts.push(leaseBarSvg(bar, x(bar.start), Math.max(2, x(bar.end) - x(bar.start)), yOf(bar.scope, bar.holder) + 3, label));
   for (const mark of timeline.marks) {
     // On the lower edge of the row's bar, clear of the token label.
     const my = yOf(mark.scope, mark.holder) + ROW - 4;
     parts.push(`<circle class="op-mark op-${mark.kind}" cx="${x(mark.time)}" cy="${my}" r="3.5"><title>${esc(`${mark.time} ms ${mark.holder}: ${mark.label}`)}</title></circle>`);
   }
-  // One cross per violation, on the offending event, with a dashed link to each event it
-  // conflicts with (a ring there): the first holder of a reused token, for example.
-  for (const violation of timeline.violations) {
-    const vx = x(violation.time);
-    const vy = yOf(violation.scope, violation.holder) + ROW / 2;
-    const links = violation.conflicts.map((c) => {
-      const cx = x(c.time);
-      const cy = yOf(c.scope, c.holder) + ROW / 2;
-      return `<g class="violation-link" data-holder="${esc(c.holder ?? '')}"><line x1="${vx}" y1="${vy}" x2="${cx}" y2="${cy}"/><circle cx="${cx}" cy="${cy}" r="5"/></g>`;
-    });
-    parts.push(
-      `<g class="violation-marker" data-holder="${esc(violation.holder ?? '')}" data-scope="${esc(violation.scope ?? '')}" data-invariant="${esc(violation.invariant)}">${links.join('')}` +
-        `<path d="M${vx - 7} ${vy - 7} L${vx + 7} ${vy + 7} M${vx - 7} ${vy + 7} L${vx + 7} ${vy - 7}"/>` +
-        `<title>${esc(`${violation.time} ms ${violation.holder ?? ''} ${violation.invariant}: ${violation.message}`)}</title></g>`,
-    );
-  }
+  for (const violation of timeline.violations) parts.push(violationSvg(violation, x, (scope, holder) => yOf(scope, holder) + ROW / 2));
   const empty = timeline.rows.length === 0 ? `<text class="tick" x="${LABEL_WIDTH}" y="${AXIS + FAULT_LANE + 30}">no leases in this history</text>` : '';
   return (
     `<svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="lease timeline">` +

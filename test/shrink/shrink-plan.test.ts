@@ -145,6 +145,36 @@ describe('renderCounterexample', () => {
   });
 });
 
+describe('renderCounterexample marks', () => {
+  const history: HistoryEvent[] = [
+    { index: 0, time: 100, process: 'c1', type: 'invoke', f: 'Acquire', value: { kind: 'Acquire', scope: 's', holder: 'c1', ttlMs: 1000 } },
+    { index: 1, time: 103, process: 'c1', type: 'ok', f: 'Acquire', value: { kind: 'Acquired', lease: { scope: 's', holder: 'c1', token: 1, acquiredAt: 101, expiresAt: 1101 } } },
+    { index: 2, time: 200, process: 'c1', type: 'invoke', f: 'effect', value: { intentId: 'i1', token: 1 } },
+    { index: 3, time: 210, process: 'c1', type: 'ok', f: 'effect', value: { applied: true } },
+    { index: 4, time: 300, process: 'nemesis', type: 'fault', f: 'pause', value: { node: 'c1' } },
+    { index: 5, time: 500, process: 'c2', type: 'invoke', f: 'Acquire', value: { kind: 'Acquire', scope: 's', holder: 'c2', ttlMs: 1000 } },
+    { index: 6, time: 505, process: 'c2', type: 'ok', f: 'Acquire', value: { kind: 'Acquired', lease: { scope: 's', holder: 'c2', token: 1, acquiredAt: 502, expiresAt: 1502 } } },
+    { index: 7, time: 600, process: 'c3', type: 'invoke', f: 'Release', value: { kind: 'Release', scope: 's', holder: 'c3', token: 1 } },
+  ];
+  const violations = [{ invariant: 'synthetic-rule', message: 'token 1 twice', events: [1, 6] }];
+  const result = { scenario: 's', seed: 1, adapter: 'memory', faults: 'sim', traceHash: '', events: history.length, operations: 3, valid: false, violations, replay: 'r', simulatedMs: 700, history } as const;
+
+  it('marks the one step the first violation names: the row of the latest event it cites', () => {
+    const lines = renderCounterexample(result, { invariant: 'synthetic-rule' }).split('\n');
+    expect(lines.filter((line) => line.includes('◀'))).toEqual([expect.stringMatching(/^3 {2}t= {3}500ms {2}c2 +Acquire .* @505ms {2}◀ failing step: synthetic-rule$/)]);
+  });
+
+  it('shows the store time each store call ran at, a range where store time passed, and - for a call that never reached the store', () => {
+    const lines = renderCounterexample({ ...result, storeTimes: { 0: 101, 5: [502, 504] } }, { invariant: 'synthetic-rule' }).split('\n');
+    expect(lines[1]).toMatch(/^1 {2}t= {3}100ms {2}store {5}101ms {2}c1 +Acquire /);
+    // Not a store call: the column stays empty.
+    expect(lines[2]).toMatch(/^2 {2}t= {3}200ms {19}c1 +effect /);
+    expect(lines[3]).toMatch(/^! {2}t= {3}300ms {19}nemesis +pause/);
+    expect(lines[4]).toMatch(/^3 {2}t= {3}500ms {2}store 502–504ms {2}c2 +Acquire .*◀ failing step: synthetic-rule$/);
+    expect(lines[5]).toMatch(/^4 {2}t= {3}600ms {2}store {9}- {2}c3 +Release .*\(no reply\)$/);
+  });
+});
+
 describe('renderCounterexample folding', () => {
   it('folds a run of identical polls with identical answers into one operation', () => {
     const poll = (index: number, time: number): HistoryEvent[] => [
