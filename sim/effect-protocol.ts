@@ -27,6 +27,9 @@ export async function runEffect(sim: Sim, fiber: Fiber, j: Journal, held: HeldLe
       await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Failed' });
       return 'uncertain';
     }
+    // Without intents the effect starts at the provider call, not at a Started record: the
+    // cancellation is checked last right before it, as it is before Started above (§116).
+    if (!sim.supports('PlanIntent') && run?.cancelRequested === true && sim.policy.stopCancelledRuns) return 'cancelled';
     if (sim.policy.releaseBeforeReconcile) await release(sim, fiber, held);
   }
   j.effectInFlight = true;

@@ -36,6 +36,15 @@ describe('a library with a sweeper, driven by the clock kit', () => {
     expect(swept).toBeGreaterThan(0);
   }, 120_000);
 
+  test('a run cancelled while its lease is confirmed starts no effect, on a store without intents (000 §116)', async () => {
+    // Without PlanIntent the effect starts at the provider call: seed 10 once met a cancellation
+    // that arrived during the confirmation, and the effect went out anyway (concurrency-group).
+    const { factory } = observed('expired');
+    const sweep = await sweepScenario({ scenario: loadScenario('cancel-previous-non-supersedable'), seeds: seedRange(1, 30), store: { name: 'sweeper-lock', factory } });
+    expect(sweep.firstFailure?.violations ?? []).toEqual([]);
+    expect(sweep.undecided).toBe(0);
+  }, 120_000);
+
   test('the sweeper bug is found: a renewed lock deleted under its holder and granted to another', async () => {
     const { factory } = observed('first-deadline');
     const sweep = await sweepScenario({ scenario: loadScenario(SCENARIO), seeds: seedRange(1, 30), store: { name: 'early-sweep', factory } });
