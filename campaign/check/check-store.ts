@@ -19,7 +19,7 @@ import type { FencingKind } from '../../sim/fence-ids.ts';
 import { brokenRule, type BrokenRule } from './broken-rule.ts';
 import { runSteps, type RunOutcome, type StepRecord } from './execute.ts';
 import { StoreSession } from './session.ts';
-import { checkPath, formatOfPath } from './step-format.ts';
+import { checkPath, formatOfPath, type StepFormat } from './step-format.ts';
 import { stepsArbitrary, type CheckStep } from './steps.ts';
 import { PROFILES, type CheckProfile } from './profiles.ts';
 
@@ -73,6 +73,13 @@ export type CheckResult =
        * this is the run again, step by step. Still a divergence found.
        */
       readonly flaky?: { readonly rerun: ReadonlyArray<StepRecord> };
+      /**
+       * Present when the divergence showed on a store restored to empty between sequences and not
+       * on a fresh one: the store keeps state its restore does not reset. `reproduced`: the check,
+       * run again on a fresh store per sequence, found the counterexample reported (it replays
+       * alone); false: it found none, and this one diverges only after earlier sequences.
+       */
+      readonly restoreLeaks?: { readonly reproduced: boolean };
       /** The rule its last step breaks. */
       readonly broken: BrokenRule;
     } & FencesJudged)
@@ -137,11 +144,28 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
     const fences: FencesJudged = { fencing: session.fencing, notJudged: [...notJudged] };
     if (!details.failed || details.counterexample === null) return { verdict: 'pass', seed, runs, elapsedMs, ...fences };
     const sequence = details.counterexample[0];
+    const leaks = session.durable && options.freshStore !== true && (await agreesAlone(options.factory, sequence, timeoutMs, format));
+    if (leaks) {
+      // A counterexample that replays alone comes from fresh stores, if any does.
+      const fresh = await checkStore({ ...options, seed, freshStore: true });
+      if (fresh.verdict === 'fail') return { ...fresh, restoreLeaks: { reproduced: true } };
+    }
     const replayed = await runSteps(session, sequence, timeoutMs, format);
     const first = lastDivergence !== null && lastDivergence.sequence === sequence ? lastDivergence.records : null;
-    return failure(seed, checkPath(format, details.counterexamplePath ?? ''), details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs }, fences);
+    const found = failure(seed, checkPath(format, details.counterexamplePath ?? ''), details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs }, fences);
+    return leaks && found.verdict === 'fail' ? { ...found, restoreLeaks: { reproduced: false } } : found;
   } finally {
     await session.close();
+  }
+}
+
+/** Whether `sequence` agrees with the model on a store of its own, built by `factory` (as a replay in a new process runs it). */
+async function agreesAlone(factory: StoreFactory, sequence: ReadonlyArray<CheckStep>, timeoutMs: number, format: StepFormat): Promise<boolean> {
+  const alone = await StoreSession.open(factory, { freshStore: true });
+  try {
+    return (await runSteps(alone, sequence, timeoutMs, format)).kind === 'agreed';
+  } finally {
+    await alone.close();
   }
 }
 

@@ -99,13 +99,22 @@ function summary(result: CheckResult) {
   const fences = { fencing: result.fencing, notJudged: result.notJudged };
   if (result.verdict === 'pass') return { ...base, ...fences };
   const { path: counterexamplePath, shrinks, firstFailureMs, steps, broken } = result;
-  return { ...base, ...fences, rule: broken.rule, why: broken.why, path: counterexamplePath, shrinks, firstFailureMs: Math.round(firstFailureMs), steps, flaky: result.flaky !== undefined };
+  return { ...base, ...fences, rule: broken.rule, why: broken.why, path: counterexamplePath, shrinks, firstFailureMs: Math.round(firstFailureMs), steps, flaky: result.flaky !== undefined, ...(result.restoreLeaks === undefined ? {} : { restoreLeaks: result.restoreLeaks }) };
 }
 
 /** The line saying what a store without integer fences was not judged on (none for integer fences). */
 function notJudgedLine(result: Extract<CheckResult, { fencing: unknown }>): string[] {
   if (result.notJudged.length === 0) return [];
   return [pc.yellow(`  not judged (capabilities.fencing '${result.fencing}'): ${result.notJudged.join('; ')}`)];
+}
+
+/** What the check says of a store whose restore to empty left state behind (none otherwise). */
+function restoreLeakLines(result: Extract<CheckResult, { verdict: 'fail' }>): string[] {
+  if (result.restoreLeaks === undefined) return [];
+  const how = result.restoreLeaks.reproduced
+    ? 'the check ran again on a fresh store per sequence and this counterexample is from that run: it replays alone'
+    : 'on a fresh store per sequence the check found none: this one diverges only after earlier sequences in the same store';
+  return [`${pc.red('restore leaks')}: the first divergence showed on a store restored to its empty image and not on a fresh one, so its restore leaves state behind; ${how}`];
 }
 
 function render(adapter: string, result: CheckResult, replay: string, file: string | null): string {
@@ -125,6 +134,7 @@ function render(adapter: string, result: CheckResult, replay: string, file: stri
     ...(result.fencing === 'opaque' ? [pc.dim("  (the store was sent its own fences; they are shown by the model's tokens they stand for)")] : []),
     ...formatCounterexample(result.steps),
     // A flaky divergence is still one found (exit 1): the store did answer otherwise than the model.
+    ...restoreLeakLines(result),
     ...(result.flaky === undefined ? [] : [`${pc.red('flaky')}: run again, the same ${result.sequence.length} steps agreed with the model: still a divergence found; the store does not answer alike for the same commands, so the replay line need not show it`]),
     `failure written to ${file}`,
     `replay: ${replay}`,

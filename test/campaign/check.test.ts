@@ -9,6 +9,7 @@ import { MUTANTS } from '../../adapters/mutants/index.ts';
 import { StoreUnavailableError, type Store, type StoreFactory, type StoreImage } from '../../adapters/port.ts';
 import { checkMutant, checkStore, formatCounterexample } from '../../campaign/check/index.ts';
 import type { Command } from '../../model/commands.ts';
+import { inProcessAdapter } from '../../adapters/in-process.ts';
 
 /** The memory store with one command answered by `answer` instead. */
 function alteredStore(kind: Command['kind'], answer: (command: Command, correct: unknown) => unknown, keepImages = true): StoreFactory {
@@ -187,5 +188,28 @@ describe('what a store declares', () => {
     const result = await checkStore({ factory, runs: 100, seed: 1 });
     expect(result.verdict).toBe('undecided');
     if (result.verdict === 'undecided') expect(result.reason).toMatch(/semantics of its own/);
+  });
+});
+
+describe('a store whose restore to empty leaves state behind', () => {
+  // busy-from-lease-cache keeps a copy of its leases in the process, which no restore resets: on
+  // the session's store, restored to empty between sequences, a lease of an earlier sequence
+  // answers Busy to a later one, which would not diverge alone.
+  const factory = inProcessAdapter('mutant:busy-from-lease-cache')!.store.factory;
+
+  test('the counterexample comes from fresh stores, says so, and replays alone from its path', async () => {
+    const result = await checkStore({ factory, seed: 1 });
+    expect(result.verdict).toBe('fail');
+    if (result.verdict !== 'fail') return;
+    expect(result.restoreLeaks).toEqual({ reproduced: true });
+    const again = await checkStore({ factory, seed: 1, path: result.path, freshStore: true });
+    expect(again.verdict).toBe('fail');
+    if (again.verdict === 'fail') expect(again.sequence).toEqual(result.sequence);
+  });
+
+  test('a store whose restore resets everything is not said to leak', async () => {
+    const result = await checkStore({ factory: inProcessAdapter('mutant:no-fencing-check')!.store.factory, seed: 1 });
+    expect(result.verdict).toBe('fail');
+    if (result.verdict === 'fail') expect(result.restoreLeaks).toBeUndefined();
   });
 });
