@@ -16,6 +16,7 @@ import type { PostgresServer } from '../adapters/postgres/harness.ts';
 import { UndecidedError, UsageError } from './errors.ts';
 import type { ResolvedAdapter } from './resolved-adapter.ts';
 import { userStore, whyNotLoaded } from './user-store.ts';
+import { loaderFor, noLoaderLine } from './typescript-modules.ts';
 
 export type { ResolvedAdapter } from './resolved-adapter.ts';
 
@@ -119,10 +120,13 @@ async function serverOrFail(): Promise<PostgresServer> {
 async function resolveModule(spec: string, interleave: InterleaveStrategy | undefined): Promise<ResolvedAdapter> {
   const file = path.resolve(spec);
   if (!existsSync(file)) throw new UsageError(`adapter module not found: ${spec}`);
+  // Without tsx in reach the import is still tried: a loader of the user's own may be active.
+  const loader = await loaderFor(file);
   let loaded: { default?: unknown };
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
+    if (!loader && (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') throw new UndecidedError(noLoaderLine(spec));
     throw new UsageError(`cannot load adapter module ${spec}: ${await whyNotLoaded(file, spec, error)}`);
   }
   if (typeof loaded.default !== 'function') {

@@ -49,11 +49,15 @@ npx --no-install tsc --noEmit
 step "vitest run (vitest's default time limit: each test that needs more says so)"
 npx --no-install vitest run
 
-# The project's store modules are TypeScript: the testbed command loads them through tsx.
-tb() { NODE_OPTIONS=--import=tsx npx --no-install testbed "$@"; }
+# The project's store modules are TypeScript: the testbed command registers the project's tsx
+# itself, so its commands and the replay lines it prints run as they are written, with no loader flag.
+tb() { npx --no-install testbed "$@"; }
 
-step "the README's command: NODE_OPTIONS=--import=tsx npx testbed sweep --scenario all --seeds 1..20 --adapter ./src/store.ts"
-NODE_OPTIONS=--import=tsx npx testbed sweep --scenario all --seeds 1..20 --adapter ./src/store.ts
+step "the README's command: npx testbed sweep --scenario all --seeds 1..20 --adapter ./src/store.ts"
+npx testbed sweep --scenario all --seeds 1..20 --adapter ./src/store.ts
+
+step "a replay line as printed, pasted: npx testbed run on a TypeScript store module"
+npx testbed run --scenario stale-holder --seed 1 --adapter ./src/store.ts
 
 step "npx testbed check --runs 20000 on the lease-only store with opaque fences, stderr piped: progress lines"
 tb check --adapter ./src/lease-store.ts --runs 20000 --seed 1 2>"$work/check-progress.txt"

@@ -6,8 +6,8 @@
 // carries a token, and judges them by equality: a fence names one grant and is never reused, with
 // no order of its own; 000 §24).
 //
-//     NODE_OPTIONS=--import=tsx npx testbed check --adapter ./src/lease-store.ts
-//     NODE_OPTIONS=--import=tsx npx testbed stress --adapter ./src/lease-store.ts --clients 8 --duration 5s
+//     npx testbed check --adapter ./src/lease-store.ts
+//     npx testbed stress --adapter ./src/lease-store.ts --clients 8 --duration 5s
 //
 // `openLeaseStore(options, 'fence-by-scope')` is the same store with a bug opaque fences invite: a
 // write is checked against the scope and holder its fence names, not against the grant, so a holder

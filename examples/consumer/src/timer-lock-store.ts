@@ -6,7 +6,7 @@
 // call in flight. Leases and the writes they fence, answered as model/SEMANTICS.md says; the
 // protected resource is kept beside the library (rules.ts).
 //
-//     NODE_OPTIONS=--import=tsx npx testbed sweep --scenario stale-holder --seeds 1..200 --adapter ./src/timer-lock-store.ts
+//     npx testbed sweep --scenario stale-holder --seeds 1..200 --adapter ./src/timer-lock-store.ts
 
 import { clockKit, type Command, type OutcomeOf, type Store, type StoreFactory, type StoreOptions } from 'concurrency-testbed';
 import { LEASE_COMMANDS, rejectAcquire, RoleEpochs, validTtl, Versions, type Outcome } from './rules.ts';
