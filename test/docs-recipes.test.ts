@@ -1,4 +1,4 @@
-// The README's vitest recipes are tests of examples/consumer, word for word, so that what a user
+// The vitest recipes of the README and of docs/YOUR-STORE.md are tests of examples/consumer, word for word, so that what a user
 // copies is what CI runs against the packed package (examples/consumer/run.sh): each ```ts block
 // that opens with `// test/<file>` must appear, but for that line, in examples/consumer/test/<file>.
 // The consumer leaves vitest's default time limit as it is, so a recipe that needs more time must
@@ -29,18 +29,21 @@ function recipesOf(markdown: string): Recipe[] {
   return recipes;
 }
 
-describe("the README's recipes", () => {
-  const recipes = recipesOf(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+describe("the recipes of the README and of docs/YOUR-STORE.md", () => {
+  const readme = recipesOf(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+  const guide = recipesOf(readFileSync(path.join(ROOT, 'docs/YOUR-STORE.md'), 'utf8'));
+  const recipes = [...readme, ...guide];
 
-  test('there are the three of them: scenarios, the check, the conformance suite', () => {
-    expect(recipes.map((r) => r.file)).toEqual(['test/scenarios.test.ts', 'test/check.test.ts', 'test/conformance.test.ts']);
+  test('there are the three of them: the check and the conformance suite in the README, the scenarios in the guide', () => {
+    expect(readme.map((r) => r.file)).toEqual(['test/check.test.ts', 'test/conformance.test.ts']);
+    expect(guide.map((r) => r.file)).toEqual(['test/scenarios.test.ts']);
   });
 
   test.each(recipes.map((r) => [r.file, r] as const))('%s is in examples/consumer word for word', (file, recipe) => {
     const target = path.join(CONSUMER, file);
     expect(existsSync(target), `examples/consumer/${file} is missing`).toBe(true);
     const text = readFileSync(target, 'utf8');
-    expect(text.includes(recipe.body), `examples/consumer/${file} differs from the README's recipe: copy the block into it`).toBe(true);
+    expect(text.includes(recipe.body), `examples/consumer/${file} differs from the recipe: copy the block into it`).toBe(true);
   });
 
   test("the consumer runs them with vitest's default time limit", () => {

@@ -1,4 +1,4 @@
-// The README's recipes for sweeps beyond one machine, checked as files: the GitHub Actions matrix
+// The recipes for sweeps beyond one machine (docs/CLI.md), checked as files: the GitHub Actions matrix
 // workflow and the Kubernetes Indexed Job. Each shard command they run is run here as the CLI
 // would run it in each matrix cell or pod (with --dry-run), and the shards together must cover the
 // whole run's work exactly once; the merge command must be one the CLI accepts, reading the

@@ -1,6 +1,6 @@
 // The store-port conformance suite (model/SEMANTICS.md) against every store: the memory store,
 // PostgreSQL on an embedded server, and a user's store named by TESTBED_ADAPTER (a module path or
-// exec:<command>; README "The `testbed` command"), when it is set.
+// exec:<command>; docs/CLI.md), when it is set.
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
