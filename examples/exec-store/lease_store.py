@@ -23,7 +23,11 @@ COMMANDS = ["Acquire", "Renew", "Release", "Mutate"]
 
 
 def valid_id(value):
-    return isinstance(value, str) and 1 <= len(value) <= ID_MAX_LENGTH and not any(ord(c) <= 0x1F or ord(c) == 0x7F for c in value)
+    """1..ID_MAX_LENGTH UTF-16 code units (a character outside the BMP counts two), no control character."""
+    if not isinstance(value, str):
+        return False
+    units = len(value.encode("utf-16-le", "surrogatepass")) // 2
+    return 1 <= units <= ID_MAX_LENGTH and not any(ord(c) <= 0x1F or ord(c) == 0x7F for c in value)
 
 
 def valid_ttl(value):
@@ -36,6 +40,7 @@ class LeaseStore:
         self.leases = {}  # scope -> {scope, holder, token, acquiredAt, expiresAt}
         self.last_tokens = {}  # scope -> last token issued (never reset)
         self.versions = {}  # (scope, aggregate) -> version
+        self.role_epochs = {}  # role -> the highest epoch a guard proved (0 when none)
 
     def live(self, scope, now):
         lease = self.leases.get(scope)
@@ -45,10 +50,27 @@ class LeaseStore:
         live = self.live(scope, now)
         return {"kind": "Stale", "currentToken": live["token"] if live else None}
 
+    def guard_fenced(self, guard):
+        """Step 1 of Acquire and Mutate (seed 001 §92–§95): a guard below its role's stored epoch, or
+        one whose epoch is no finite number, is Fenced; one that passes is stored, whatever the
+        command answers next (model/SEMANTICS.md clarifications 3 and 15)."""
+        if guard is None:
+            return None
+        role, epoch = guard.get("role"), guard.get("epoch")
+        stored = self.role_epochs.get(role, 0)
+        finite = isinstance(epoch, (int, float)) and not isinstance(epoch, bool) and abs(epoch) != float("inf") and epoch == epoch
+        if not finite or epoch < stored:
+            return {"kind": "Fenced", "role": role, "currentEpoch": stored}
+        self.role_epochs[role] = epoch
+        return None
+
     def acquire(self, c, now):
+        fenced = self.guard_fenced(c.get("guard"))
+        if fenced is not None:
+            return fenced
         if not valid_ttl(c.get("ttlMs")):
             return {"kind": "Rejected", "reason": "ttl-out-of-bounds"}
-        if not valid_id(c.get("scope")) or not valid_id(c.get("holder")):
+        if not valid_id(c.get("scope")) or not valid_id(c.get("holder")) or ("waiterId" in c and not valid_id(c["waiterId"])):
             return {"kind": "Rejected", "reason": "invalid-argument"}
         live = self.live(c["scope"], now)
         if live is not None:
@@ -80,6 +102,9 @@ class LeaseStore:
         return {"kind": "Released", "token": live["token"]}
 
     def mutate(self, c, now):
+        fenced = self.guard_fenced(c.get("guard"))
+        if fenced is not None:
+            return fenced
         live = self.live(c["scope"], now)
         fenced_out = live is None or live["token"] != c["token"] or live["holder"] != c["holder"]
         if self.fencing and fenced_out:
