@@ -22,6 +22,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Command } from '../model/commands.ts';
 import { COMMAND_KINDS } from '../model/outcome-kinds.ts';
+import { RENEWAL_KINDS, type RenewalKind } from '../model/state.ts';
 import { OutcomeUnknownError, StoreLostError, type LifecycleEvent, type Store, type StoreCapabilities, type StoreImage, type StoreOptions } from './port.ts';
 
 export const EXEC_PROTOCOL = 1;
@@ -166,13 +167,14 @@ class ExecChannel {
 
 function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
   if (value === undefined) return {};
-  const caps = value as { commands?: unknown; referenceSemantics?: unknown; deterministic?: unknown; leaseBound?: unknown; fencing?: unknown };
+  const caps = value as { commands?: unknown; referenceSemantics?: unknown; deterministic?: unknown; leaseBound?: unknown; fencing?: unknown; renewal?: unknown };
   const bad = (why: string) => new ExecStoreError(`store process \`${command}\`: bad capabilities in init_ok: ${why}`);
   if (typeof value !== 'object' || value === null) throw bad('not an object');
   if (caps.referenceSemantics !== undefined && typeof caps.referenceSemantics !== 'boolean') throw bad('referenceSemantics is not a boolean');
   if (caps.deterministic !== undefined && typeof caps.deterministic !== 'boolean') throw bad('deterministic is not a boolean');
   if (caps.leaseBound !== undefined && caps.leaseBound !== 'ttl' && caps.leaseBound !== 'session') throw bad('leaseBound is neither "ttl" nor "session"');
   if (caps.fencing !== undefined && caps.fencing !== 'integer' && caps.fencing !== 'opaque' && caps.fencing !== 'none') throw bad('fencing is not "integer", "opaque" or "none"');
+  if (caps.renewal !== undefined && !(RENEWAL_KINDS as ReadonlyArray<unknown>).includes(caps.renewal)) throw bad('renewal is neither "extends" nor "confirms"');
   if (caps.commands !== undefined) {
     if (!Array.isArray(caps.commands)) throw bad('commands is not an array');
     const unknown = caps.commands.filter((k) => !(COMMAND_KINDS as ReadonlyArray<unknown>).includes(k));
@@ -184,6 +186,7 @@ function capabilitiesOf(command: string, value: unknown): StoreCapabilities {
     ...(caps.deterministic === undefined ? {} : { deterministic: caps.deterministic }),
     ...(caps.leaseBound === undefined ? {} : { leaseBound: caps.leaseBound as 'ttl' | 'session' }),
     ...(caps.fencing === undefined ? {} : { fencing: caps.fencing as 'integer' | 'opaque' | 'none' }),
+    ...(caps.renewal === undefined ? {} : { renewal: caps.renewal as RenewalKind }),
   };
 }
 

@@ -1,6 +1,6 @@
 // `run --report [file]`: the run's page (reports/render/run-html.ts), written whole or not at all
 // (a temporary file renamed into place, campaign/atomic-write.ts). A path that cannot be written is
-// found before the run: one line, exit 3, nothing run. Should the write still fail after the run
+// bad input found before the run, as `--out` is: one line, exit 2, nothing run. Should the write still fail after the run
 // (a full disk), that is one line on stderr: a violation found stands (exit 1, as with a failure
 // file that cannot be written), and a run that found none ends undecided (exit 3).
 
@@ -30,19 +30,19 @@ export function pagePath(option: string | true, scenario: string, seed: number, 
 }
 
 /**
- * Whether the page can be written to `file`, asked before the run (out-dir.ts: the directory can
- * be made and written, and is on a disk, not a kernel filesystem where a write hangs): null, or
- * the one line why not. The check leaves nothing behind.
+ * Throws a UsageError (one line, exit 2) unless the page can be written to `file`, asked before the
+ * run (out-dir.ts: the directory can be made and written, and is on a disk, not a kernel
+ * filesystem where a write hangs). The check leaves nothing behind.
  */
-export async function checkPagePath(file: string): Promise<string | null> {
-  if (existsSync(file) && statSync(file).isDirectory()) return `cannot write the report ${file}: it is a directory`;
+export async function checkPagePath(file: string): Promise<void> {
+  if (file.trim() === '' || /[\\/]$/.test(file)) throw new UsageError(`--report ${JSON.stringify(file)}: name the page's file (say out/run.html)`);
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`cannot write the report ${file}: it is a directory`);
   try {
     await checkOutDir(path.dirname(file), '--report');
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return `cannot write the report ${file}: ${error.message}`;
+    throw new UsageError(`cannot write the report ${file}: ${error.message}`);
   }
-  return null;
 }
 
 /** Renders the page in memory, then writes it atomically (its directory made when missing). */

@@ -165,13 +165,16 @@ export interface FaultEvent {
  * - database `fencing`: `{ kind }`, once, before any store call: the store's fences are not integers ('opaque' or
  *   'none'); its tokens in the history are ids given in the order the store showed them, and no
  *   order of the store's own may be asked of them.
+ * - database `renewal`: `{ kind: 'confirms' }`, once, before any store call: the store's renewals
+ *   confirm a lease without extending it (`capabilities.renewal`); a Renewed vouches for no more
+ *   of the lease than its grant did.
  */
 export interface TruthEvent {
   readonly index: number;
   readonly time: number;
   readonly process: 'provider' | 'resource' | 'database' | 'handler';
   readonly type: 'truth';
-  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'instrumented' | 'work-step' | 'handler-returned' | 'cancel-cause' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing' | 'cluster-doctor';
+  readonly f: 'effect-applied' | 'mutation-accepted' | 'interleaving' | 'instrumented' | 'work-step' | 'handler-returned' | 'cancel-cause' | 'own-semantics' | 'session-leases' | 'session-ended' | 'fencing' | 'renewal' | 'cluster-doctor';
   readonly value: Readonly<Record<string, unknown>>;
 }
 

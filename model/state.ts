@@ -49,6 +49,7 @@ export interface ModelState {
 
 /** What a granted Renew does to the lease's expiry: moves it to now + ttl, or only confirms it. */
 export type RenewalKind = 'extends' | 'confirms';
+export const RENEWAL_KINDS: ReadonlyArray<RenewalKind> = ['extends', 'confirms'];
 
 const EMPTY_MAP: ReadonlyMap<never, never> = new Map<never, never>();
 const EMPTY_SET: ReadonlySet<never> = new Set<never>();

@@ -40,13 +40,13 @@ export function renewWindow(sim: Sim, lease: Lease, sentMono: number): boolean {
 }
 
 /**
- * Whether `held`'s local window has not passed (true when the policy does not bound work by the
- * lease): where renewals only confirm, the window from the grant is the holder's only bound.
+ * Whether `held`'s local window has `marginMs` left (true when the policy does not bound work by
+ * the lease): where renewals only confirm, the window from the grant is the holder's only bound.
  */
-export function windowLeft(sim: Sim, fiber: Fiber, held: HeldLease): boolean {
+export function windowLeft(sim: Sim, fiber: Fiber, held: HeldLease, marginMs: number): boolean {
   if (!sim.policy.boundWorkByLease) return true;
   const end = world(sim).leaseWindows.get(held.lease);
-  return end !== undefined && monoNow(sim, fiber.node) < end;
+  return end !== undefined && monoNow(sim, fiber.node) + marginMs < end;
 }
 
 /** Whether the handler may do another unit of work under `held` now. */

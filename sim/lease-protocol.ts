@@ -90,6 +90,13 @@ async function giveUpWait(sim: Sim, fiber: Fiber, waitProcess: string, scope: st
  * Confirms the lease with the store right before a side effect (§157–§160): a holder cannot
  * assume its lease is still valid after a pause, a partition or a failover.
  */
+/**
+ * The share of a TTL a holder whose renewals only confirm keeps back at the end of its window for
+ * its effect call to reach the provider: a tenth, as much as the window keeps back for clock drift.
+ * (A renewal that extends leaves at least two thirds; a held or partitioned call outlasts either.)
+ */
+const EFFECT_LANDING_SHARE = 0.1;
+
 export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<boolean> {
   const policy = sim.policy;
   if (held.lost && policy.stopOnRenewalFailure) return false;
@@ -106,8 +113,10 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
       return !policy.stopOnRenewalFailure;
     }
     held.confirmedAtLocal = sentLocal;
-    // A confirmation that does not extend the lease leaves the grant's window: past it, no effect.
-    if (!renewWindow(sim, held.lease, sentMono) && !windowLeft(sim, fiber, held)) {
+    // A confirmation that does not extend the lease leaves the grant's window, whose end may be the
+    // lease's very expiry in true time: the effect needs EFFECT_LANDING_SHARE of a TTL of it left.
+    const ttl = held.lease.expiresAt - held.lease.acquiredAt;
+    if (!renewWindow(sim, held.lease, sentMono) && !windowLeft(sim, fiber, held, ttl * EFFECT_LANDING_SHARE)) {
       if (!held.released) recordCause(sim, held.run, 'window-passed');
       return false;
     }

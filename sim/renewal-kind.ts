@@ -2,9 +2,9 @@
 // to now + ttl (the reference semantics), or only confirm that it is still held.
 
 import type { Store } from '../adapters/port.ts';
-import type { RenewalKind } from '../model/state.ts';
+import { RENEWAL_KINDS, type RenewalKind } from '../model/state.ts';
 
-export const RENEWAL_KINDS: ReadonlyArray<RenewalKind> = ['extends', 'confirms'];
+export { RENEWAL_KINDS };
 
 export function renewalOf(store: Store): RenewalKind {
   const kind = store.capabilities?.renewal ?? 'extends';

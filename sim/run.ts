@@ -108,6 +108,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     lacking = withoutFences(await lackingFor(plan, store.capabilities?.commands, options.policy), fencingOf(own), plan.invariants);
     if (lacking.commands.length > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${lacking.commands.join(', ')}`, store.capabilities?.commands);
     if (ids !== null) sim.history.truth(sim.now, 'database', 'fencing', { kind: fencingOf(own) });
+    if (renewalOf(own) === 'confirms') sim.history.truth(sim.now, 'database', 'renewal', { kind: 'confirms' });
     sim.attachStore(store, (options.differential ?? true) && ids === null, interleaved === null ? null : { stores: interleaved, interleaving: options.interleave! });
     await sim.defineCapacities();
     await sim.federation?.start();

@@ -144,13 +144,17 @@ export async function checkStore(options: CheckOptions): Promise<CheckResult> {
     const fences: FencesJudged = { fencing: session.fencing, notJudged: [...notJudged] };
     if (!details.failed || details.counterexample === null) return { verdict: 'pass', seed, runs, elapsedMs, ...fences };
     const sequence = details.counterexample[0];
-    const leaks = session.durable && options.freshStore !== true && (await agreesAlone(options.factory, sequence, timeoutMs, format));
+    const replayed = await runSteps(session, sequence, timeoutMs, format);
+    // Diverging again on the restored store and agreeing on a fresh one is state the restore left
+    // (a store that answers otherwise from run to run is flaky instead, below).
+    const leaks = replayed.kind === 'diverged' && session.durable && options.freshStore !== true && (await agreesAlone(options.factory, sequence, timeoutMs, format));
     if (leaks) {
       // A counterexample that replays alone comes from fresh stores, if any does.
-      const fresh = await checkStore({ ...options, seed, freshStore: true });
-      if (fresh.verdict === 'fail') return { ...fresh, restoreLeaks: { reproduced: true } };
+      const { onRun: _progress, ...quiet } = options;
+      const fresh = await checkStore({ ...quiet, seed, freshStore: true });
+      const both = { runs: runs + fresh.runs, elapsedMs: performance.now() - started };
+      if (fresh.verdict === 'fail') return { ...fresh, ...both, firstFailureMs: firstFailureMs ?? fresh.firstFailureMs, restoreLeaks: { reproduced: true } };
     }
-    const replayed = await runSteps(session, sequence, timeoutMs, format);
     const first = lastDivergence !== null && lastDivergence.sequence === sequence ? lastDivergence.records : null;
     const found = failure(seed, checkPath(format, details.counterexamplePath ?? ''), details, sequence, replayed, first, { runs, firstFailureMs: firstFailureMs ?? elapsedMs, elapsedMs }, fences);
     return leaks && found.verdict === 'fail' ? { ...found, restoreLeaks: { reproduced: false } } : found;

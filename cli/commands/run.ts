@@ -42,17 +42,13 @@ export async function runCommand(options: RunOptions): Promise<void> {
   const strategy = interleaveStrategy(options.interleave, options.faults, options.concurrency);
   // The plan first: a scenario that cannot make one is bad input, found before any server starts.
   const plan = planOrFail(scenario, seed);
+  // The page's path too: one that cannot be written is bad input, found before anything runs.
+  const pageFile = options.report === undefined || options.report === false ? null : pagePath(options.report, scenario.name, seed, options.faults === 'real' ? realFaultAdapter() : options.adapter);
+  if (pageFile !== null) await checkPagePath(pageFile);
   const real = options.faults === 'real' ? await startRealRun(seed) : undefined;
   const adapter: ResolvedAdapter =
     real === undefined ? await resolveAdapter(options.adapter, strategy === undefined ? {} : { interleave: strategy }) : { name: realFaultAdapter(), store: real.store, close: () => real.close() };
   try {
-    const pageFile = options.report === undefined || options.report === false ? null : pagePath(options.report, scenario.name, seed, adapter.name);
-    const unwritable = pageFile === null ? null : await checkPagePath(pageFile);
-    if (unwritable !== null) {
-      process.stderr.write(`testbed: ${unwritable}\n`);
-      process.exitCode = EXIT.undecided;
-      return;
-    }
     const replay = replayFor(options.scenario, seed, adapter.name, options.faults, strategy);
     if (!options.json) process.stderr.write(pc.dim(`${replay}\n${derivedOptions(plan)}\n`));
     const result = await during(`${scenario.name} seed ${seed} on ${adapter.name}`, () =>

@@ -9,7 +9,8 @@ The protocol is JSON lines on stdin/stdout (docs/ARCHITECTURE.md "Stores in othe
 one request per line, one reply per line with the same id. Expiry is decided by `now`, the store
 time the testbed sends with each command, never by this process's own clock, so a run replays
 exactly. `--no-fencing` accepts a write under any token: a broken store, to see the testbed
-catch it.
+catch it. `--confirming-renewals` makes Renew confirm a live lease without extending it, as a lock
+without heartbeats does, and declares so (capabilities.renewal "confirms").
 
     npx testbed run --scenario stale-holder --seed 1 --adapter exec:"python3 examples/exec-store/lease_store.py"
 """
@@ -35,8 +36,9 @@ def valid_ttl(value):
 
 
 class LeaseStore:
-    def __init__(self, fencing=True):
+    def __init__(self, fencing=True, extend=True):
         self.fencing = fencing
+        self.extend = extend
         self.leases = {}  # scope -> {scope, holder, token, acquiredAt, expiresAt}
         self.last_tokens = {}  # scope -> last token issued (never reset)
         self.versions = {}  # (scope, aggregate) -> version
@@ -91,7 +93,8 @@ class LeaseStore:
             return self.stale(c["scope"], now)
         if now >= row["expiresAt"]:
             return {"kind": "Expired"}
-        row["expiresAt"] = now + c["ttlMs"]
+        if self.extend:
+            row["expiresAt"] = now + c["ttlMs"]
         return {"kind": "Renewed", "lease": dict(row)}
 
     def release(self, c, now):
@@ -124,14 +127,16 @@ class LeaseStore:
 
 
 def main():
-    store = LeaseStore(fencing="--no-fencing" not in sys.argv[1:])
+    confirming = "--confirming-renewals" in sys.argv[1:]
+    store = LeaseStore(fencing="--no-fencing" not in sys.argv[1:], extend=not confirming)
+    capabilities = {"commands": COMMANDS, "deterministic": True, **({"renewal": "confirms"} if confirming else {})}
     for line in sys.stdin:
         if not line.strip():
             continue
         request = json.loads(line)
         kind = request.get("type")
         if kind == "init":
-            reply = {"type": "init_ok", "capabilities": {"commands": COMMANDS, "deterministic": True}}
+            reply = {"type": "init_ok", "capabilities": capabilities}
         elif kind == "execute":
             try:
                 reply = {"type": "outcome", "outcome": store.execute(request["command"], request["now"])}

@@ -4,8 +4,9 @@
 // attempt that gives its job back (ReturnJob) must first have had the store's word against it: its
 // protected write not Accepted, its lease confirmation not Renewed, three confirmations sent (the
 // confirmation gives up when every answer came too late to act on, sim/lease-protocol.ts), a
-// call left without an answer, or a confirmation that did not extend its lease (a store whose
-// renewals only confirm: the lease ends where it was, and the attempt with it). An attempt that gives up otherwise, because its leader lost the
+// call left without an answer, or, on a store whose renewals only confirm (its `renewal` record), a
+// confirmation that did not extend its lease: the lease ends where it was, and the attempt with it.
+// On such a store, a give-up after that confirmation is not judged, for any reason. An attempt that gives up otherwise, because its leader lost the
 // role, breaks the rule. Judged where the role is the scheduler's: a release or deployment
 // coordinator's promotion needs its role guard, so its attempts stop with the role.
 
@@ -13,6 +14,7 @@ import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { indicesOf, pairOperations, storeOps, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
+import { renewalsOnlyConfirm } from './renewal-kind.ts';
 
 const INVARIANT = 'attempts-continue';
 
@@ -20,13 +22,13 @@ const INVARIANT = 'attempts-continue';
 const CONFIRMATION_ROUNDS = 3;
 
 /** Whether, before `before`, the store refused the attempt's write or lease, left a call unanswered, was sent every confirmation, or confirmed without extending. */
-function refusedBefore(calls: ReadonlyArray<Operation>, before: number): boolean {
+function refusedBefore(calls: ReadonlyArray<Operation>, before: number, confirming: boolean): boolean {
   const earlier = calls.filter((op) => op.invoke.index < before);
   if (earlier.filter((op) => op.f === 'Renew').length >= CONFIRMATION_ROUNDS) return true;
   return earlier.some((op) => {
     if (op.completion === null || op.completion.type !== 'ok') return true;
     const kind = (op.completion.value as { readonly kind?: unknown } | null)?.kind;
-    return (op.f === 'Mutate' && kind !== 'Accepted') || (op.f === 'Renew' && (kind !== 'Renewed' || unextended(op)));
+    return (op.f === 'Mutate' && kind !== 'Accepted') || (op.f === 'Renew' && (kind !== 'Renewed' || (confirming && unextended(op))));
   });
 }
 
@@ -47,9 +49,10 @@ export function attemptsContinue(history: History): Verdict {
   if (roles.size !== 1 || !roles.has('scheduler')) return verdictOf([]);
   const byProcess = new Map<string, Operation[]>();
   for (const op of operations) byProcess.set(op.process, [...(byProcess.get(op.process) ?? []), op]);
+  const confirming = renewalsOnlyConfirm(history);
   const violations: Violation[] = [];
   for (const { op, command } of storeOps(operations, 'ReturnJob')) {
-    if (refusedBefore(byProcess.get(op.process) ?? [], op.invoke.index)) continue;
+    if (refusedBefore(byProcess.get(op.process) ?? [], op.invoke.index, confirming)) continue;
     violations.push(violation(INVARIANT, `${op.process} gave job ${command.jobId} back (#${op.invoke.index}) though the store had refused neither its write nor its lease: an attempt under a valid lease gave up its work`, indicesOf(op)));
   }
   return verdictOf(violations);

@@ -78,15 +78,17 @@ function endings(operations: ReadonlyArray<Operation>): ReadonlyMap<string, Read
 
 /** The smallest capacity the scope may have had when `refusal` took effect, or undefined if none was defined. */
 function smallestCapacity(defines: ReadonlyArray<StoreOp<'DefineCapacity'>>, scope: string, refusal: Operation): number | undefined {
-  let latest: { readonly op: Operation; readonly capacity: number } | undefined;
+  const done: Array<{ readonly op: Operation; readonly capacity: number }> = [];
   const inFlight: Array<{ readonly op: Operation; readonly capacity: number }> = [];
   for (const { op, command, outcome } of defines) {
     if (command.scope !== scope || op.completion?.type === 'fail' || (outcome !== null && outcome.kind !== 'Defined')) continue;
-    if (outcome !== null && endOf(op) < refusal.invoke.index) {
-      if (latest === undefined || endOf(op) > endOf(latest.op)) latest = { op, capacity: command.capacity };
-    } else if (op.invoke.index < endOf(refusal)) inFlight.push({ op, capacity: command.capacity });
+    if (outcome !== null && endOf(op) < refusal.invoke.index) done.push({ op, capacity: command.capacity });
+    else if (op.invoke.index < endOf(refusal)) inFlight.push({ op, capacity: command.capacity });
   }
-  const possible = [...(latest === undefined ? [] : [latest]), ...inFlight];
+  // Any completed define that no other was invoked after may have taken effect last (two that
+  // overlapped took effect in either order).
+  const lastOnes = done.filter((d) => !done.some((e) => e.op.invoke.index > endOf(d.op)));
+  const possible = [...lastOnes, ...inFlight];
   return possible.length === 0 ? undefined : Math.min(...possible.map((d) => d.capacity));
 }
 

@@ -61,13 +61,37 @@ function unknownGrantOn(operations: ReadonlyArray<Operation>, scope: string, bef
   });
 }
 
-function afterRecoveries(operations: ReadonlyArray<Operation>, grants: ReadonlyArray<LeaseGrant>, answers: ReadonlyArray<Named>, judged: Set<Operation>): Violation[] {
+/** A restore or failover that put an image in place: the time the image was taken. */
+interface Replacement {
+  readonly index: number;
+  readonly f: string;
+  readonly imageTime: number;
+}
+
+function replacementsOf(history: History): ReadonlyArray<Replacement> {
+  const found: Replacement[] = [];
+  for (const fault of faultsOf(history, ['db-restore', 'db-failover'])) {
+    const imageTime = asFields(fault.value)?.['imageTime'];
+    if (asFields(fault.value)?.skipped !== true && typeof imageTime === 'number') found.push({ index: fault.index, f: fault.f, imageTime });
+  }
+  return found;
+}
+
+/** The last replacement recorded before history index `before`: the state an answer after it comes from. */
+function lastBefore(replacements: ReadonlyArray<Replacement>, before: number): Replacement | undefined {
+  return replacements.filter((r) => r.index < before).at(-1);
+}
+
+function afterRecoveries(operations: ReadonlyArray<Operation>, grants: ReadonlyArray<LeaseGrant>, answers: ReadonlyArray<Named>, replacements: ReadonlyArray<Replacement>, judged: Set<Operation>): Violation[] {
   const violations: Violation[] = [];
   const recoveries = storeOps(operations, 'AdvanceRecoveryEpoch').filter(({ op, outcome }) => outcome?.kind === 'RecoveryAdvanced' && op.completion !== null);
   for (const answer of answers) {
     const given = grantsOf(grants, answer);
     if (given.length === 0) continue;
-    const recovery = recoveries.find(({ op }) => op.completion!.index < answer.op.invoke.index && given.every((g) => g.index < op.invoke.index));
+    // A restore after the recovery may have put back what the recovery removed: only a recovery
+    // since the last replacement before the answer speaks for the state it came from.
+    const since = lastBefore(replacements, answer.op.invoke.index)?.index ?? -1;
+    const recovery = recoveries.find(({ op }) => op.invoke.index > since && op.completion!.index < answer.op.invoke.index && given.every((g) => g.index < op.invoke.index));
     if (recovery === undefined) continue;
     judged.add(answer.op);
     violations.push(
@@ -82,26 +106,24 @@ function afterRecoveries(operations: ReadonlyArray<Operation>, grants: ReadonlyA
   return violations;
 }
 
-function afterImages(history: History, operations: ReadonlyArray<Operation>, grants: ReadonlyArray<LeaseGrant>, answers: ReadonlyArray<Named>, judged: Set<Operation>): Violation[] {
+/** Each answer judged against the last image put in place before it: an earlier image was replaced, and says nothing of the state the answer came from. */
+function afterImages(operations: ReadonlyArray<Operation>, grants: ReadonlyArray<LeaseGrant>, answers: ReadonlyArray<Named>, replacements: ReadonlyArray<Replacement>, judged: Set<Operation>): Violation[] {
   const violations: Violation[] = [];
-  for (const fault of faultsOf(history, ['db-restore', 'db-failover'])) {
-    const imageTime = asFields(fault.value)?.['imageTime'];
-    if (asFields(fault.value)?.skipped === true || typeof imageTime !== 'number') continue;
-    for (const answer of answers) {
-      if (judged.has(answer.op) || answer.op.invoke.index <= fault.index) continue;
-      const given = grantsOf(grants, answer);
-      const lost = given.length > 0 && given.every((g) => g.op.invoke.time > imageTime && endOf(g.op) < fault.index);
-      if (!lost || unknownGrantOn(operations, answer.scope, endOf(answer.op))) continue;
-      judged.add(answer.op);
-      violations.push(
-        violation(
-          INVARIANT,
-          `scope ${answer.scope}: ${answer.op.f} invoked at #${answer.op.invoke.index} was answered Busy by ${answer.holder} with token ${answer.token}, granted at #${given.at(-1)!.index} after the image of ${fault.f} #${fault.index} was taken (time ${imageTime})`,
-          [given.at(-1)!.index, fault.index, ...indicesOf(answer.op)],
-          answer.scope,
-        ),
-      );
-    }
+  for (const answer of answers) {
+    const fault = lastBefore(replacements, answer.op.invoke.index);
+    if (fault === undefined || judged.has(answer.op)) continue;
+    const given = grantsOf(grants, answer);
+    const lost = given.length > 0 && given.every((g) => g.op.invoke.time > fault.imageTime && endOf(g.op) < fault.index);
+    if (!lost || unknownGrantOn(operations, answer.scope, endOf(answer.op))) continue;
+    judged.add(answer.op);
+    violations.push(
+      violation(
+        INVARIANT,
+        `scope ${answer.scope}: ${answer.op.f} invoked at #${answer.op.invoke.index} was answered Busy by ${answer.holder} with token ${answer.token}, granted at #${given.at(-1)!.index} after the image of ${fault.f} #${fault.index} was taken (time ${fault.imageTime})`,
+        [given.at(-1)!.index, fault.index, ...indicesOf(answer.op)],
+        answer.scope,
+      ),
+    );
   }
   return violations;
 }
@@ -110,6 +132,7 @@ export function restoreForgets(history: History): Verdict {
   const operations = pairOperations(history);
   const grants = leaseGrants(history, false);
   const answers = busyAnswers(operations);
+  const replacements = replacementsOf(history);
   const judged = new Set<Operation>();
-  return verdictOf([...afterRecoveries(operations, grants, answers, judged), ...afterImages(history, operations, grants, answers, judged)]);
+  return verdictOf([...afterRecoveries(operations, grants, answers, replacements, judged), ...afterImages(operations, grants, answers, replacements, judged)]);
 }

@@ -14,6 +14,7 @@
 
 import type { History } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
+import { renewalsOnlyConfirm } from './renewal-kind.ts';
 import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
 import { isTruth, numberField, pairOperations, storeOps, stringField } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
@@ -27,7 +28,9 @@ interface Ended {
 }
 
 export function workWithinLease(history: History): Verdict {
-  const grants = byLease(leaseGrants(history, true));
+  // Where renewals only confirm, a Renewed vouches for no more of the lease than its grant did.
+  const confirming = renewalsOnlyConfirm(history);
+  const grants = byLease(leaseGrants(history, true).filter((g) => !(confirming && g.what === 'Renewed')));
   const ends = endsByLease(history);
   const violations: Violation[] = [];
   for (const event of history) {

@@ -1,4 +1,4 @@
-// `testbed run --report [file]`: the page is written (by default under out/runs/), named in the --json document as reportFile, for a user's store module too (its run unshrunk, and the page says why); a path that cannot be written is one line and exit 3, before anything runs and with nothing left behind.
+// `testbed run --report [file]`: the page is written (by default under out/runs/), named in the --json document as reportFile, for a user's store module too (its run unshrunk, and the page says why); a path that cannot be written is bad input: one line and exit 2, before anything runs and with nothing left behind.
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -58,11 +58,16 @@ export default async (options) => {
     expect(html.match(/data-failing="/g)).toHaveLength(1);
   }, 120_000);
 
-  test('to a path that cannot be written: one line, exit 3, nothing run and nothing written', async () => {
+  test('to a path that cannot be written: one line, exit 2, nothing run and nothing written', async () => {
     const dir = scratch();
     writeFileSync(path.join(dir, 'a-file'), '');
+    for (const bad of ['', 'newdir/']) {
+      const refused = await runCliAsync([...FAILING, '--report', bad], { cwd: dir });
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr.trimEnd().split('\n'), bad).toEqual([expect.stringMatching(/^testbed: --report ".*": name the page's file/)]);
+    }
     const run = await runCliAsync([...FAILING, '--report', 'a-file/page.html'], { cwd: dir });
-    expect(run.code).toBe(3);
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^testbed: cannot write the report a-file\/page\.html: .*a-file.* not a directory$/)]);
     expect(readdirSync(dir)).toEqual(['a-file']);

@@ -53,18 +53,20 @@ describe('attempts-continue', () => {
     expect(attemptsContinue(unanswered.build()).valid).toBe(true);
   });
 
-  it('passes an attempt whose confirmation was Renewed without an extension (a store whose renewals only confirm), and still names one that was extended', () => {
+  it('on a store whose renewals only confirm, passes an attempt confirmed without an extension; elsewhere, and once extended, names it', () => {
     const lease = (expiresAt: number) => ({ scope: 'env', holder: 'c1#1', token: 1, acquiredAt: 0, expiresAt });
-    const confirmedOnly = led();
-    confirmedOnly.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
-    confirmedOnly.at(300).op(ATTEMPT, renew, { kind: 'Renewed', lease: lease(1_000) });
-    confirmedOnly.at(310).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
-    expect(attemptsContinue(confirmedOnly.build()).valid).toBe(true);
-    const extended = led();
-    extended.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
-    extended.at(300).op(ATTEMPT, renew, { kind: 'Renewed', lease: lease(1_300) });
-    extended.at(310).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
-    expect(attemptsContinue(extended.build()).valid).toBe(false);
+    const history = (confirming: boolean, expiresAt: number) => {
+      const h = led();
+      if (confirming) h.at(0).truth('renewal', { kind: 'confirms' });
+      h.at(10).op(ATTEMPT, mutate, { kind: 'Accepted', version: 1, token: 1 });
+      h.at(300).op(ATTEMPT, renew, { kind: 'Renewed', lease: lease(expiresAt) });
+      h.at(310).op(ATTEMPT, giveBack, { kind: 'JobReturned', job: {} });
+      return h.build();
+    };
+    expect(attemptsContinue(history(true, 1_000)).valid).toBe(true);
+    expect(attemptsContinue(history(true, 1_300)).valid).toBe(false);
+    // A store that extends (no record) answering at the grant's own millisecond: no excuse.
+    expect(attemptsContinue(history(false, 1_000)).valid).toBe(false);
   });
 
   it('does not judge a coordinator, whose promotion needs its role guard (001 §78–§79)', () => {

@@ -65,6 +65,23 @@ describe('capacity-refusal', () => {
     expect(capacityRefusal(h.build()).valid).toBe(true);
   });
 
+  it('of two defines that overlapped, takes the smaller: either may have taken effect last', () => {
+    const overlapped = (first: number, second: number) => {
+      const h = new HistoryBuilder();
+      h.invoke('admin', 'DefineCapacity', { kind: 'DefineCapacity', scope: 'dev', capacity: first });
+      h.invoke('ops', 'DefineCapacity', { kind: 'DefineCapacity', scope: 'dev', capacity: second });
+      h.event('ops', 'ok', 'DefineCapacity', { kind: 'Defined', capacity: second });
+      h.event('admin', 'ok', 'DefineCapacity', { kind: 'Defined', capacity: first });
+      h.op('c1#1', reserve('r1'), reserved('r1', 2));
+      h.op('c2#1', reserve('r2'), overbooked(1));
+      return capacityRefusal(h.build());
+    };
+    // The define that finished last set 5, the other 1: the refusal at 1u in use is explained.
+    expect(overlapped(5, 1).valid).toBe(true);
+    // Both set 5: 1u in use and 1u asked never exceed it.
+    failing(overlapped(5, 5), 1);
+  });
+
   it('judges permits alike: a Busy after the permit was released', () => {
     const h = new HistoryBuilder();
     defined(h);

@@ -71,4 +71,31 @@ describe('restore-forgets', () => {
     h.op('c2#1', { kind: 'AcquireAll', scopes: ['env'], holder: 'B', ttlMs: 10_000 }, { kind: 'Busy', scope: 'env', holder: 'A', token: 1 });
     failing(restoreForgets(h.build()), 1);
   });
+
+  it('judges an answer by the last image put in place before it, and by a recovery only since then', () => {
+    // A later restore to an image that holds the lease brings it back: Busy naming it is right.
+    const later = new HistoryBuilder();
+    later.at(10);
+    acquired(later, 'c1#1', 'env', 'A', 1);
+    later.at(100).fault('db-restore', { imageTime: 5, blockedScopes: [] });
+    later.at(200).fault('db-restore', { imageTime: 20, blockedScopes: [] });
+    later.op('c2#1', acquire('env', 'B'), { kind: 'Busy', holder: 'A', token: 1, expiresAt: 10_010 });
+    expect(restoreForgets(later.build()).valid).toBe(true);
+    // So does one after a recovery, to an image older than the recovery.
+    const back = new HistoryBuilder();
+    back.at(10);
+    acquired(back, 'c1#1', 'env', 'A', 1);
+    back.at(100).op('recovery#1', { kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: [] }, { kind: 'RecoveryAdvanced', recoveryEpoch: 1, invalidated: 1 });
+    back.at(200).fault('db-restore', { imageTime: 20, blockedScopes: [] });
+    back.op('c2#1', acquire('env', 'B'), { kind: 'Busy', holder: 'A', token: 1, expiresAt: 10_010 });
+    expect(restoreForgets(back.build()).valid).toBe(true);
+    // The last image lacks the lease: still named.
+    const lacking = new HistoryBuilder();
+    lacking.at(10);
+    acquired(lacking, 'c1#1', 'env', 'A', 1);
+    lacking.at(100).fault('db-restore', { imageTime: 20, blockedScopes: [] });
+    lacking.at(200).fault('db-restore', { imageTime: 5, blockedScopes: [] });
+    lacking.op('c2#1', acquire('env', 'B'), { kind: 'Busy', holder: 'A', token: 1, expiresAt: 10_010 });
+    failing(restoreForgets(lacking.build()), 1);
+  });
 });

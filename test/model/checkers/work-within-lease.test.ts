@@ -25,6 +25,15 @@ describe('work-within-lease', () => {
     expect(verdict.violations[0]!.events).toContain(late);
   });
 
+  it('on a store whose renewals only confirm, a Renewed vouches for nothing past the grant', () => {
+    const h = new HistoryBuilder();
+    h.at(0).truth('renewal', { kind: 'confirms' });
+    acquired(h, 'c1#1', 'env', 'A', 7);
+    h.at(TTL / 2).op('c1#1:hb1', renew, { kind: 'Renewed', lease: lease('env', 'A', 7, 0) });
+    h.at(TTL + 5).truth('work-step', step);
+    expect(workWithinLease(h.build()).violations[0]?.message).toMatch(/4 ms after its lease could last: its latest Acquired was requested at t=1/);
+  });
+
   it('counts a renewal only once its reply is in the history: a renewal still hanging vouches for nothing', () => {
     const h = new HistoryBuilder();
     acquired(h, 'c1#1', 'env', 'A', 7);
