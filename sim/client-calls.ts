@@ -72,25 +72,34 @@ export async function storeCall<C extends Command>(sim: CallHost, fiber: Fiber, 
   return answer;
 }
 
-/**
- * An external effect at the provider. A timeout is an unknown outcome: the process is retired
- * (Jepsen). Only a broken policy passes `carryOn`: then the call answers null and the fiber goes on
- * under a new process name, as a client whose retry layer swallowed the timeout would.
- */
-export async function effectCall(sim: CallHost, fiber: Fiber, request: EffectRequest, attempt: number, carryOn: boolean): Promise<boolean | null> {
-  sim.checkAlive(fiber);
+/** An external effect at the provider. A timeout is an unknown outcome: the process is retired (Jepsen). */
+export async function effectCall(sim: CallHost, fiber: Fiber, request: EffectRequest, attempt: number): Promise<boolean> {
   const process = fiber.process;
+  const reply = await sendEffect(sim, fiber, request, attempt);
+  if (reply !== TIMEOUT) return reply.applied;
+  sim.retire(fiber.node, 'effect-timeout');
+  throw new Retired(process);
+}
+
+/**
+ * An effect as only a broken policy sends it: a timeout answers null and the fiber goes on under a
+ * new process name, as a client whose retry layer swallowed the timeout would.
+ */
+export async function effectCarryingOn(sim: CallHost, fiber: Fiber, request: EffectRequest, attempt: number): Promise<boolean | null> {
+  const process = fiber.process;
+  const reply = await sendEffect(sim, fiber, request, attempt);
+  if (reply !== TIMEOUT) return reply.applied;
+  fiber.process = `${process}:after-timeout`;
+  return null;
+}
+
+/** Sends an effect to the provider; settles with its reply or TIMEOUT. */
+function sendEffect(sim: CallHost, fiber: Fiber, request: EffectRequest, attempt: number): Promise<EffectReply | typeof TIMEOUT> {
+  sim.checkAlive(fiber);
   const value = { intentId: request.intentId, scope: request.scope, token: request.token ?? null, holder: request.holder, operation: request.operation, retrySafety: request.retrySafety, attempt };
   const delay = invokeProvider(sim, fiber, 'effect', value);
   if (delay >= 0) sim.queue.push(sim.now + delay, EV_DELIVER, 0, 0, { type: MSG_PROV_REQ, from: fiber.node.name, to: 'provider', fiber, waitId: fiber.waitId, payload: request, conn: 0, listen: null });
-  const reply = await providerReply(sim, fiber, 'effect');
-  if (reply !== TIMEOUT) return reply.applied;
-  if (carryOn) {
-    fiber.process = `${process}:after-timeout`;
-    return null;
-  }
-  sim.retire(fiber.node, 'effect-timeout');
-  throw new Retired(process);
+  return providerReply(sim, fiber, 'effect');
 }
 
 /** Asks the provider whether an effect was applied. */

@@ -26,7 +26,7 @@ import { defineCapacities, schedulePlan } from './agenda.ts';
 import { MessageRouter } from './message-router.ts';
 import { OpLedger } from './op-ledger.ts';
 import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
-import { effectCall, inspectCall, storeCall } from './client-calls.ts';
+import { effectCall, effectCarryingOn, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type Interleaved } from './database-node.ts';
 import { StoreSessions } from './store-sessions.ts';
 import { drainedEnd } from './drain.ts';
@@ -197,9 +197,14 @@ export class Sim {
     return storeCall(this, fiber, command, process, listen);
   }
 
-  /** Calls the provider; a timeout retires the process, unless a broken policy passes `carryOn` (sim/client-calls.ts). */
-  effect(fiber: Fiber, request: EffectRequest, attempt: number, carryOn = false): Promise<boolean | null> {
-    return effectCall(this, fiber, request, attempt, carryOn);
+  /** Calls the provider; a timeout retires the process (sim/client-calls.ts). */
+  effect(fiber: Fiber, request: EffectRequest, attempt: number): Promise<boolean> {
+    return effectCall(this, fiber, request, attempt);
+  }
+
+  /** As `effect`, except that with `carryOn` (only a broken policy) a timeout answers null and the fiber goes on under a new process name. */
+  effectOrCarryOn(fiber: Fiber, request: EffectRequest, attempt: number, carryOn: boolean): Promise<boolean | null> {
+    return carryOn ? effectCarryingOn(this, fiber, request, attempt) : effectCall(this, fiber, request, attempt);
   }
 
   inspect(fiber: Fiber, intentId: string): Promise<boolean> {
