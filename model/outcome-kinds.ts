@@ -2,8 +2,8 @@
 // workload reaches. The compiler holds the table to the port: each listed kind must be one of the
 // command's outcomes, and a kind missing from a list does not compile.
 
-import type { CommandKind } from './commands.ts';
-import type { Outcomes } from './outcomes.ts';
+import type { Command, CommandKind } from './commands.ts';
+import type { OutcomeOf, Outcomes } from './outcomes.ts';
 
 type KindsOf<K extends CommandKind> = ReadonlyArray<Outcomes[K]['kind']>;
 /** The outcome kinds of K that `L` leaves out (never when `L` lists them all). */
@@ -51,3 +51,15 @@ export const COMMAND_KINDS = Object.keys(TABLE) as ReadonlyArray<CommandKind>;
 
 /** `Command:Outcome` for every outcome of every command: the universe outcome coverage is measured against. */
 export const OUTCOME_PAIRS: ReadonlyArray<string> = COMMAND_KINDS.flatMap((command) => (OUTCOME_KINDS[command] as ReadonlyArray<string>).map((outcome) => `${command}:${outcome}`));
+
+/**
+ * Whether `answer` is an outcome of `command`, told by its kind (its token and fields are the port
+ * contract's to check: sim/port-contract.ts). Where an outcome comes apart from its command (a
+ * store's answer, a reply over the simulated network) the compiler cannot tie it to `OutcomeOf<C>`
+ * any more; this check does, at run time.
+ */
+export function isOutcomeOf<C extends Command>(command: C, answer: unknown): answer is OutcomeOf<C> {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('kind' in answer)) return false;
+  const kinds: ReadonlyArray<unknown> = OUTCOME_KINDS[command.kind];
+  return kinds.includes(answer.kind);
+}

@@ -5,16 +5,18 @@
 // a cancelled wait, an expiry), unless its connection died in between.
 
 import type { Command } from '../model/commands.ts';
-import type { OutcomeOf } from '../model/outcomes.ts';
+import { isOutcomeOf } from '../model/outcome-kinds.ts';
+import type { Outcome, OutcomeOf } from '../model/outcomes.ts';
 import { OutcomeUnknownError, StoreLostError, StoreUnavailableError, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
 import { chooserOf, CLOCK_SESSION, insideFunctions, type InterleavedStores, type Interleaving } from '../adapters/interleaving.ts';
 import { chooserFor, STEPS_PER_CALL, STEPS_PER_CALL_INSIDE_FUNCTIONS } from './interleave-strategy.ts';
+import type { BatchEntry } from './batch-order.ts';
 import type { Streams } from './prng.ts';
 import type { HistoryRecorder } from './history-recorder.ts';
 import type { Network } from './network.ts';
-import { contractBreach, type PortContract } from './port-contract.ts';
+import { contractBreach, fieldBreach, kindBreach, type PortContract } from './port-contract.ts';
 import type { ShadowModel } from './shadow-model.ts';
-import { EV_DB_FLUSH, EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_DB_REP, MSG_NOTIFY, type Fiber, type Message, type Node, type SimQueue } from './sim-node.ts';
+import { EV_DB_FLUSH, EV_DELIVER, EV_EXPIRY, FREES_SCOPE, GRANTS, MSG_NOTIFY, OUTCOME_UNKNOWN, UNAVAILABLE, type DbAnswer, type DbRequest, type Fiber, type Node, type SimQueue } from './sim-node.ts';
 
 
 /** What the database node needs of the simulation around it. */
@@ -32,7 +34,7 @@ export interface DatabaseHost {
   readonly contract: PortContract;
   readonly shadow: ShadowModel;
   readonly streams: Streams;
-  reply(m: Message, type: number, payload: unknown): void;
+  reply(m: DbRequest, answer: DbAnswer): void;
 }
 
 /** Controlled interleaving (adapters/interleaving.ts): the session stores and how their statements go. */
@@ -62,9 +64,9 @@ export class DatabaseNode {
   }
 
   /** Executes a request at the database: synchronously when the store allows it (null), else the promise of it. */
-  execute(m: Message): Promise<void> | null {
+  execute(m: DbRequest): Promise<void> | null {
     if (this.host.dbDown || m.conn !== this.host.dbConn) return null;
-    const command = m.payload as Command;
+    const command = m.payload;
     if (this.interleaved !== null) {
       this.enqueue(m, this.interleaved.interleaving.windowMs);
       return null;
@@ -86,11 +88,11 @@ export class DatabaseNode {
     return null;
   }
 
-  private async executeAtDbAsync(m: Message, command: Command): Promise<void> {
+  private async executeAtDbAsync(m: DbRequest, command: Command): Promise<void> {
     this.caller = m.fiber.node;
     let outcome: unknown;
     try {
-      outcome = await this.host.store.execute(command, { process: m.incarnation ?? m.fiber.node.proc, node: m.fiber.node.name });
+      outcome = await this.host.store.execute(command, { process: m.incarnation, node: m.fiber.node.name });
     } catch (error) {
       this.failedAtDb(m, command, error);
       return;
@@ -103,10 +105,10 @@ export class DatabaseNode {
   // ---- controlled interleaving (adapters/interleaving.ts) -------------------------------------
 
   /** Calls waiting for the next batch, in arrival order, with the time each arrived. */
-  private waiting: Array<{ readonly m: Message; readonly at: number }> = [];
+  private waiting: Array<{ readonly m: DbRequest; readonly at: number }> = [];
   private flushPending = false;
 
-  private enqueue(m: Message, windowMs: number): void {
+  private enqueue(m: DbRequest, windowMs: number): void {
     this.waiting.push({ m, at: this.host.now });
     if (this.flushPending) return;
     this.flushPending = true;
@@ -122,9 +124,9 @@ export class DatabaseNode {
    */
   async flush(): Promise<void> {
     this.flushPending = false;
-    const batch: Message[] = [];
+    const batch: DbRequest[] = [];
     const arrivals: number[] = [];
-    const later: Array<{ readonly m: Message; readonly at: number }> = [];
+    const later: Array<{ readonly m: DbRequest; readonly at: number }> = [];
     const sessions = new Set<string>();
     for (const waiting of this.waiting) {
       const m = waiting.m;
@@ -145,7 +147,7 @@ export class DatabaseNode {
     }
     if (batch.length === 0) return;
     const { stores, interleaving } = this.interleaved!;
-    const calls = batch.map((m, i) => ({ session: m.fiber.node.name, command: m.payload as Command, arrivedAt: arrivals[i]! }));
+    const calls = batch.map((m, i) => ({ session: m.fiber.node.name, command: m.payload, arrivedAt: arrivals[i]! }));
     const choosing = stores.passingTime ? [...sessions, CLOCK_SESSION] : [...sessions];
     const chooser = chooserOf(interleaving.strategy);
     const steps = insideFunctions(interleaving.strategy) ? STEPS_PER_CALL_INSIDE_FUNCTIONS : STEPS_PER_CALL;
@@ -156,7 +158,10 @@ export class DatabaseNode {
     this.host.history.truth(this.host.now, 'database', 'interleaving', { calls: [...sessions], schedule: [...result.schedule], finished });
     const clean = result.settled.every(({ call, result: r }) => r.status === 'fulfilled' && contractBreach(calls[call]!.command, r.value) === null);
     if (clean) {
-      const entries = result.settled.map(({ call, result: r, storeTimes }) => ({ command: calls[call]!.command, actual: (r as PromiseFulfilledResult<unknown>).value, process: batch[call]!.fiber.process, storeTimes }));
+      const entries: BatchEntry[] = [];
+      for (const { call, result: r, storeTimes } of result.settled) {
+        if (r.status === 'fulfilled') entries.push({ command: calls[call]!.command, actual: r.value, process: batch[call]!.fiber.process, storeTimes });
+      }
       this.host.shadow.executedBatch(entries, this.host.now);
     } else {
       // Which order the batch ran in cannot be told without every outcome.
@@ -171,39 +176,48 @@ export class DatabaseNode {
   }
 
   /** Notes the store time a request ran at, from `fromMs` to `toMs` (later only in a batch where store time passed). */
-  private ran(m: Message, fromMs: number, toMs = fromMs): void {
-    if (m.invoke !== undefined) this.host.history.ranAt(m.invoke, fromMs, toMs);
+  private ran(m: DbRequest, fromMs: number, toMs = fromMs): void {
+    this.host.history.ranAt(m.invoke, fromMs, toMs);
   }
 
   /** `shadowed`: step the shadow model with this outcome (false when the batch was compared whole). */
-  private committedAtDb(m: Message, command: Command, outcome: unknown, shadowed = true): void {
-    const breach = contractBreach(command, outcome, this.host.contract.shapes);
-    if (breach !== null) {
-      // Not an answer the port allows: a finding about the store; the caller cannot know what happened.
-      this.host.contract.breach(command, m.fiber.process, this.host.now, breach);
-      this.host.shadow.lost(command, 'the store broke the port contract');
-      this.host.reply(m, MSG_DB_REP, { error: 'unknown' });
+  private committedAtDb(m: DbRequest, command: Command, answer: unknown, shadowed = true): void {
+    // The store's answer is checked against the port (port-contract.ts) before anything reads it.
+    if (!isOutcomeOf(command, answer)) {
+      this.brokeContract(m, command, kindBreach(command, answer));
       return;
     }
-    if (shadowed) this.host.shadow.executed(command, this.host.now, outcome, m.fiber.process, null);
-    if (command.kind === 'Mutate' && (outcome as { kind: string }).kind === 'Accepted') {
-      const o = outcome as { version: number; token: number };
-      this.host.history.truth(this.host.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: o.token, holder: command.holder, version: o.version });
+    const breach = fieldBreach(command, answer, this.host.contract.shapes);
+    if (breach !== null) {
+      this.brokeContract(m, command, breach);
+      return;
     }
-    this.host.reply(m, MSG_DB_REP, { outcome });
-    this.afterCommit(m, command, outcome as { kind: string });
+    const outcome = answer;
+    if (shadowed) this.host.shadow.executed(command, this.host.now, outcome, m.fiber.process, null);
+    if (command.kind === 'Mutate' && outcome.kind === 'Accepted') {
+      this.host.history.truth(this.host.now, 'resource', 'mutation-accepted', { scope: command.scope, aggregate: command.aggregate, token: outcome.token, holder: command.holder, version: outcome.version });
+    }
+    this.host.reply(m, outcome);
+    this.afterCommit(m, command, outcome);
+  }
+
+  /** Not an answer the port allows: a finding about the store; the caller cannot know what happened. */
+  private brokeContract(m: DbRequest, command: Command, what: string): void {
+    this.host.contract.breach(command, m.fiber.process, this.host.now, what);
+    this.host.shadow.lost(command, 'the store broke the port contract');
+    this.host.reply(m, OUTCOME_UNKNOWN);
   }
 
   /**
    * An infrastructure failure is answered as unknown or unavailable. Anything else the store
    * throws is a bug of the store: a port-contract finding, and an unknown outcome for the caller.
    */
-  private failedAtDb(m: Message, command: Command, error: unknown): void {
+  private failedAtDb(m: DbRequest, command: Command, error: unknown): void {
     // The store can no longer be called (its process ended, a call never settled): the run
     // cannot go on, and ends undecided.
     if (error instanceof StoreLostError) throw error;
     if (error instanceof StoreUnavailableError) {
-      this.host.reply(m, MSG_DB_REP, { error: 'unavailable' });
+      this.host.reply(m, UNAVAILABLE);
       return;
     }
     if (!(error instanceof OutcomeUnknownError)) {
@@ -211,7 +225,7 @@ export class DatabaseNode {
       this.host.contract.breach(command, m.fiber.process, this.host.now, `threw ${message.split('\n')[0]}`);
     }
     this.host.shadow.lost(command, error instanceof Error ? error.message : String(error));
-    this.host.reply(m, MSG_DB_REP, { error: 'unknown' });
+    this.host.reply(m, OUTCOME_UNKNOWN);
   }
 
   // ---- notifications (LISTEN/NOTIFY) ---------------------------------------------------------
@@ -222,7 +236,7 @@ export class DatabaseNode {
   private readonly leaseExpiry = new Map<string, number>();
 
   /** What a committed command means for the scope channels: listen, arm an expiry, notify. */
-  private afterCommit(m: Message, command: Command, outcome: { kind: string }): void {
+  private afterCommit(m: DbRequest, command: Command, outcome: Outcome): void {
     if (m.listen !== null && !GRANTS.has(outcome.kind)) {
       for (const scope of m.listen) {
         let sessions = this.listeners.get(scope);
@@ -240,16 +254,15 @@ export class DatabaseNode {
     switch (outcome.kind) {
       case 'Acquired':
       case 'Renewed':
-      case 'HandedOff': {
-        const lease = (outcome as unknown as { lease: { scope: string; expiresAt: number } }).lease;
-        this.armExpiry(lease.scope, lease.expiresAt);
+      case 'HandedOff':
+        this.armExpiry(outcome.lease.scope, outcome.lease.expiresAt);
         break;
-      }
       case 'AcquiredAll':
-        for (const lease of (outcome as unknown as { leases: ReadonlyArray<{ scope: string; expiresAt: number }> }).leases) this.armExpiry(lease.scope, lease.expiresAt);
+        for (const lease of outcome.leases) this.armExpiry(lease.scope, lease.expiresAt);
         break;
       case 'Busy':
-        if (command.kind === 'Acquire') this.armExpiry(command.scope, (outcome as unknown as { expiresAt: number }).expiresAt);
+        // Only Acquire's Busy says when the lease in the way expires.
+        if (command.kind === 'Acquire' && 'expiresAt' in outcome) this.armExpiry(command.scope, outcome.expiresAt);
         break;
     }
   }
@@ -278,7 +291,7 @@ export class DatabaseNode {
       if (fiber.dead || conn !== this.host.dbConn) continue;
       const delay = this.host.network.transit('db', fiber.node.name, this.host.faultsOn);
       if (delay < 0) continue;
-      this.host.queue.push(this.host.now + delay, EV_DELIVER, 0, 0, { type: MSG_NOTIFY, from: 'db', to: fiber.node.name, fiber, waitId: 0, payload: scope, conn: this.host.dbConn, listen: null } satisfies Message);
+      this.host.queue.push(this.host.now + delay, EV_DELIVER, 0, 0, { type: MSG_NOTIFY, from: 'db', to: fiber.node.name, fiber, waitId: 0, payload: scope, conn: this.host.dbConn, listen: null });
     }
   }
 }

@@ -36,12 +36,12 @@ export async function runEffect(sim: Sim, fiber: Fiber, j: Journal, held: HeldLe
   world(sim).unobserved.set(fiber.node.proc, { intentId, scope });
   const request = { intentId, scope, token, holder: holderName(sim, fiber.node), operation: op.operation, retrySafety: op.retrySafety, fencing: op.fencing && sim.policy.sendFencingToken && token !== undefined };
   const carryOn = sim.policy.retryMiddleware || sim.policy.unknownIsFailure;
-  let applied = await sim.effect(fiber, request, j.attempt, carryOn);
+  let applied = await sim.effectOrCarryOn(fiber, request, j.attempt, carryOn);
   if (applied === null) {
     // Only a broken policy gets here: the timeout was not treated as an unknown outcome (§53, §194).
     if (sim.policy.unknownIsFailure && held !== null) await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Failed' });
     j.attempt += 1;
-    applied = (await sim.effect(fiber, request, j.attempt)) as boolean;
+    applied = await sim.effect(fiber, request, j.attempt);
   }
   j.effectInFlight = false;
   world(sim).unobserved.delete(fiber.node.proc);

@@ -26,13 +26,13 @@ import { defineCapacities, schedulePlan } from './agenda.ts';
 import { MessageRouter } from './message-router.ts';
 import { OpLedger } from './op-ledger.ts';
 import { FiberDriver, sleepLocal, waitNotify } from './fibers.ts';
-import { effectCall, inspectCall, storeCall } from './client-calls.ts';
+import { effectCall, effectCarryingOn, inspectCall, storeCall } from './client-calls.ts';
 import { DatabaseNode, type Interleaved } from './database-node.ts';
 import { StoreSessions } from './store-sessions.ts';
 import { drainedEnd } from './drain.ts';
 import { renewalOf } from './renewal-kind.ts';
 import { EV_COORD, EV_DB_FLUSH, EV_DELIVER, EV_END_FAULT, EV_EXPIRY, EV_FAULT, EV_LIVENESS, EV_OP, EV_RESTART, EV_RESUME, EV_SNAPSHOT, EV_WAKE } from './sim-node.ts';
-import { Fiber, Node, Retired, type Message, type SimCoordination, type SimEvents } from './sim-node.ts';
+import { Fiber, Node, Retired, type DbAnswer, type DbRequest, type SimCoordination, type SimEvents, type Wake } from './sim-node.ts';
 
 export { EV_COORD, Fiber, Node, type Journal, type SimCoordination } from './sim-node.ts';
 
@@ -168,7 +168,7 @@ export class Sim {
   }
 
   /** Parks the running fiber until the agenda wakes it with a matching wait id. */
-  block(fiber: Fiber): Promise<unknown> {
+  block(fiber: Fiber): Promise<Wake> {
     return this.fibers.block(fiber);
   }
 
@@ -197,9 +197,14 @@ export class Sim {
     return storeCall(this, fiber, command, process, listen);
   }
 
-  /** Calls the provider; a timeout retires the process, unless a broken policy passes `carryOn` (sim/client-calls.ts). */
-  effect(fiber: Fiber, request: EffectRequest, attempt: number, carryOn = false): Promise<boolean | null> {
-    return effectCall(this, fiber, request, attempt, carryOn);
+  /** Calls the provider; a timeout retires the process (sim/client-calls.ts). */
+  effect(fiber: Fiber, request: EffectRequest, attempt: number): Promise<boolean> {
+    return effectCall(this, fiber, request, attempt);
+  }
+
+  /** As `effect`, except that with `carryOn` (only a broken policy) a timeout answers null and the fiber goes on under a new process name. */
+  effectOrCarryOn(fiber: Fiber, request: EffectRequest, attempt: number, carryOn: boolean): Promise<boolean | null> {
+    return carryOn ? effectCarryingOn(this, fiber, request, attempt) : effectCall(this, fiber, request, attempt);
   }
 
   inspect(fiber: Fiber, intentId: string): Promise<boolean> {
@@ -310,9 +315,9 @@ export class Sim {
 
   private readonly router = new MessageRouter(this, this.db, this.fibers);
 
-  /** Sends the answer to a request back over the network (from the request's receiver). */
-  reply(m: Message, type: number, payload: unknown): void {
-    this.router.reply(m, type, payload);
+  /** Sends the database's answer to a store call back over the network. */
+  reply(m: DbRequest, answer: DbAnswer): void {
+    this.router.replyFromDb(m, answer);
   }
 
   // ---- faults -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // anything else it throws is kept and ends the run (the loop rethrows it).
 
 import { strict as assert } from 'node:assert';
-import { EV_RESUME, EV_WAKE, Retired, TIMEOUT, WAKE_TIMEOUT, type Fiber, type HeldReply, type SimQueue } from './sim-node.ts';
+import { EV_RESUME, EV_WAKE, Retired, TIMEOUT, WAKE_TIMEOUT, type Fiber, type HeldReply, type SimQueue, type Wake } from './sim-node.ts';
 
 export type { HeldReply };
 
@@ -15,8 +15,8 @@ export class FiberDriver {
   failure: unknown = null;
 
   /** Parks the running fiber until the agenda wakes it with a matching wait id. */
-  block(fiber: Fiber): Promise<unknown> {
-    return new Promise((resolve) => {
+  block(fiber: Fiber): Promise<Wake> {
+    return new Promise<Wake>((resolve) => {
       fiber.resume = resolve;
       this.fireSignal();
     });
@@ -55,7 +55,7 @@ export class FiberDriver {
   }
 
   /** Starts or resumes `fiber` with `value`; settles when it parks again or ends. */
-  step(fiber: Fiber, value: unknown): Promise<void> {
+  step(fiber: Fiber, value: Wake): Promise<void> {
     return new Promise<void>((done) => {
       this.signal = done;
       if (!fiber.started) {
@@ -85,7 +85,7 @@ export class FiberDriver {
 export interface WaitHost {
   readonly now: number;
   readonly queue: SimQueue;
-  block(fiber: Fiber): Promise<unknown>;
+  block(fiber: Fiber): Promise<Wake>;
   checkAlive(fiber: Fiber): void;
 }
 

@@ -6,8 +6,8 @@ import type { FaultKind } from '../model/history.ts';
 import type { DatabaseNode } from './database-node.ts';
 import type { FiberDriver } from './fibers.ts';
 import type { Network } from './network.ts';
-import type { EffectRequest, Provider } from './provider.ts';
-import { EV_DELIVER, EV_RESUME, MSG_DB_REP, MSG_DB_REQ, MSG_INSP_REQ, MSG_NOTIFY, MSG_PROV_REP, MSG_PROV_REQ, type Message, type SimQueue } from './sim-node.ts';
+import type { EffectReply, Provider } from './provider.ts';
+import { EV_DELIVER, EV_RESUME, MSG_DB_REP, MSG_DB_REQ, MSG_INSP_REQ, MSG_NOTIFY, MSG_PROV_REP, MSG_PROV_REQ, type DbAnswer, type DbRequest, type InspectRequest, type Message, type ProviderRequest, type Reply, type SimQueue } from './sim-node.ts';
 
 /** What the router needs of the simulation. */
 export interface RouterHost {
@@ -47,7 +47,7 @@ export class MessageRouter {
         this.applyAtProvider(m);
         return null;
       case MSG_INSP_REQ:
-        this.reply(m, MSG_PROV_REP, this.host.provider.inspect(m.payload as string));
+        this.replyFromProvider(m, this.host.provider.inspect(m.payload));
         return null;
       case MSG_PROV_REP:
         return this.wakeFromMessage(m, m.waitId);
@@ -64,27 +64,35 @@ export class MessageRouter {
     return null;
   }
 
-  private wakeFromMessage(m: Message, waitId: number): Promise<void> | null {
+  /** The reply message itself wakes the fiber: its caller narrows it by its `type`. */
+  private wakeFromMessage(m: Reply, waitId: number): Promise<void> | null {
     const fiber = m.fiber;
     if (fiber.dead || fiber.waitId !== waitId || fiber.resume === null) return null;
     // A paused node processes the reply when it resumes; otherwise it is processed now.
     if (fiber.node.pausedUntil > this.host.now) {
-      this.host.queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, { fiber, waitId, value: m.payload });
+      this.host.queue.push(fiber.node.pausedUntil, EV_RESUME, 0, 0, { fiber, waitId, value: m });
       return null;
     }
-    return this.fibers.step(fiber, m.payload);
+    return this.fibers.step(fiber, m);
   }
 
-  /** Sends the answer to a request back over the network (from the request's receiver). */
-  reply(m: Message, type: number, payload: unknown): void {
+  /** Sends the database's answer to a store call back over the network. */
+  replyFromDb(m: DbRequest, answer: DbAnswer): void {
     const delay = this.host.network.transit(m.to, m.from, this.host.faultsOn);
     if (delay < 0) return;
-    this.host.queue.push(this.host.now + delay, EV_DELIVER, 0, 0, { type, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload, conn: this.host.dbConn, listen: null } satisfies Message);
+    this.host.queue.push(this.host.now + delay, EV_DELIVER, 0, 0, { type: MSG_DB_REP, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload: answer, conn: this.host.dbConn, listen: null });
   }
 
-  private applyAtProvider(m: Message): void {
-    const request = m.payload as EffectRequest;
+  /** Sends the provider's answer to an effect or an inspection back over the network. */
+  private replyFromProvider(m: ProviderRequest | InspectRequest, reply: EffectReply): void {
+    const delay = this.host.network.transit(m.to, m.from, this.host.faultsOn);
+    if (delay < 0) return;
+    this.host.queue.push(this.host.now + delay, EV_DELIVER, 0, 0, { type: MSG_PROV_REP, from: m.to, to: m.from, fiber: m.fiber, waitId: m.waitId, payload: reply, conn: this.host.dbConn, listen: null });
+  }
+
+  private applyAtProvider(m: ProviderRequest): void {
+    const request = m.payload;
     const reply = this.host.provider.call(this.host.now, request, this.host.faultsOn, (applied) => this.host.fault('provider-timeout', { intentId: request.intentId, applied }));
-    if (reply !== null) this.reply(m, MSG_PROV_REP, reply);
+    if (reply !== null) this.replyFromProvider(m, reply);
   }
 }

@@ -6,7 +6,8 @@
 // process and what the store did; the caller sees the call's outcome as unknown.
 
 import type { Command } from '../model/commands.ts';
-import { OUTCOME_KINDS } from '../model/outcome-kinds.ts';
+import { isOutcomeOf, OUTCOME_KINDS } from '../model/outcome-kinds.ts';
+import type { Outcome } from '../model/outcomes.ts';
 import { shapeBreach } from './outcome-schema.ts';
 import type { Violation } from '../model/verdict.ts';
 
@@ -18,23 +19,28 @@ export const PORT_CONTRACT = 'port-contract';
  * compiler types: the parse would cost them about 6% of their runs for nothing).
  */
 export function contractBreach(command: Command, outcome: unknown, shapes = true): string | null {
-  const allowed = OUTCOME_KINDS[command.kind] as ReadonlyArray<string>;
-  if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) return `answered ${describe(outcome)}, not an outcome object`;
-  const kind = (outcome as { kind?: unknown }).kind;
-  if (typeof kind !== 'string' || !allowed.includes(kind)) {
-    return `answered ${describe(outcome)}, which is not an outcome of ${command.kind} (one of ${allowed.join(', ')})`;
-  }
-  const token = tokenOf(outcome);
-  if (token !== undefined && !(Number.isSafeInteger(token) && (token as number) > 0)) return `answered ${describe(outcome)}: a fencing token must be a positive safe integer`;
-  if (!shapes) return null;
-  const shape = shapeBreach(command.kind, outcome);
-  return shape === null ? null : `answered ${describe(outcome)}, which is not the port's shape of ${kind}: ${shape}`;
+  return isOutcomeOf(command, outcome) ? fieldBreach(command, outcome, shapes) : kindBreach(command, outcome);
 }
 
-/** The token of an outcome that grants or names a lease, if it has one. */
-function tokenOf(outcome: object): unknown {
-  const lease = (outcome as { lease?: unknown }).lease;
-  if (typeof lease === 'object' && lease !== null && 'token' in lease) return (lease as { token: unknown }).token;
+/** Why an answer that is not an outcome of `command` (isOutcomeOf) breaks the port. */
+export function kindBreach(command: Command, outcome: unknown): string {
+  if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) return `answered ${describe(outcome)}, not an outcome object`;
+  return `answered ${describe(outcome)}, which is not an outcome of ${command.kind} (one of ${OUTCOME_KINDS[command.kind].join(', ')})`;
+}
+
+/** Why an outcome of `command`'s kinds still breaks the port (its token, with `shapes` its fields); null when it does not. */
+export function fieldBreach(command: Command, outcome: Outcome, shapes = true): string | null {
+  const token = tokenOf(outcome);
+  if (token !== undefined && !(typeof token === 'number' && Number.isSafeInteger(token) && token > 0)) return `answered ${describe(outcome)}: a fencing token must be a positive safe integer`;
+  if (!shapes) return null;
+  const shape = shapeBreach(command.kind, outcome);
+  return shape === null ? null : `answered ${describe(outcome)}, which is not the port's shape of ${outcome.kind}: ${shape}`;
+}
+
+/** The token of an outcome that grants or names a lease, if it has one (its fields are not checked yet: any value). */
+function tokenOf(outcome: Outcome): unknown {
+  const lease: unknown = 'lease' in outcome ? outcome.lease : undefined;
+  if (typeof lease === 'object' && lease !== null && 'token' in lease) return lease.token;
   return undefined;
 }
 

@@ -1,12 +1,16 @@
 // The pieces the engine is made of, apart from the engine itself: event and message codes, the
-// messages the simulated network carries, a controller machine (Node) and its fibers, and the
+// messages the simulated network carries (a union of kinds, each with its payload typed, so that a
+// switch on a message's kind narrows it), a controller machine (Node) and its fibers, and the
 // control-flow signal that stops a retired process's protocol code (sim/engine.ts drives them).
 
 import { LocalClock } from './clock.ts';
 import type { CoordinationFault } from './coordination/faults.ts';
 import type { CoordinationPicture } from '../model/cluster-doctor.ts';
+import type { Command } from '../model/commands.ts';
+import type { Outcome } from '../model/outcomes.ts';
 import type { EventQueue } from './event-queue.ts';
 import type { OpSpec, ScriptedFault } from './plan.ts';
+import type { EffectReply, EffectRequest } from './provider.ts';
 
 export const EV_OP = 1;
 export const EV_DELIVER = 2;
@@ -31,7 +35,7 @@ export const WAKE_TIMEOUT = 1;
 export interface HeldReply {
   readonly fiber: Fiber;
   readonly waitId: number;
-  readonly value: unknown;
+  readonly value: Reply;
 }
 
 /** A coordination timer: the rest of its shape is the coordination layer's (sim/coordination/service.ts). */
@@ -67,6 +71,7 @@ export type SimQueue = EventQueue<SimEvents>;
 /** How often the replica/backup image is taken when a plan has failover or restore. */
 export const SNAPSHOT_INTERVAL_MS = 100;
 
+/** Message kinds, the `type` of each kind of Message below. */
 export const MSG_DB_REQ = 1;
 export const MSG_DB_REP = 2;
 export const MSG_PROV_REQ = 3;
@@ -76,6 +81,10 @@ export const MSG_NOTIFY = 6;
 
 /** The value a fiber is woken with when its call timed out. */
 export const TIMEOUT: unique symbol = Symbol('timeout');
+/** A store call's answer when the store was unavailable: a definite failure. */
+export const UNAVAILABLE: unique symbol = Symbol('unavailable');
+/** A store call's answer when its outcome cannot be known (the store failed mid-call, or broke the port contract). */
+export const OUTCOME_UNKNOWN: unique symbol = Symbol('outcome-unknown');
 
 /** Outcomes after which a scope may have room for a waiter: its listeners are notified. */
 export const FREES_SCOPE: ReadonlySet<string> = new Set(['Released', 'ForceReleased', 'HandedOff', 'WaitCancelled', 'PermitReleased', 'Reconciled']);
@@ -98,22 +107,49 @@ export class Retired extends Error {
 }
 
 
-export interface Message {
-  readonly type: number;
+/**
+ * What every message carries: `payload` is what its kind says. Every kind has these fields in
+ * this order, and names its payload `payload`, so that the router's reads see few object shapes.
+ */
+interface Envelope<T extends number, P> {
+  readonly type: T;
   readonly from: string;
   readonly to: string;
+  /** The fiber whose call this is: a reply wakes it, a notification goes to its session. */
   readonly fiber: Fiber;
   readonly waitId: number;
-  readonly payload: unknown;
+  readonly payload: P;
   /** Database connection generation for db replies: a reply from before a crash or failover is lost. */
   readonly conn: number;
-  /** A db request that also LISTENs on these scope channels in the same session (or null). */
+  /** A db request that also LISTENs on these scope channels in the same session (null on every other kind). */
   readonly listen: ReadonlyArray<string> | null;
-  /** The controller incarnation (`c1#2`) whose fiber sent a db request, as it was when sent. */
-  readonly incarnation?: string;
-  /** The history index of a db request's invoke: the database notes the store time it ran at there. */
-  readonly invoke?: number;
 }
+
+/** A store call on its way to the database node. */
+export interface DbRequest extends Envelope<typeof MSG_DB_REQ, Command> {
+  /** The controller incarnation (`c1#2`) whose fiber sent it, as it was when sent. */
+  readonly incarnation: string;
+  /** The history index of its invoke: the database notes the store time it ran at there. */
+  readonly invoke: number;
+}
+/** How a store call ended at the database: the store's outcome, or one of the two failures. */
+export type DbAnswer = Outcome | typeof UNAVAILABLE | typeof OUTCOME_UNKNOWN;
+export type DbReply = Envelope<typeof MSG_DB_REP, DbAnswer>;
+/** An external effect on its way to the provider. */
+export type ProviderRequest = Envelope<typeof MSG_PROV_REQ, EffectRequest>;
+/** A question to the provider whether the effect of an intent (the payload) was applied. */
+export type InspectRequest = Envelope<typeof MSG_INSP_REQ, string>;
+/** The provider's answer to an effect or an inspection. */
+export type ProviderReply = Envelope<typeof MSG_PROV_REP, EffectReply>;
+/** NOTIFY on the scope channel of the payload, to a session that listens on it. */
+export type Notify = Envelope<typeof MSG_NOTIFY, string>;
+
+/** What the simulated network carries; the router switches on `type`, which narrows the payload. */
+export type Message = DbRequest | DbReply | ProviderRequest | InspectRequest | ProviderReply | Notify;
+/** The messages that wake the fiber they name. */
+export type Reply = DbReply | ProviderReply | Notify;
+/** What a parked fiber is woken with: the reply it waited for, TIMEOUT, or nothing (a sleep is over). */
+export type Wake = Reply | typeof TIMEOUT | undefined;
 
 export interface Journal {
   op: OpSpec;
@@ -139,7 +175,7 @@ export class Node {
 }
 
 export class Fiber {
-  resume: ((value: unknown) => void) | null = null;
+  resume: ((value: Wake) => void) | null = null;
   waitId = 0;
   dead = false;
   started = false;

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
 import type { Store, StoreFactory } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
+import { isOutcomeOf } from '../../model/outcome-kinds.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
 import { contractBreach } from '../../sim/port-contract.ts';
@@ -34,6 +35,12 @@ describe('contractBreach', () => {
     expect(contractBreach(acquire, { kind: 'Released', token: 1 })).toMatch(/not an outcome of Acquire/);
     expect(contractBreach(acquire, null)).toMatch(/not an outcome object/);
     expect(contractBreach(acquire, 'Acquired')).toMatch(/not an outcome object/);
+    expect(contractBreach(acquire, Object.assign([], { kind: 'Busy' }))).toMatch(/not an outcome object/);
+  });
+
+  test('isOutcomeOf tells an outcome of the command by its kind, as the contract does', () => {
+    expect(isOutcomeOf(acquire, { kind: 'Busy', holder: 'B', token: 2, expiresAt: 5 })).toBe(true);
+    for (const answer of [{ kind: 'Released' }, { kind: 'Nonsense' }, {}, null, 'Acquired', Object.assign([], { kind: 'Busy' })]) expect(isOutcomeOf(acquire, answer), JSON.stringify(answer)).toBe(false);
   });
 
   test('a lease token must be a positive safe integer', () => {
