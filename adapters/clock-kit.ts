@@ -46,8 +46,9 @@ export function clockKit(time: TimeSource | 'database'): ClockKit {
   let ticking: Promise<void> | null = null;
   const driver: KitDriver = {
     async advance(call) {
-      escapes.current = call;
       while (ticking !== null) await ticking;
+      // Named once the ticks before it ran: what escapes from here on runs on this call's tick.
+      escapes.current = call;
       const target = time.now();
       // Store time never goes back in a run; if a TimeSource did, the clock waits for it to catch up.
       if (target <= clock.now) return;
