@@ -16,7 +16,7 @@ import type { PostgresServer } from '../adapters/postgres/harness.ts';
 import { UndecidedError, UsageError } from './errors.ts';
 import type { ResolvedAdapter } from './resolved-adapter.ts';
 import { userStore, whyNotLoaded } from './user-store.ts';
-import { loaderFor, noLoaderLine } from './typescript-modules.ts';
+import { asEsModule, loaderFor, NO_LOADER_CODES, noLoaderLine } from './typescript-modules.ts';
 
 export type { ResolvedAdapter } from './resolved-adapter.ts';
 
@@ -126,9 +126,10 @@ async function resolveModule(spec: string, interleave: InterleaveStrategy | unde
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
-    if (!loader && (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') throw new UndecidedError(noLoaderLine(spec));
+    if (!loader && NO_LOADER_CODES.has(String((error as { code?: unknown }).code))) throw new UndecidedError(noLoaderLine(spec));
     throw new UsageError(`cannot load adapter module ${spec}: ${await whyNotLoaded(file, spec, error)}`);
   }
+  loaded = asEsModule(loaded);
   if (typeof loaded.default !== 'function') {
     throw new UsageError(`adapter module ${spec} has no default export that is a store factory (an async function returning a store)`);
   }

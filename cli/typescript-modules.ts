@@ -43,6 +43,23 @@ export async function loaderFor(file: string): Promise<boolean> {
   return false;
 }
 
+/**
+ * What Node raises for a TypeScript module it cannot run: an unknown extension (Node 20), or type
+ * syntax it does not strip itself (later versions, which load plain `.ts` files on their own).
+ */
+export const NO_LOADER_CODES: ReadonlySet<string> = new Set(['ERR_UNKNOWN_FILE_EXTENSION', 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX', 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING']);
+
+/**
+ * The module's exports as an ES module has them. In a project without `"type": "module"` tsx runs a
+ * `.ts` module as CommonJS, and importing it gives its whole `module.exports` as the default export
+ * (`{ __esModule: true, default: factory }`); code tsx compiles unwraps that on its own, the
+ * installed package (compiled by tsc) does it here.
+ */
+export function asEsModule(loaded: { default?: unknown }): { default?: unknown } {
+  const inner = loaded.default as { __esModule?: unknown; default?: unknown } | null | undefined;
+  return typeof inner === 'object' && inner !== null && inner.__esModule === true ? { default: inner.default } : loaded;
+}
+
 /** The one line saying how to load a TypeScript store module when no loader could be found. */
 export function noLoaderLine(spec: string): string {
   return `adapter module ${spec} is TypeScript and no TypeScript loader was found: install tsx in your project (npm install --save-dev tsx), or run with NODE_OPTIONS=--import=<a loader>`;

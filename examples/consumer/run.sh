@@ -59,6 +59,23 @@ npx testbed sweep --scenario all --seeds 1..20 --adapter ./src/store.ts
 step "a replay line as printed, pasted: npx testbed run on a TypeScript store module"
 npx testbed run --scenario stale-holder --seed 1 --adapter ./src/store.ts
 
+step "the same in a CommonJS project (no \"type\": \"module\"), where tsx runs the module as CommonJS"
+mkdir "$work/cjs"
+cp -R src "$work/cjs/src"
+node -e 'const p = require("./package.json"); delete p.type; require("fs").writeFileSync(process.argv[1], JSON.stringify(p, null, 2))' "$work/cjs/package.json"
+ln -s "$work/app/node_modules" "$work/cjs/node_modules"
+(cd "$work/cjs" && npx --no-install testbed run --scenario stale-holder --seed 1 --adapter ./src/store.ts)
+
+step "a TypeScript store module with no tsx in reach: one line, exit 3"
+mkdir "$work/bare"
+printf 'export default async () => ({ name: "bare", execute: async () => ({}), close: async () => {} });\n' >"$work/bare/store.ts"
+set +e
+bare=$(cd "$work/bare" && node "$work/app/node_modules/concurrency-testbed/cli/bin.mjs" run --scenario stale-holder --seed 1 --adapter ./store.ts 2>&1)
+rc=$?
+set -e
+echo "$bare"
+[ "$rc" -eq 3 ] && [ "$(printf '%s\n' "$bare" | wc -l)" -eq 1 ] || { echo "consumer: a TypeScript module with no loader gave exit $rc, expected one line and exit 3" >&2; exit 1; }
+
 step "npx testbed check --runs 20000 on the lease-only store with opaque fences, stderr piped: progress lines"
 tb check --adapter ./src/lease-store.ts --runs 20000 --seed 1 2>"$work/check-progress.txt"
 cat "$work/check-progress.txt"
