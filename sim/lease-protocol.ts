@@ -87,16 +87,16 @@ async function giveUpWait(sim: Sim, fiber: Fiber, waitProcess: string, scope: st
 }
 
 /**
- * Confirms the lease with the store right before a side effect (§157–§160): a holder cannot
- * assume its lease is still valid after a pause, a partition or a failover.
- */
-/**
  * The share of a TTL a holder whose renewals only confirm keeps back at the end of its window for
  * its effect call to reach the provider: a tenth, as much as the window keeps back for clock drift.
  * (A renewal that extends leaves at least two thirds; a held or partitioned call outlasts either.)
  */
 const EFFECT_LANDING_SHARE = 0.1;
 
+/**
+ * Confirms the lease with the store right before a side effect (§157–§160): a holder cannot
+ * assume its lease is still valid after a pause, a partition or a failover.
+ */
 export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<boolean> {
   const policy = sim.policy;
   if (held.lost && policy.stopOnRenewalFailure) return false;

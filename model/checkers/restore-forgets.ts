@@ -88,10 +88,12 @@ function afterRecoveries(operations: ReadonlyArray<Operation>, grants: ReadonlyA
   for (const answer of answers) {
     const given = grantsOf(grants, answer);
     if (given.length === 0) continue;
-    // A restore after the recovery may have put back what the recovery removed: only a recovery
-    // since the last replacement before the answer speaks for the state it came from.
-    const since = lastBefore(replacements, answer.op.invoke.index)?.index ?? -1;
-    const recovery = recoveries.find(({ op }) => op.invoke.index > since && op.completion!.index < answer.op.invoke.index && given.every((g) => g.index < op.invoke.index));
+    // A restore after the recovery may have put back what the recovery removed: a recovery speaks
+    // for the state an answer came from when it came after the last replacement before the
+    // answer, or was over before that replacement's image was taken (the image holds it).
+    const last = lastBefore(replacements, answer.op.invoke.index);
+    const reflected = (op: Operation): boolean => last === undefined || op.invoke.index > last.index || op.completion!.time < last.imageTime;
+    const recovery = recoveries.find(({ op }) => reflected(op) && op.completion!.index < answer.op.invoke.index && given.every((g) => g.index < op.invoke.index));
     if (recovery === undefined) continue;
     judged.add(answer.op);
     violations.push(

@@ -98,4 +98,14 @@ describe('restore-forgets', () => {
     lacking.op('c2#1', acquire('env', 'B'), { kind: 'Busy', holder: 'A', token: 1, expiresAt: 10_010 });
     failing(restoreForgets(lacking.build()), 1);
   });
+
+  it('still judges by a recovery that the image put in place after it was taken from', () => {
+    const h = new HistoryBuilder();
+    h.at(10);
+    acquired(h, 'c1#1', 'env', 'A', 1);
+    h.at(100).op('recovery#1', { kind: 'AdvanceRecoveryEpoch', atLeast: 1, blockScopes: [] }, { kind: 'RecoveryAdvanced', recoveryEpoch: 1, invalidated: 1 });
+    h.at(200).fault('db-failover', { imageTime: 150, blockedScopes: [] });
+    h.op('c2#1', acquire('env', 'B'), { kind: 'Busy', holder: 'A', token: 1, expiresAt: 10_010 });
+    failing(restoreForgets(h.build()), 1);
+  });
 });
