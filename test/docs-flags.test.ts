@@ -13,9 +13,9 @@ const DOCS = ['README.md', 'docs/CLI.md', 'docs/YOUR-STORE.md', 'docs/ARCHITECTU
 
 const program = buildProgram();
 const global = program.options.map((o) => o.long).filter((f): f is string => f !== undefined);
-/** Every default the program gives `flag`, over the commands that have it: commander's, and those its help text states ("default 10", "auto: 1"). */
-function defaultsOf(flag: string): string[] {
-  return program.commands.flatMap((c) =>
+/** Every default the program gives `flag`, over `command` or else every command that has it: commander's, and those its help text states ("default 10", "auto: 1"). */
+function defaultsOf(flag: string, command?: string): string[] {
+  return program.commands.filter((c) => command === undefined || c.name() === command).flatMap((c) =>
     c.options
       .filter((o) => o.long === flag)
       .flatMap((o) => [
@@ -39,7 +39,6 @@ function mentions(doc: string, text: string): Mention[] {
   const found: Mention[] = [];
   text.split('\n').forEach((line, i) => {
     for (const [, command, rest] of line.matchAll(/testbed ([a-z][a-z-]*)([^`#|;&]*)/g)) {
-      if (!flags.has(command!)) continue;
       for (const [flag] of rest!.matchAll(/--[a-z][a-z-]*/g)) found.push({ doc, line: i + 1, command: command!, flag: flag! });
     }
   });
@@ -54,19 +53,28 @@ describe('flags the documents name', () => {
   });
 
   test.each(DOCS)('every flag %s shows after a command is a flag of that command', (doc) => {
-    const unknown = all.filter((m) => m.doc === doc && !flags.get(m.command)!.has(m.flag)).map((m) => `${m.doc}:${m.line}: testbed ${m.command} ${m.flag}`);
+    const unknown = all.filter((m) => m.doc === doc && flags.get(m.command)?.has(m.flag) !== true).map((m) => `${m.doc}:${m.line}: testbed ${m.command} ${m.flag}${flags.has(m.command) ? '' : ' (no such command)'}`);
     expect(unknown).toEqual([]);
   });
 
   test('a flag the command lacks is found', () => {
     const [m] = mentions('planted.txt', '`npx testbed sweep --seeds 1..2 --frobnicate`').filter((x) => !flags.get(x.command)!.has(x.flag));
     expect(m).toEqual({ doc: 'planted.txt', line: 1, command: 'sweep', flag: '--frobnicate' });
+    // A command that does not exist, with a flag after it, is found too.
+    expect(mentions('planted.txt', '`npx testbed sweeps --seeds 1..2`').filter((x) => !flags.has(x.command))).toHaveLength(1);
   });
 });
 
-/** Each `--flag …` (default V) of `text`, where V is one word: a number or a name. */
-function statedDefaults(doc: string, text: string): Array<{ where: string; flag: string; value: string }> {
-  return text.split('\n').flatMap((line, i) => [...line.matchAll(/`(--[a-z][a-z-]*)[^`]*`,? \(default:? `?([\w.-]+)`?\)/g)].map(([, flag, value]) => ({ where: `${doc}:${i + 1}`, flag: flag!, value: value! })));
+/** Each `--flag …` (default V) of `text`, where V is one word: a number or a name; with the command the line names, if it names one. */
+function statedDefaults(doc: string, text: string): Array<{ where: string; flag: string; value: string; command?: string }> {
+  return text.split('\n').flatMap((line, i) => {
+    const named = [...line.matchAll(/testbed ([a-z][a-z-]*)/g)].map(([, c]) => c!).filter((c) => flags.has(c));
+    return [...line.matchAll(/`(--[a-z][a-z-]*)[^`]*`,? \(default:? `?([\w.-]+)`?\)/g)].map(([, flag, value]) => {
+      // The one command the line names that has the flag, if there is one.
+      const having = named.filter((c) => flags.get(c)!.has(flag!));
+      return { where: `${doc}:${i + 1}`, flag: flag!, value: value!, ...(having.length === 1 ? { command: having[0]! } : {}) };
+    });
+  });
 }
 
 describe('defaults the documents state', () => {
@@ -78,10 +86,12 @@ describe('defaults the documents state', () => {
 
   test('a default the program does not have is found', () => {
     expect(statedDefaults('planted.txt', 'with `--workers <n>` (default 99) runs').filter((d) => !defaultsOf(d.flag).includes(d.value))).toEqual([{ where: 'planted.txt:1', flag: '--workers', value: '99' }]);
+    // Stated on a line that names its command, a default is that command's: race's --workers default is no sweep's.
+    expect(statedDefaults('planted.txt', '`testbed sweep`: `--workers <n>` (default 4)').filter((d) => !defaultsOf(d.flag, d.command).includes(d.value))).toHaveLength(1);
   });
 
   test('each is the default of that flag in a command that has it', () => {
-    const wrong = stated.filter((d) => !defaultsOf(d.flag).includes(d.value)).map((d) => `${d.where}: ${d.flag} default ${d.value}, the program has ${defaultsOf(d.flag).join(', ') || 'none'}`);
+    const wrong = stated.filter((d) => !defaultsOf(d.flag, d.command).includes(d.value)).map((d) => `${d.where}: ${d.flag} default ${d.value}, the program has ${defaultsOf(d.flag, d.command).join(', ') || 'none'}`);
     expect(wrong).toEqual([]);
   });
 });

@@ -79,6 +79,21 @@ describe('references to documents', () => {
     expect(dangling).toEqual([]);
   });
 
+  test("every relative link of a Markdown document resolves from that document's folder", () => {
+    const broken: string[] = [];
+    for (const file of files.filter((f) => f.endsWith('.md'))) {
+      readFileSync(path.join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          for (const [, target] of line.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+            if (/^[a-z]+:/.test(target!)) continue;
+            if (!existsSync(path.join(ROOT, path.dirname(file), target!))) broken.push(`${file}:${index + 1}: ${target}`);
+          }
+        });
+    }
+    expect(broken).toEqual([]);
+  });
+
   /** Source files named in the comments of `sources` that exist neither from the root nor from the naming file's folder up. */
   const danglingSourceRefs = (sources: ReadonlyArray<{ readonly file: string; readonly text: string }>): string[] => {
     const dangling: string[] = [];
