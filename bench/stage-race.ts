@@ -14,6 +14,8 @@ export interface StageRace {
   /** Command-level check: ms to the first divergent sequence, and the shrunk counterexample's steps. */
   readonly checkMs: number | null;
   readonly checkSteps: number | null;
+  /** The check profile that caught it: the default, else the long one (as checkMutant tries them). */
+  readonly checkProfile: 'default' | 'long';
   /** Sweep: ms to the first failing run, and which run it was. */
   readonly sweepMs: number | null;
   readonly sweepRuns: number;
@@ -31,13 +33,17 @@ export async function measureStageRace(options: StageRaceOptions): Promise<Reado
   const races: StageRace[] = [];
   for (const mutant of (options.mutants ?? MUTANTS).filter((m) => m.store !== undefined)) {
     const adapter = inProcessAdapter(`mutant:${mutant.name}`)!;
-    const check = await checkStore({ factory: adapter.store.factory, runs: options.checkRuns, seed: 1 });
+    // As checkMutant tries them: the default profile, then the long one for a bug that needs many scopes or steps.
+    const first = await checkStore({ factory: adapter.store.factory, runs: options.checkRuns, seed: 1 });
+    const checkProfile = first.verdict === 'fail' ? 'default' : 'long';
+    const check = first.verdict === 'fail' ? first : await checkStore({ factory: adapter.store.factory, seed: 1, profile: 'long' });
     // No workload reaches a check-only mutant's bug: sweeping for it would only spend the budget.
     const sweep = mutant.checkOnly === undefined ? await sweepToFirstFailure(mutant.name, options.sweepSeeds) : { sweepMs: null, sweepRuns: 0, sweepCatch: null };
     races.push({
       name: mutant.name,
       checkMs: check.verdict === 'fail' ? check.firstFailureMs : null,
       checkSteps: check.verdict === 'fail' ? check.steps.length : null,
+      checkProfile,
       ...sweep,
     });
   }

@@ -299,7 +299,7 @@ function tableRows(r: Omit<BenchReport, 'version' | 'quick' | 'machine' | 'rows'
 function stageRaceRows(races: ReadonlyArray<StageRace>): BenchRow[] {
   const rows: BenchRow[] = [{ figure: 'time to first failure, store mutants', measured: 'command-level check', against: 'sweep --scenario all --stop-at-first', meets: null }];
   for (const race of races) {
-    const check = race.checkMs === null ? 'not caught' : `${fmt(race.checkMs)} ms, shrunk to ${race.checkSteps} steps`;
+    const check = race.checkMs === null ? 'not caught' : `${fmt(race.checkMs)} ms, shrunk to ${race.checkSteps} steps${race.checkProfile === 'long' ? ' (--profile long)' : ''}`;
     const sweep = race.sweepRuns === 0 ? 'no workload reaches it' : race.sweepMs === null ? `not caught in ${race.sweepRuns} runs` : `${fmt(race.sweepMs)} ms (run ${race.sweepRuns}, ${race.sweepCatch})`;
     rows.push({ figure: `  ${race.name}`, measured: check, against: `${sweep}; check target < ${fmt(TARGETS.checkMsMax)} ms, ≤ ${TARGETS.checkStepsMax} steps`, meets: race.checkMs !== null && race.checkMs < TARGETS.checkMsMax && (race.checkSteps ?? Infinity) <= TARGETS.checkStepsMax });
   }
