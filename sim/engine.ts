@@ -215,13 +215,7 @@ export class Sim {
 
   /** Ends the node's current incarnation: every fiber stops, in-flight ops become `info`. */
   retire(node: Node, why: string, downMs = 0): void {
-    for (const fiber of node.fibers) {
-      if (fiber.dead) continue;
-      fiber.dead = true;
-      // The fiber that raised the retirement has already closed its own op.
-      if (fiber.inFlight !== null) this.history.op(this.now, fiber.inFlight, 'info', this.ledger.lastInvokedF(fiber.inFlight), { error: why });
-    }
-    this.ledger.closeAll(node, why);
+    this.ledger.retire(node, why);
     this.sessions.ended(node.proc, node.name);
     node.busy = false;
     node.down = true;

@@ -22,6 +22,20 @@ export class OpLedger {
     this.host.history.op(this.host.now, process, type, open.f, value);
   }
 
+  /**
+   * The node's current incarnation retires: each of its fibers stops, the op each had in flight is
+   * closed as unknown, and then every op it left open (closeAll).
+   */
+  retire(node: Node, why: string): void {
+    for (const fiber of node.fibers) {
+      if (fiber.dead) continue;
+      fiber.dead = true;
+      // The fiber that raised the retirement has already closed its own op.
+      if (fiber.inFlight !== null) this.host.history.op(this.host.now, fiber.inFlight, 'info', this.lastInvokedF(fiber.inFlight), { error: why });
+    }
+    this.closeAll(node, why);
+  }
+
   /** Closes, in name order, every open op of the node's current incarnation as unknown. */
   closeAll(node: Node, why: string): void {
     const mine: string[] = [];
