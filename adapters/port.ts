@@ -182,7 +182,7 @@ export class StoreLostError extends Error {
   override name = 'StoreLostError';
 }
 
-/** A call into a store that did not settle within its time limit (cli/call-limit.ts). */
+/** A call into a store that did not settle within its time limit (backends/module/call-limit.ts). */
 export class CallTimeoutError extends StoreLostError {
   constructor(
     readonly call: string,

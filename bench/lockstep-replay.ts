@@ -5,7 +5,7 @@
 // interleaving"): a session per node, statements released one at a time by the gate.
 
 import type { InterleaveStrategy } from '../adapters/interleaving.ts';
-import { resolveAdapter } from '../cli/adapters.ts';
+import { resolveAdapter } from '../backends/index.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import { runScenario } from '../sim/run.ts';
 import { median } from './sample.ts';

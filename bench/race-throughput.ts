@@ -8,7 +8,7 @@ import { exploreCase, sessionsOf } from '../campaign/race/explore.ts';
 import { loadClassifier } from '../campaign/race/independence.ts';
 import { RaceSession } from '../campaign/race/race-session.ts';
 import { raceCases } from '../campaign/race/space.ts';
-import { resolveAdapter } from '../cli/adapters.ts';
+import { resolveAdapter } from '../backends/index.ts';
 import type { CommandKind } from '../model/commands.ts';
 
 export interface RaceThroughput {

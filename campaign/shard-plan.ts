@@ -12,6 +12,9 @@ export interface Shard {
 }
 
 /** What a whole (unsharded) gate run does; a shard file records it so a merge can refuse mixed runs. */
+/** Every field of GateWork, in order: the shards of one gate run agree on each. */
+export const GATE_WORK_FIELDS = ['seeds', 'pgSeeds', 'postgres', 'scenarios', 'realFaultScenarios', 'mutants'] as const satisfies ReadonlyArray<keyof GateWork>;
+
 export interface GateWork {
   /** Seeds 1..seeds per scenario on the memory store. */
   readonly seeds: number;

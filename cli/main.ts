@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describeError, EXIT, firstLine, stackChain, UndecidedError, UsageError, waitingFor } from './errors.ts';
 import { writtenFailureFiles } from './record-failure.ts';
 import { replayCommandLine } from './replay-trust.ts';
-import { takeStray, unthrownEscape } from './store-escapes.ts';
+import { takeStray, unthrownEscape } from '../backends/module/store-escapes.ts';
 
 async function main(argv: string[], verbose: boolean): Promise<number> {
   const program = buildProgram();
@@ -79,7 +79,7 @@ process.on('exit', (code) => {
 });
 // An error that no call awaited (thrown from a store's timer or callback, or a rejection it left
 // unhandled): while a user's store is open it is the store's, and the call in flight fails with it,
-// a finding (cli/store-escapes.ts). Otherwise one line, naming what the command was waiting for,
+// a finding (backends/module/store-escapes.ts). Otherwise one line, naming what the command was waiting for,
 // never a stack trace unless asked.
 const stray = (error: unknown, how: 'uncaught exception' | 'unhandled rejection'): void => {
   // The verdict is printed and the process is on its way out: it stands.

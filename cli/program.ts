@@ -3,7 +3,7 @@
 // cli/commands/ is loaded only when it runs. cli/main.ts runs the program; the docs test reads it
 // to check that every flag the documents name exists.
 
-import { backendChoices, backendSyntaxes } from '../adapters/backends.ts';
+import { backendChoices, backendSyntaxes, defaultRaceAdapter } from '../backends/index.ts';
 import { Command, Option } from 'commander';
 import { packageVersion } from './version.ts';
 
@@ -105,7 +105,7 @@ export function buildProgram(): Command {
   program
     .command('race')
     .description('every interleaving of small sets of concurrent calls on a PostgreSQL store, statement by statement, judged against the reference model')
-    .option('--adapter <name>', `${backendChoices((b) => b.interleavable)} that connects to options.connectionString`, 'postgres')
+    .option('--adapter <name>', `${backendChoices((b) => b.interleavable)} that connects to options.connectionString`, defaultRaceAdapter())
     .option('--kinds <list>', 'command kinds to race, comma-separated (default: every kind the store implements)')
     .option('--depth <n>', 'calls per case: 2 (pairs) or 3 (triples)', '2')
     .option('--inside-functions', 'also step between the statements of PL/pgSQL functions in the run schema (schedules bounded by --preemptions)')

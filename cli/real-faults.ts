@@ -3,7 +3,7 @@
 // or restarts the primary (failover, restore, crash), the store reconnects to wherever the
 // driver now points — as a real client would after its connections broke.
 
-import { realFaultAdapter } from '../adapters/backends.ts';
+import { realFaultAdapter } from '../backends/index.ts';
 import type { RealFault, RealFaultDriver, RealFaultOutcome } from '../adapters/faults/real-faults.ts';
 import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';

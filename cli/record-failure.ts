@@ -9,7 +9,7 @@
 // failure that does not come back is flaky, filed with both runs and reported, not shrunk; one
 // that comes back and then slips away while shrinking is filed as it first ran.
 
-import { backendOf } from '../adapters/backends.ts';
+import { backendOf } from '../backends/index.ts';
 import type { InterleaveStrategy } from '../adapters/interleaving.ts';
 import { policyFlips, type ControllerPolicy } from '../model/controller-policy.ts';
 import { presentFields } from '../campaign/present-fields.ts';
@@ -20,7 +20,7 @@ import { runScenario, type SimRunResult } from '../sim/run.ts';
 import type { RunResult } from '../sim/run-result.ts';
 import { renderCounterexample } from '../campaign/counterexample.ts';
 import { NotReproducedError, shrinkPlan } from '../campaign/shrink.ts';
-import type { ResolvedAdapter } from './adapters.ts';
+import type { ResolvedAdapter } from '../backends/index.ts';
 import { rerunSummaryOf, type FlakyRun } from './flaky-output.ts';
 import { replayCommandLine } from './replay-trust.ts';
 import { firstLine } from './errors.ts';

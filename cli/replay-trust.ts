@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import { shellWord } from '../sim/run.ts';
-import { isUserStore } from './adapters.ts';
+import { isUserStore } from '../backends/index.ts';
 import { UsageError } from './errors.ts';
 
 export interface ReplayTrust {

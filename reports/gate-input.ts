@@ -20,7 +20,8 @@ export interface ScenarioEvidence {
   readonly title: string;
   /** Seed sections the scenario proves, for example `000 §281`. */
   readonly sources: ReadonlyArray<string>;
-  readonly adapter: 'memory' | 'postgres' | (string & {});
+  /** The adapter it ran on (`--adapter`). */
+  readonly adapter: string;
   readonly faults: 'sim' | 'real';
   /** `pass` for a scenario the correct implementation must survive; `violation` for an `-unmitigated` demonstration. */
   readonly expect: 'pass' | 'violation';

@@ -5,9 +5,9 @@
 // tests), keeps the lowest-seeded first failure and sample, and puts every list in the order a
 // whole run writes it, so the gate statuses and counts equal those of the unsharded run.
 
-import { backendOf, gateStageAdapter, realFaultAdapter } from '../adapters/backends.ts';
+import { backendOf, gateStageAdapter, realFaultAdapter } from '../backends/index.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { shareOf, type ShardShare } from '../campaign/shard-plan.ts';
+import { GATE_WORK_FIELDS, shareOf, type ShardShare } from '../campaign/shard-plan.ts';
 import type { RunResult } from '../sim/run-result.ts';
 import type { GateRunInput, ScenarioEvidence, SuiteEvidence } from './gate-input.ts';
 import type { ShardFile } from './shard-file.ts';
@@ -51,7 +51,7 @@ export function checkShardSet(shards: ReadonlyArray<LoadedShard>, version: strin
 }
 
 function differingField(a: ShardFile, b: ShardFile): string | null {
-  for (const key of ['seeds', 'pgSeeds', 'postgres', 'scenarios', 'realFaultScenarios', 'mutants'] as const) {
+  for (const key of GATE_WORK_FIELDS) {
     if (!isDeepStrictEqual(a.work[key], b.work[key])) return key === 'scenarios' || key === 'mutants' ? `${key.slice(0, -1)} set` : key;
   }
   return null;
@@ -61,8 +61,8 @@ function differingField(a: ShardFile, b: ShardFile): string | null {
 function expectedSweeps(shard: LoadedShard, share: ShardShare): Set<string> {
   const keys = new Set<string>();
   for (const scenario of shard.file.work.scenarios) {
-    keys.add(keyOf({ scenario, adapter: 'memory', faults: 'sim' }));
-    if (share.pgSeeds.length > 0) keys.add(keyOf({ scenario, adapter: gateStageAdapter('postgres'), faults: 'sim' }));
+    keys.add(keyOf({ scenario, adapter: gateStageAdapter('memory'), faults: 'sim' }));
+    if (share.pgSeeds.length > 0) keys.add(keyOf({ scenario, adapter: gateStageAdapter('database'), faults: 'sim' }));
   }
   for (const scenario of share.realFaultScenarios) keys.add(keyOf({ scenario, adapter: realFaultAdapter(), faults: 'real' }));
   return keys;

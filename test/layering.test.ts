@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const RANK: Readonly<Record<string, number>> = { model: 0, faults: 1, scenarios: 2, adapters: 2, sim: 3, campaign: 4, reports: 5, cli: 6 };
+const RANK: Readonly<Record<string, number>> = { model: 0, faults: 1, scenarios: 2, adapters: 2, sim: 3, backends: 4, campaign: 5, reports: 6, cli: 7 };
 
 const rankOf = (file: string): number | undefined => RANK[file.split('/')[0]!];
 

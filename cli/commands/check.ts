@@ -13,7 +13,7 @@ import { findMutant } from '../../adapters/mutants/index.ts';
 import { checkStore, formatCounterexample, isCheckPath, type CheckResult } from '../../campaign/check/index.ts';
 import { formatOfPath } from '../../campaign/check/step-format.ts';
 import { CHECK_PROFILES, isCheckProfile, PROFILES, type CheckProfile } from '../../campaign/check/profiles.ts';
-import { resolveAdapter } from '../adapters.ts';
+import { resolveAdapter } from '../../backends/index.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';

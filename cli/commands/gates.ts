@@ -5,7 +5,7 @@
 // (`--shard i/n`, or the environment: cli/seeds.ts) it does only its share of that work
 // (campaign/shard-plan.ts) and writes a shard file for `testbed merge` instead of the report.
 
-import { gateStageAdapter, realFaultAdapter } from '../../adapters/backends.ts';
+import { gateStageAdapter, realFaultAdapter } from '../../backends/index.ts';
 import pc from 'picocolors';
 import type { ScenarioEvidence, SuiteEvidence } from '../../reports/index.ts';
 import { MUTANTS } from '../../adapters/mutants/index.ts';
@@ -15,7 +15,7 @@ import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runMutants } from '../../campaign/mutant-run.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 import type { StoreChoice } from '../../sim/run.ts';
-import { resolveAdapter } from '../adapters.ts';
+import { resolveAdapter } from '../../backends/index.ts';
 import { UsageError } from '../errors.ts';
 import { finishGateRun, Phases } from '../gate-output.ts';
 import { checkMutantsSuite, mutantEvidence } from '../mutant-evidence.ts';
@@ -46,7 +46,7 @@ function count(text: string, flag: string, max: number): number {
 }
 
 /** The whole run the options ask for, before any sharding. */
-export function gateWork(options: Pick<GatesOptions, 'seeds' | 'pgSeeds' | 'postgres'>): GateWork {
+export function gateWork(options: Omit<GatesOptions, 'out' | 'shard' | 'dryRun' | 'json'>): GateWork {
   const scenarios = listScenarios().map((s) => s.name);
   return {
     seeds: count(options.seeds, '--seeds', 100_000),
@@ -152,7 +152,7 @@ class GateRun {
     if (seeds.length === 0) return;
     this.say(pc.bold(`3/6 scenarios on PostgreSQL in lockstep with virtual time: ${scenarios.length} x ${seeds.length} seeds`));
     const started = performance.now();
-    const postgres = await resolveAdapter(gateStageAdapter('postgres'));
+    const postgres = await resolveAdapter(gateStageAdapter('database'));
     let same = 0;
     let differing = 0;
     const progress = startProgress(scenarios.length * seeds.length, 'gates postgres', !this.options.json, 'runs');
@@ -170,7 +170,7 @@ class GateRun {
       progress.stop();
       await postgres.close();
     }
-    const ms = this.phases.add('postgres', performance.now() - started);
+    const ms = this.phases.add(postgres.name, performance.now() - started);
     this.suites.push({ name: 'differential-postgres', passed: same, failed: differing, durationMs: ms });
   }
 
@@ -221,10 +221,10 @@ class GateRun {
 
   private async checkPostgres(): Promise<SuiteEvidence> {
     const started = performance.now();
-    const postgres = await resolveAdapter(gateStageAdapter('postgres'));
+    const postgres = await resolveAdapter(gateStageAdapter('database'));
     try {
       const result = await checkStore({ factory: postgres.store.factory, runs: POSTGRES_CHECK_RUNS, seed: 1 });
-      if (result.verdict !== 'pass') this.say(pc.red(`  PostgreSQL diverges from the model: npx testbed check --adapter postgres --seed 1${result.verdict === 'fail' ? ` --path ${result.path}` : ''}`));
+      if (result.verdict !== 'pass') this.say(pc.red(`  PostgreSQL diverges from the model: npx testbed check --adapter ${postgres.name} --seed 1${result.verdict === 'fail' ? ` --path ${result.path}` : ''}`));
       return {
         name: 'check-postgres',
         passed: result.verdict === 'pass' ? result.runs : 0,

@@ -5,7 +5,7 @@
 // failure of a case is printed and written as a failure file that `testbed replay` reproduces),
 // 2 on bad input, 3 when a case could not be decided.
 
-import { backendChoices, backendOf } from '../../adapters/backends.ts';
+import { backendChoices, backendOf } from '../../backends/index.ts';
 import pc from 'picocolors';
 import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
 import { replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
@@ -15,7 +15,7 @@ import { caseRunner, type RaceWorker, type Strategy } from '../../campaign/race/
 import type { RaceFile } from '../../campaign/race/race-file.ts';
 import { caseOf, raceCases, shardOf, type RaceCase } from '../../campaign/race/space.ts';
 import type { CommandKind } from '../../model/commands.ts';
-import { resolveAdapter } from '../adapters.ts';
+import { resolveAdapter } from '../../backends/index.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { count, failureText, report, type Tally } from './race-output.ts';

@@ -9,14 +9,14 @@
 // Nor can it hold for a flaky failure (the file has `rerun`): its plan did not fail again even when
 // it was found. A replay of one that differs says so, and exits 1 only if it shows a violation.
 
-import { backendOf, realFaultAdapter } from '../../adapters/backends.ts';
+import { backendOf, realFaultAdapter } from '../../backends/index.ts';
 import { readFile } from 'node:fs/promises';
 import pc from 'picocolors';
 import { isRaceFile, raceFileSchema, type RaceFile } from '../../campaign/race/race-file.ts';
 import { listScenarios } from '../../scenarios/index.ts';
 import { FailureFileError, readFailureFile, replayFailure, type FailureFile } from '../../campaign/failure-file.ts';
 import { replayLine } from '../../sim/run.ts';
-import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { startRealRun } from '../real-faults.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
@@ -106,7 +106,7 @@ export async function replayCommand(file: string, options: { readonly json?: boo
       process.stdout.write(
         pc.yellow(
           `trace hash differs from the failure file (${failure.traceHash.slice(0, 16)}), as it may under real faults: the same real actions ran at the same simulated times, ` +
-            `but what the servers had replicated or saved by then depends on real timing. The verdict above is this replay's own; ${replayLine(failure.scenario, failure.seed, 'postgres', 'real')} draws the whole seed again.\n`,
+            `but what the servers had replicated or saved by then depends on real timing. The verdict above is this replay's own; ${replayLine(failure.scenario, failure.seed, realFaultAdapter(), 'real')} draws the whole seed again.\n`,
         ),
       );
     } else process.stdout.write(pc.yellow(`trace hash differs from the failure file (${failure.traceHash.slice(0, 16)})${firstDifference(failure.history, result.history)}\n`));

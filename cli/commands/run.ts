@@ -2,12 +2,12 @@
 // answers alike on every run), written to out/failures/ and printed with its replay line. One
 // that does not fail again when played to be shrunk is flaky: filed with both runs, and named.
 
-import { backendOf, realFaultAdapter } from '../../adapters/backends.ts';
+import { backendOf, realFaultAdapter } from '../../backends/index.ts';
 import pc from 'picocolors';
 import type { Scenario } from '../../scenarios/index.ts';
 import { runScenario, type Plan, type SimRunResult } from '../../sim/run.ts';
 import { presentFields } from '../../campaign/present-fields.ts';
-import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { startRealRun } from '../real-faults.ts';

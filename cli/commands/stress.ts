@@ -3,7 +3,7 @@
 // (campaign/stress/). Exit 0 when no check found a violation, 1 on a violation (one line each),
 // 2 on bad input, 3 when the store could not be opened or the run could not be judged.
 
-import { backendOf } from '../../adapters/backends.ts';
+import { backendOf } from '../../backends/index.ts';
 import { randomInt } from 'node:crypto';
 import pc from 'picocolors';
 import type { Store, StoreOptions, TimeSource } from '../../adapters/port.ts';
@@ -11,7 +11,7 @@ import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { parseDuration, runStress, StressSetupError, type StressResult, type StressSessions, type StressTiming } from '../../campaign/stress/index.ts';
 import { wallNow } from '../../campaign/stress/history.ts';
 import { presentFields } from '../../campaign/present-fields.ts';
-import { resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { parseSeed } from '../seeds.ts';

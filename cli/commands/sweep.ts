@@ -14,7 +14,7 @@
 // says it is deterministic) is flaky: counted apart, named and filed, and the sweep goes on, with
 // the next failure tried as its first (cli/record-failure.ts).
 
-import { backendOf, realFaultAdapter } from '../../adapters/backends.ts';
+import { backendOf, realFaultAdapter } from '../../backends/index.ts';
 import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
@@ -22,7 +22,7 @@ import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { coverageOf } from '../../sim/coverage.ts';
 import { rerunFailure } from '../../campaign/flaky-failure.ts';
 import { sweepPoolEach, type SweepRun } from '../../campaign/sweep-pool.ts';
-import { isUserStore, resolveAdapter, type ResolvedAdapter } from '../adapters.ts';
+import { isUserStore, resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { FLAKY_RERUNS_MAX } from '../flaky-output.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
 import { checkConnectionBudget, sweepWorkers } from '../sweep-workers.ts';

@@ -48,7 +48,7 @@ describe('closing a store no run used', () => {
       file: 'bad-close.mts',
       store: `{ name: 'bad-close', execute: (command) => base.execute(command), close: async () => { throw new Error('socket already gone'); } }`,
     });
-    const { resolveAdapter } = await import('../../cli/adapters.ts');
+    const { resolveAdapter } = await import('../../backends/index.ts');
     const adapter = await resolveAdapter(file);
     const written: string[] = [];
     const write = process.stderr.write.bind(process.stderr);

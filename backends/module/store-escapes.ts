@@ -12,7 +12,7 @@
 // an error of the testbed's own that no call awaited is taken for the store's too. An escape no
 // call was left to throw does not vanish: the command ends undecided naming it (cli/main.ts).
 
-import { StoreEscapeError } from '../adapters/store-escape.ts';
+import { StoreEscapeError } from '../../adapters/store-escape.ts';
 
 /** Taken when this module loads: a store that fakes the global one cannot stop the yield below. */
 const realSetImmediate = setImmediate;

@@ -4,14 +4,14 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CallTimeoutError, isSyncStore, StoreLostError, OutcomeUnknownError, type CallContext, type LifecycleEvent, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../adapters/port.ts';
-import { describeLifecycle, describeStoreCall, isStoreEscape } from '../adapters/store-escape.ts';
-import type { Command } from '../model/commands.ts';
-import type { ResolvedAdapter } from './resolved-adapter.ts';
+import { CallTimeoutError, isSyncStore, StoreLostError, OutcomeUnknownError, type CallContext, type LifecycleEvent, StoreUnavailableError, type Store, type StoreFactory, type StoreOptions, type TimeSource } from '../../adapters/port.ts';
+import { describeLifecycle, describeStoreCall, isStoreEscape } from '../../adapters/store-escape.ts';
+import type { Command } from '../../model/commands.ts';
+import type { ResolvedAdapter } from '../resolved-adapter.ts';
 import { callTimeoutMs, limitCall } from './call-limit.ts';
-import { firstLine, UndecidedError, UsageError } from './errors.ts';
+import { firstLine, UndecidedError, UsageError } from '../../adapters/errors.ts';
 import { storeOpened, throwPending, watchCall } from './store-escapes.ts';
-import { RENEWAL_KINDS } from '../sim/renewal-kind.ts';
+import { RENEWAL_KINDS } from '../../sim/renewal-kind.ts';
 
 const STORE_METHODS = ['execute', 'close'] as const;
 

@@ -1,4 +1,4 @@
-// What `--adapter` resolves to (cli/adapters.ts): the store choice a run takes, with what the
+// What `--adapter` resolves to (backends/index.ts): the store choice a run takes, with what the
 // backend can do and how the CLI closes it.
 
 import type { Interleaving } from '../adapters/interleaving.ts';

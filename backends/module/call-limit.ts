@@ -4,8 +4,8 @@
 // honest store call; TESTBED_CALL_TIMEOUT_MS sets another. A limit in wall time gives no verdict:
 // it only stops the wait for one.
 
-import { CallTimeoutError } from '../adapters/port.ts';
-import { bounded, UsageError } from './errors.ts';
+import { CallTimeoutError } from '../../adapters/port.ts';
+import { bounded, UsageError } from '../../adapters/errors.ts';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 20_000;
 const MIN_MS = 100;
