@@ -18,6 +18,15 @@ export function firstLine(error: unknown): string {
   return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? (error instanceof Error ? error.name : 'unknown error');
 }
 
+/** JavaScript's own error kinds (a bug somewhere, not a message written for a person) keep their name. */
+const BUILT_IN = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError', 'AssertionError']);
+
+/** An error in one line: its first message line, after its kind when that is one of JavaScript's own. */
+export function describeError(error: unknown): string {
+  const kind = error instanceof Error && BUILT_IN.has(error.name) ? `${error.name}: ` : '';
+  return `${kind}${firstLine(error)}`;
+}
+
 /**
  * What the command waits for right now, innermost last. When the event loop runs dry while the
  * command has not finished (a promise nothing will ever settle: a store that never answers), the

@@ -2,9 +2,9 @@
 // the helpers that turn any failure into one line naming what failed: a person reads that line,
 // and `--verbose` adds the stack trace.
 
-import { firstLine, UndecidedError, UsageError } from '../adapters/errors.ts';
+import { describeError, UndecidedError, UsageError } from '../adapters/errors.ts';
 
-export { bounded, firstLine, UndecidedError, UsageError, waitingFor } from '../adapters/errors.ts';
+export { bounded, describeError, firstLine, UndecidedError, UsageError, waitingFor } from '../adapters/errors.ts';
 
 export const EXIT = {
   ok: 0,
@@ -13,14 +13,6 @@ export const EXIT = {
   undecided: 3,
 } as const;
 
-/** JavaScript's own error kinds (a bug somewhere, not a message written for a person) keep their name. */
-const BUILT_IN = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError', 'AssertionError']);
-
-/** An error in one line: its first message line, after its kind when that is one of JavaScript's own. */
-export function describeError(error: unknown): string {
-  const kind = error instanceof Error && BUILT_IN.has(error.name) ? `${error.name}: ` : '';
-  return `${kind}${firstLine(error)}`;
-}
 
 /**
  * A failure while doing `what` (for example `stale-holder seed 1 on postgres`), as an error whose

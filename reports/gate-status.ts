@@ -6,7 +6,7 @@
 // compares every answer with the rule book); a gate whose evidence holds but is not shown able to
 // fail is partial.
 
-import { mutantCaught, type FirstFailure, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from './gate-input.ts';
+import { mutantCaught, type FirstFailure, type GateRunInput, type MutantEvidence, type ScenarioEvidence, type SuiteEvidence } from '../campaign/gates/evidence.ts';
 import { GATE_CATALOGUE } from './gate-catalogue.ts';
 import type { GateDefinition } from './gate-definition.ts';
 import { validateGateInput } from './results-file.ts';

@@ -1,6 +1,6 @@
 // The gate report: evidence in (`results.json`), gates computed, reports out.
 
-export type { FirstFailure, GateRunInput, MutantEvidence, ScenarioEvidence, SuiteEvidence } from './gate-input.ts';
+export type { FirstFailure, GateRunInput, MutantEvidence, ScenarioEvidence, SuiteEvidence } from '../campaign/gates/evidence.ts';
 export type { GateDefinition, GateProofs } from './gate-definition.ts';
 export type { GateEvidence, GateResult, GateStatus, MutantProof, ScenarioProof, SuiteProof } from './gate-status.ts';
 export { GATE_CATALOGUE } from './gate-catalogue.ts';

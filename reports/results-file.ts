@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { GateRunInput } from './gate-input.ts';
+import type { GateRunInput } from '../campaign/gates/evidence.ts';
 import { writeFileAtomic } from '../campaign/atomic-write.ts';
 
 /** The input is not a valid GateRunInput; `problems` lists each bad field as `path: message`. */

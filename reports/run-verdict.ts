@@ -8,7 +8,7 @@
 // fails that row (gate-status.ts: an undecided run never counts as a pass), so only a sweep no row
 // names leaves the run undecided rather than failed.
 
-import { mutantCaught, type GateRunInput } from './gate-input.ts';
+import { mutantCaught, type GateRunInput } from '../campaign/gates/evidence.ts';
 import { scenarioProof, type GateResult } from './gate-status.ts';
 
 export type RunVerdictStatus = 'pass' | 'fail' | 'undecided';

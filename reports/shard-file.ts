@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { GateWork, Shard } from '../campaign/shard-plan.ts';
 import { writeFileAtomic } from '../campaign/atomic-write.ts';
-import type { GateRunInput } from './gate-input.ts';
+import type { GateRunInput } from '../campaign/gates/evidence.ts';
 import { GateInputError, validateGateInput } from './results-file.ts';
 
 export const SHARD_FORMAT = 'testbed-shard/1';

@@ -9,7 +9,7 @@ import { backendOf, gateStageAdapter, realFaultAdapter } from '../backends/index
 import { isDeepStrictEqual } from 'node:util';
 import { GATE_WORK_FIELDS, shareOf, type ShardShare } from '../campaign/shard-plan.ts';
 import type { RunResult } from '../sim/run-result.ts';
-import type { GateRunInput, ScenarioEvidence, SuiteEvidence } from './gate-input.ts';
+import type { GateRunInput, ScenarioEvidence, SuiteEvidence } from '../campaign/gates/evidence.ts';
 import type { ShardFile } from './shard-file.ts';
 
 /** A shard set that cannot be merged; the message is one line naming the shard. */

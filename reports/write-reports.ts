@@ -3,7 +3,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GateRunInput } from './gate-input.ts';
+import type { GateRunInput } from '../campaign/gates/evidence.ts';
 import { computeGates } from './gate-status.ts';
 import { writeFileAtomic } from '../campaign/atomic-write.ts';
 import { renderGatesJson } from './render/gates-json.ts';

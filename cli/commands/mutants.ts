@@ -10,7 +10,7 @@ import { runMutants, type MutantReport } from '../../campaign/mutant-run.ts';
 import path from 'node:path';
 import { shareOf, WHOLE, type GateWork } from '../../campaign/shard-plan.ts';
 import { EXIT, UsageError } from '../errors.ts';
-import { checkMutantsSuite, mutantEvidence } from '../mutant-evidence.ts';
+import { checkMutantsSuite, mutantEvidence } from '../../campaign/gates/mutant-evidence.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { shardFrom } from '../seeds.ts';
 import { printShare, writeShard } from './shard-output.ts';

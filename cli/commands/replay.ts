@@ -17,7 +17,7 @@ import { listScenarios } from '../../scenarios/index.ts';
 import { FailureFileError, readFailureFile, replayFailure, type FailureFile } from '../../campaign/failure-file.ts';
 import { replayLine } from '../../sim/run.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
-import { startRealRun } from '../real-faults.ts';
+import { startRealRun } from '../../campaign/real-faults.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { rerunFound } from '../flaky-output.ts';

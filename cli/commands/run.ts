@@ -10,7 +10,7 @@ import { presentFields } from '../../campaign/present-fields.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
-import { startRealRun } from '../real-faults.ts';
+import { startRealRun } from '../../campaign/real-faults.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
 import { flakyLine } from '../flaky-output.ts';
 import { recordFailure, unwrittenLine } from '../record-failure.ts';

@@ -31,7 +31,7 @@ import { countFlaky, coverageOfTallies, startTallies, tallyRun, type Tallies } f
 import { during, EXIT, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
-import { startRealRun } from '../real-faults.ts';
+import { startRealRun } from '../../campaign/real-faults.ts';
 import { recordFailure, recordFlaky, unwrittenLine, type RecordedFailure } from '../record-failure.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeedRange, seedsOf, shardFrom } from '../seeds.ts';

@@ -1,7 +1,7 @@
 // gates.md: the gate table for a pull request or a release note, then the evidence behind
 // every gate that did not pass, with the lines that replay each failure.
 
-import { mutantCaught, type GateRunInput, type MutantEvidence } from '../gate-input.ts';
+import { mutantCaught, type GateRunInput, type MutantEvidence } from '../../campaign/gates/evidence.ts';
 import { countsLine, gateGroups, statusCounts } from '../gate-groups.ts';
 import { mutantShrunk, proofCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkdown as text, escapeMarkdownCell as cell, markdownCode as code } from '../markup-escape.ts';

@@ -2,7 +2,7 @@
 // fetched): the gate tables, the scenario and mutant tables, and for every kept run a lease
 // timeline with its faults, violations and replay line, and a plot of how long waiters waited.
 
-import { mutantCaught, type GateRunInput } from '../gate-input.ts';
+import { mutantCaught, type GateRunInput } from '../../campaign/gates/evidence.ts';
 import { countsLine, gateGroups, statusCounts, type StatusCounts } from '../gate-groups.ts';
 import { mutantShrunk, proofCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { leaseTimeline } from '../lease-timeline.ts';

@@ -4,7 +4,7 @@
 // as the gate run measured it, and a gate's the sum of the evidence it rests on; every suite
 // carries the run's start as its timestamp.
 
-import { mutantCaught, type GateRunInput } from '../gate-input.ts';
+import { mutantCaught, type GateRunInput } from '../../campaign/gates/evidence.ts';
 import { mutantCatch, proofCatch, scenarioProof, type GateResult } from '../gate-status.ts';
 import { escapeMarkup as esc } from '../markup-escape.ts';
 import { replayLine } from '../replay-line.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { shareOf, WHOLE } from '../../campaign/shard-plan.ts';
-import { gateWork } from '../../cli/commands/gates.ts';
+import { gateWork } from '../../campaign/gates/work.ts';
 import { shardFrom } from '../../cli/seeds.ts';
 import { runCliAsync } from './run-cli.ts';
 import { scratchDirs } from '../scratch-dirs.ts';

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { startRealRun } from '../../cli/real-faults.ts';
+import { startRealRun } from '../../campaign/real-faults.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';
 

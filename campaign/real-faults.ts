@@ -10,7 +10,7 @@ import type { OutcomeOf } from '../model/outcomes.ts';
 import type { Store, StoreOptions } from '../adapters/port.ts';
 import { FAULT_RECORDS } from '../faults/records.ts';
 import type { StoreChoice } from '../sim/run.ts';
-import { UndecidedError } from './errors.ts';
+import { UndecidedError } from '../adapters/errors.ts';
 
 /** The one database client of a simulated run: the database node's connection. */
 const CLIENT = 'store';

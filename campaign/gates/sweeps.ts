@@ -7,12 +7,12 @@
 
 import { strict as assert } from 'node:assert';
 import { inProcessAdapter } from '../../adapters/in-process.ts';
-import type { FirstFailure, ScenarioEvidence } from '../../reports/index.ts';
+import type { FirstFailure, ScenarioEvidence } from './evidence.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import type { RunResult } from '../../sim/run-result.ts';
 import { runScenario, type StoreChoice } from '../../sim/run.ts';
-import { rerunFailure } from '../../campaign/flaky-failure.ts';
-import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../../campaign/sweep-pool.ts';
+import { rerunFailure } from '../flaky-failure.ts';
+import { autoWorkers, sweepPool, sweepRun, type SweepRun } from '../sweep-pool.ts';
 import { startRealRun } from '../real-faults.ts';
 
 export interface Sweep {

@@ -5,12 +5,12 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ALL_PROTOCOL_FILES, protocolDigest } from '../campaign/mutation/protocol-files.ts';
-import { mutationSuite, parseSummary, type MutationSummary } from '../campaign/mutation/summary.ts';
-import type { SuiteEvidence } from '../reports/index.ts';
-import { describeError } from './errors.ts';
+import { ALL_PROTOCOL_FILES, protocolDigest } from '../mutation/protocol-files.ts';
+import { mutationSuite, parseSummary, type MutationSummary } from '../mutation/summary.ts';
+import type { SuiteEvidence } from './evidence.ts';
+import { describeError } from '../../adapters/errors.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The suite, or null with the line that says why there is none. */
 export function mutationEvidence(out: string): { readonly suite: SuiteEvidence | null; readonly line: string } {

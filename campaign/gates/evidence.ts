@@ -2,8 +2,8 @@
 // sweeps, mutant hunts, test suites) plus a few full histories kept for timelines. It is saved
 // as `results.json` and every report is computed from it alone, so a report can be rebuilt later.
 
-import type { Violation } from '../model/verdict.ts';
-import type { RunResult } from '../sim/run-result.ts';
+import type { Violation } from '../../model/verdict.ts';
+import type { RunResult } from '../../sim/run-result.ts';
 
 /** The first failing seed of a sweep, with what it showed and the line that replays it. */
 export interface FirstFailure {

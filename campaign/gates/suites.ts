@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { guardServers } from '../adapters/postgres/local-server.ts';
-import type { SuiteEvidence } from '../reports/index.ts';
+import { guardServers } from '../../adapters/postgres/local-server.ts';
+import type { SuiteEvidence } from './evidence.ts';
 
-// The package root, whether this runs from the sources (cli/) or compiled (dist/cli/).
-const ROOT = path.resolve(import.meta.dirname, path.basename(path.dirname(import.meta.dirname)) === 'dist' ? '../..' : '..');
+// The package root, whether this runs from the sources (campaign/gates/) or compiled (dist/campaign/gates/).
+const ROOT = path.resolve(import.meta.dirname, path.basename(path.resolve(import.meta.dirname, '../..')) === 'dist' ? '../../..' : '../..');
 const VITEST = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
 
 /** How long the suites may run in all: minutes on a loaded 2-core machine, never a hang. */

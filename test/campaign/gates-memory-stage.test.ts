@@ -1,7 +1,7 @@
 // The gate suite's memory stage (000 §316 evidence) gives the same evidence, kept runs and trace
 // hashes on worker threads as on one thread; the runs it keeps carry their full histories.
 import { expect, test } from 'vitest';
-import { memorySweeps } from '../../cli/commands/gates-sweeps.ts';
+import { memorySweeps } from '../../campaign/gates/sweeps.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 
 test('memory stage: worker threads and one thread agree, kept runs included', async () => {

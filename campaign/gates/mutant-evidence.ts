@@ -1,11 +1,11 @@
-// A mutant hunt as gate evidence (reports/gate-input.ts MutantEvidence): the simulator's hunt and
+// A mutant hunt as gate evidence (campaign/gates/evidence.ts MutantEvidence): the simulator's hunt and
 // the command-level check on the same mutant, as `gates` and a shard of `mutants` record them.
 
-import type { StageCatch } from '../campaign/check/index.ts';
-import type { MutantEvidence, SuiteEvidence } from '../reports/index.ts';
-import type { MutantReport } from '../campaign/mutant-run.ts';
-import { presentFields } from '../campaign/present-fields.ts';
-import { replayLine } from '../sim/run.ts';
+import type { StageCatch } from '../check/index.ts';
+import type { MutantEvidence, SuiteEvidence } from './evidence.ts';
+import type { MutantReport } from '../mutant-run.ts';
+import { presentFields } from '../present-fields.ts';
+import { replayLine } from '../../sim/run.ts';
 
 export function mutantEvidence(m: MutantReport, check: StageCatch | null | undefined, durationMs: number): MutantEvidence {
   return {
