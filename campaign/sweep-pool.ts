@@ -15,6 +15,7 @@ import { inProcessAdapter, type InProcessAdapter } from '../adapters/in-process.
 import type { Scenario } from '../scenarios/index.ts';
 import { coverageOf, type RunCoverage } from '../sim/coverage.ts';
 import { runScenario } from '../sim/run.ts';
+import { bundledEntry } from './worker-bundle.ts';
 
 const ROLE = 'sweep-pool-worker';
 /** Seeds handed to a worker at a time: large enough to amortize a message, small enough to balance. */
@@ -109,6 +110,15 @@ export function workerBootstrap(self: string): string {
   return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(self)}); })`;
 }
 
+/**
+ * The worker's code: from the TypeScript sources, it imports their bundle (campaign/worker-bundle.ts)
+ * when one can be made, which starts a worker in a fraction of the time; else as workerBootstrap.
+ */
+export async function workerCode(self: string): Promise<string> {
+  const bundled = self.endsWith('.ts') ? await bundledEntry(self) : null;
+  return bundled === null ? workerBootstrap(self) : `import(${JSON.stringify(bundled)})`;
+}
+
 /** Runs every (scenario, seed) on a pool of worker threads; results in (scenario, seed) order. */
 export async function sweepPool(options: SweepPoolOptions): Promise<ReadonlyArray<SweepRun>> {
   const runs: SweepRun[] = [];
@@ -142,7 +152,7 @@ export async function sweepPoolEach(options: SweepPoolOptions, onRun: (run: Swee
   const ahead = BATCHES_AHEAD_PER_WORKER * workers;
   const idle: Array<() => void> = [];
   let next = 0;
-  const bootstrap = workerBootstrap(import.meta.url);
+  const bootstrap = await workerCode(import.meta.url);
   const setup: WorkerSetup = { role: ROLE, adapter: options.adapter, scenarios: options.scenarios };
   const started: Worker[] = [];
   const handOn = (): void => {
