@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { backendChoices, backendOf, type BackendKind } from '../adapters/backends.ts';
-import { inProcessAdapter } from '../adapters/in-process.ts';
-import { MUTANTS } from '../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../mutants/in-process.ts';
+import { MUTANTS } from '../mutants/index.ts';
 import type { Store, StoreFactory, StoreOptions } from '../adapters/port.ts';
 import type { InterleaveStrategy } from '../adapters/interleaving.ts';
 import type { PostgresServer } from '../adapters/postgres/harness.ts';
@@ -60,9 +60,9 @@ function resolveInProcess(spec: string): ResolvedAdapter {
   return { ...adapter, deterministic: true, close: async () => {} };
 }
 
-/** The PostgreSQL store, or one of its SQL race mutants (`postgres-mutant:<name>`, adapters/postgres/mutants/). */
+/** The PostgreSQL store, or one of its SQL race mutants (`postgres-mutant:<name>`, mutants/sql/). */
 async function resolvePostgres(spec: string, interleave: InterleaveStrategy | undefined): Promise<ResolvedAdapter> {
-  const { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } = await import('../adapters/postgres/mutants/index.ts');
+  const { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } = await import('../mutants/sql/index.ts');
   const mutant = backendOf(spec)?.kind === 'postgres' ? undefined : findPostgresMutant(spec);
   if (backendOf(spec)?.kind !== 'postgres' && mutant === undefined) {
     throw new UsageError(`unknown PostgreSQL mutant '${spec.slice(POSTGRES_MUTANT_PREFIX.length)}'; known: ${POSTGRES_MUTANTS.map((m) => m.name).join(', ')}`);

@@ -8,7 +8,7 @@
 import { gateStageAdapter, realFaultAdapter } from '../../adapters/backends.ts';
 import pc from 'picocolors';
 import type { ScenarioEvidence, SuiteEvidence } from '../../reports/index.ts';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { checkMutant, checkStore, type StageCatch } from '../../campaign/check/index.ts';
 import { shareOf, WHOLE, type GateWork, type ShardShare } from '../../campaign/shard-plan.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';

@@ -1,6 +1,6 @@
 // docs/ARCHITECTURE.md "Mutants": the catalogue holds at least ten mutants, each with exactly one documented bug, a cited source (seed 000 section or seed 002/003 commit) and target scenarios.
 import { describe, expect, it } from 'vitest';
-import { findMutant, MUTANTS } from '../../adapters/mutants/index.ts';
+import { findMutant, mutantPolicy, MUTANTS } from '../../mutants/index.ts';
 import { CORRECT_POLICY, POLICY_FLAGS } from '../../model/controller-policy.ts';
 import { isInvariantName, type InvariantName } from '../../model/checkers/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
@@ -16,7 +16,7 @@ describe('mutant catalogue', () => {
   for (const mutant of MUTANTS) {
     describe(mutant.name, () => {
       it('is either a store-level or a controller-level bug, never both', () => {
-        expect((mutant.store === undefined) !== (mutant.policy === undefined)).toBe(true);
+        expect((mutant.wraps === undefined) !== (mutant.flips === undefined)).toBe(true);
       });
 
       it('names its bug, cites a seed and targets at least one scenario, or says why no workload reaches it', () => {
@@ -28,7 +28,7 @@ describe('mutant catalogue', () => {
 
       if (mutant.checkOnly === undefined) {
         it('names the rule it breaks, the invariants that must catch it, and scenarios that exist and judge them', () => {
-          expect(mutant.rule?.length ?? 0).toBeGreaterThan(10);
+          expect(mutant.rule.length).toBeGreaterThan(10);
           expect(mutant.invariants?.length ?? 0).toBeGreaterThan(0);
           for (const name of mutant.invariants ?? []) expect(isInvariantName(name), name).toBe(true);
           const judged = new Set(mutant.scenarios.flatMap((name) => loadScenario(name).invariants));
@@ -36,17 +36,18 @@ describe('mutant catalogue', () => {
         });
       } else {
         it('is a store bug only the command-level check reaches: it names its rule, and no scenario or invariant that would hunt it', () => {
-          expect(mutant.store).toBeDefined();
-          expect(mutant.rule?.length ?? 0).toBeGreaterThan(10);
+          expect(mutant.wraps).toBeDefined();
+          expect(mutant.rule.length).toBeGreaterThan(10);
           expect(mutant.scenarios).toEqual([]);
           expect(mutant.invariants ?? []).toEqual([]);
         });
       }
 
-      if (mutant.policy !== undefined) {
+      if (mutant.flips !== undefined) {
         it('flips exactly one policy flag away from the correct protocol', () => {
-          const flipped = Object.entries(mutant.policy!).filter(([flag, value]) => CORRECT_POLICY[flag as keyof typeof CORRECT_POLICY] !== value);
-          expect(Object.keys(mutant.policy!).every((flag) => (POLICY_FLAGS as ReadonlyArray<string>).includes(flag))).toBe(true);
+          const policy = mutantPolicy(mutant)!;
+          const flipped = Object.entries(policy).filter(([flag, value]) => CORRECT_POLICY[flag as keyof typeof CORRECT_POLICY] !== value);
+          expect(Object.keys(policy).every((flag) => (POLICY_FLAGS as ReadonlyArray<string>).includes(flag))).toBe(true);
           expect(flipped).toHaveLength(1);
         });
       }
