@@ -42,7 +42,7 @@ describe('run --report', () => {
     writeFileSync(
       module,
       `import { advisoryLockOnly } from ${JSON.stringify(MUTANT)};
-const open = advisoryLockOnly.store();
+const open = advisoryLockOnly.wraps();
 export default async (options) => {
   const store = await open(options);
   return { name: 'my-store', execute: (command, call) => store.execute(command, call), close: () => store.close() };

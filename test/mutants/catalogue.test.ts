@@ -1,6 +1,7 @@
 // docs/ARCHITECTURE.md "Mutants": the catalogue holds at least ten mutants, each with exactly one documented bug, a cited source (seed 000 section or seed 002/003 commit) and target scenarios.
 import { describe, expect, it } from 'vitest';
-import { findMutant, mutantPolicy, MUTANTS } from '../../mutants/index.ts';
+import { findMutant, mutantPolicy, MUTANTS, sqlMutants } from '../../mutants/index.ts';
+import { GATE_CATALOGUE } from '../../reports/gate-catalogue.ts';
 import { CORRECT_POLICY, POLICY_FLAGS } from '../../model/controller-policy.ts';
 import { isInvariantName, type InvariantName } from '../../model/checkers/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
@@ -59,5 +60,24 @@ describe('mutant catalogue', () => {
     expect(findMutant('mutant:no-fencing-check')?.name).toBe('no-fencing-check');
     expect(findMutant('memory')).toBeUndefined();
     expect(findMutant('mutant:')).toBeUndefined();
+  });
+
+  it('credits gate rows that exist, and a row lists exactly the mutants that credit it', async () => {
+    const ids = new Set(GATE_CATALOGUE.map((g) => g.id));
+    for (const mutant of MUTANTS) for (const row of mutant.rows) expect(ids.has(row), `${mutant.name} → ${row}`).toBe(true);
+    for (const gate of GATE_CATALOGUE) expect(gate.proofs.mutants).toEqual(MUTANTS.filter((m) => (m.rows as ReadonlyArray<string>).includes(gate.id)).map((m) => m.name));
+    // The gate rows read the mutants the simulator hunts; a SQL race proves its rows through the suites that run it.
+    for (const mutant of await sqlMutants()) expect(mutant.rows, mutant.name).toEqual([]);
+    expect(MUTANTS.filter((m) => m.rows.length === 0).map((m) => m.name)).toEqual([]);
+  });
+
+  it('declares every mutant, whatever makes its bug, in one shape with exactly one of flips, wraps and patches', async () => {
+    const all = [...MUTANTS, ...(await sqlMutants())];
+    expect(new Set(all.map((m) => m.name)).size).toBe(all.length);
+    for (const mutant of all) {
+      expect([mutant.flips, mutant.wraps, mutant.patches].filter((how) => how !== undefined), mutant.name).toHaveLength(1);
+      expect(mutant.rule.length, mutant.name).toBeGreaterThan(5);
+      for (const name of mutant.scenarios) expect(() => loadScenario(name), `${mutant.name} → ${name}`).not.toThrow();
+    }
   });
 });
