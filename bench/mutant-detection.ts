@@ -2,7 +2,7 @@
 // seeds, median under 20, shrunk to 12 operations or fewer): per mutant, the seeds and wall time
 // until the first catch, and the size of the shrunk counterexample, from campaign/mutant-run.ts.
 
-import { MUTANTS, type Mutant } from '../adapters/mutants/index.ts';
+import { MUTANTS, type Mutant } from '../mutants/index.ts';
 import { runMutants } from '../campaign/mutant-run.ts';
 
 export interface MutantDetectionOptions {

@@ -2,7 +2,7 @@
 // trace hash, checkers), and simulated time per wall time (docs/ARCHITECTURE.md "Performance targets":
 // standard-mix at 500 seeds/s per core or better; simulated time 10,000× faster than real time).
 
-import { inProcessAdapter } from '../adapters/in-process.ts';
+import { inProcessAdapter } from '../mutants/in-process.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import { runScenario } from '../sim/run.ts';
 import { median, rounds } from './sample.ts';

@@ -7,8 +7,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MUTANTS } from '../adapters/mutants/index.ts';
-import { inProcessAdapter } from '../adapters/in-process.ts';
+import { MUTANTS } from '../mutants/index.ts';
+import { inProcessAdapter } from '../mutants/in-process.ts';
 import { shareOf, type GateWork, type Shard } from '../campaign/shard-plan.ts';
 import { loadShardFile, saveShardFile, SHARD_FORMAT, shardFileName } from '../reports/shard-file.ts';
 import { checkShardSet, mergeShards, type LoadedShard } from '../reports/shard-merge.ts';

@@ -3,8 +3,8 @@
 // each, then seed 2 (as `sweep --scenario all --stop-at-first` runs it). Neither figure includes
 // shrinking.
 
-import { inProcessAdapter } from '../adapters/in-process.ts';
-import { MUTANTS, type Mutant } from '../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../mutants/in-process.ts';
+import { MUTANTS, type Mutant } from '../mutants/index.ts';
 import { checkStore } from '../campaign/check/index.ts';
 import { listScenarios } from '../scenarios/index.ts';
 import { runScenario } from '../sim/run.ts';
@@ -31,7 +31,7 @@ export interface StageRaceOptions {
 
 export async function measureStageRace(options: StageRaceOptions): Promise<ReadonlyArray<StageRace>> {
   const races: StageRace[] = [];
-  for (const mutant of (options.mutants ?? MUTANTS).filter((m) => m.store !== undefined)) {
+  for (const mutant of (options.mutants ?? MUTANTS).filter((m) => m.wraps !== undefined)) {
     const adapter = inProcessAdapter(`mutant:${mutant.name}`)!;
     // As checkMutant tries them: the default profile, then the long one for a bug that needs many scopes or steps.
     const first = await checkStore({ factory: adapter.store.factory, runs: options.checkRuns, seed: 1 });

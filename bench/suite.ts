@@ -4,7 +4,7 @@
 // a PostgreSQL server.
 
 import { availableParallelism, cpus } from 'node:os';
-import { MUTANTS } from '../adapters/mutants/index.ts';
+import { MUTANTS } from '../mutants/index.ts';
 import { measureEventRate, type EventRateResult } from './event-rate.ts';
 import { measureRaceExhaust, type RaceExhaust } from './race-exhaust.ts';
 import { measureRaceThroughput, type RaceThroughput } from './race-throughput.ts';

@@ -2,7 +2,7 @@
 // stay flat as seeds accumulate. Samples at a fixed cadence; with `--expose-gc` each sample is
 // taken after a full collection, so it shows what is retained rather than what awaits collection.
 
-import { inProcessAdapter } from '../adapters/in-process.ts';
+import { inProcessAdapter } from '../mutants/in-process.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import { runScenario } from '../sim/run.ts';
 

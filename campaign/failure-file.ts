@@ -9,7 +9,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.ts';
-import { inProcessAdapter } from '../adapters/in-process.ts';
+import { inProcessAdapter } from '../mutants/in-process.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
 import type { InterleaveStrategy, Interleaving } from '../adapters/interleaving.ts';
 import { POLICY_FLAGS, type ControllerPolicy } from '../model/controller-policy.ts';

@@ -2,8 +2,8 @@
 // run over its target scenarios, seed after seed, until a run shows a violation that the correct
 // implementation does not show on the same plan; that plan is then shrunk to a counterexample.
 
-import { inProcessAdapter } from '../adapters/in-process.ts';
-import { MUTANTS, type Mutant } from '../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../mutants/in-process.ts';
+import { MUTANTS, mutantPolicy, type Mutant } from '../mutants/index.ts';
 import type { Violation } from '../model/verdict.ts';
 import { loadScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/schema.ts';
@@ -108,7 +108,7 @@ function mutantReplay(mutant: Mutant, scenario: string, seed: number): string {
  */
 export function mutantExecutor(mutant: Mutant): (plan: Plan) => Promise<RunResult> {
   const { store } = inProcessAdapter(`mutant:${mutant.name}`)!;
-  return (plan) => executePlan(plan, { store, differential: false, ...presentFields({ policy: mutant.policy }) });
+  return (plan) => executePlan(plan, { store, differential: false, ...presentFields({ policy: mutantPolicy(mutant) }) });
 }
 
 /** Runs one plan on the correct implementation: the memory store and the correct policy. */
@@ -190,7 +190,7 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
     violations: best.violations,
     replay: best.result.replay,
     counterexample: renderCounterexample(best.result, { invariant: best.caught.invariant, originalSteps: best.shrunk.originalSteps }),
-    failure: failureOf(best.shrunk.plan, best.result, { mutant: mutant.name, ...presentFields({ policy: mutant.policy }) }),
+    failure: failureOf(best.shrunk.plan, best.result, { mutant: mutant.name, ...presentFields({ policy: mutantPolicy(mutant) }) }),
     missingScenarios,
     catches: catches.map((c) => ({ scenario: c.scenario, seed: c.seed, invariants: c.invariants })),
   };

@@ -1,7 +1,7 @@
 // A sweep across cores: the same runs as a single-threaded sweep, spread over worker threads.
 // Every run is a pure function of (scenario, seed, adapter), so where it runs changes nothing;
 // results come back in (scenario, seed) order, identical to running them one after another.
-// Only stores that a worker can rebuild from their name run here (adapters/in-process.ts).
+// Only stores that a worker can rebuild from their name run here (mutants/in-process.ts).
 //
 // The same file is the worker's entry: a worker thread loads it with `workerData.role` set and
 // serves batches of seeds until told to stop.
@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { inProcessAdapter, type InProcessAdapter } from '../adapters/in-process.ts';
+import { inProcessAdapter, type InProcessAdapter } from '../mutants/in-process.ts';
 import type { Scenario } from '../scenarios/index.ts';
 import { coverageOf, type RunCoverage } from '../sim/coverage.ts';
 import { runScenario } from '../sim/run.ts';

@@ -2,8 +2,9 @@
 // (seed 000 §315, seed 001 §338) and every architectural invariant (seed 000 §317, seed 001
 // §340), with the scenarios, mutants, test suites and invariants that prove it.
 // This is data: to change what proves a gate, edit its line. A proof names a scenario as
-// published by `testbed scenarios` (`name`, or `name@adapter` to count only that adapter), a
-// mutant as published by `testbed mutants`, or a suite by the name the test run reports.
+// published by `testbed scenarios` (`name`, or `name@adapter` to count only that adapter), or a
+// suite by the name the test run reports. A mutant credits a row from its own entry (`rows`,
+// mutants/entry.ts): the row's mutants are those whose entry names it, in catalogue order.
 // A row with no proofs is reported `untested` with the reason in its note. The rows themselves
 // live in gate-lines-*.ts.
 
@@ -11,6 +12,12 @@ import { SEED_000_ACCEPTANCE, SEED_000_GATES } from './gate-lines-000.ts';
 import { SEED_001_ACCEPTANCE, SEED_001_GATES } from './gate-lines-001.ts';
 import { SEED_000_INVARIANTS, SEED_001_INVARIANTS } from './gate-lines-invariants.ts';
 import type { GateDefinition, Line } from './gate-definition.ts';
+import { MUTANTS } from '../mutants/index.ts';
+
+/** The mutants whose entry credits the row `id`. */
+function mutantsCrediting(id: string): ReadonlyArray<string> {
+  return MUTANTS.filter((mutant) => (mutant.rows as ReadonlyArray<string>).includes(id)).map((mutant) => mutant.name);
+}
 
 function definitions(source: string, lines: ReadonlyArray<Line>): GateDefinition[] {
   const prefix = source.replace(' §', '-');
@@ -18,7 +25,7 @@ function definitions(source: string, lines: ReadonlyArray<Line>): GateDefinition
     id: `${prefix}-${slug}`,
     title,
     source,
-    proofs: { scenarios: entry.scenarios ?? [], mutants: entry.mutants ?? [], suites: entry.suites ?? [], invariants: entry.invariants ?? [] },
+    proofs: { scenarios: entry.scenarios ?? [], mutants: mutantsCrediting(`${prefix}-${slug}`), suites: entry.suites ?? [], invariants: entry.invariants ?? [] },
     ...(entry.note === undefined ? {} : { note: entry.note }),
   }));
 }

@@ -4,6 +4,7 @@
 
 export interface GateProofs {
   readonly scenarios: ReadonlyArray<string>;
+  /** The mutants whose entry names the row among its `rows` (mutants/entry.ts), in catalogue order. */
   readonly mutants: ReadonlyArray<string>;
   readonly suites: ReadonlyArray<string>;
   /**
@@ -24,7 +25,8 @@ export interface GateDefinition {
   readonly note?: string;
 }
 
-export interface Entry extends Partial<GateProofs> {
+/** A row as its line writes it: its mutants are not written here but by each mutant (its `rows`). */
+export interface Entry extends Partial<Omit<GateProofs, 'mutants'>> {
   readonly note?: string;
 }
 

@@ -7,7 +7,6 @@ import { FEDERATION_SIMULATED } from './gate-notes.ts';
 const DIGEST_CONFLICT: Entry = {
   // A completion that outlived its record must not land on the record another request took.
   scenarios: ['idempotency-different-request', 'idempotency-late-completion'],
-  mutants: ['digest-ignored', 'complete-ignores-digest'],
   invariants: ['digest-conflict'],
   suites: ['idempotency'],
 };
@@ -15,13 +14,11 @@ const DIGEST_CONFLICT: Entry = {
 export const SEED_000_GATES: ReadonlyArray<Line> = [
   ['fencing-monotonic', 'lease/fencing monotonicity is proven', {
     scenarios: ['lease-expiry-new-epoch', 'paused-holder-expiry', 'renewal-race', 'force-release-observed-epoch', 'db-failover', 'db-failover-unmitigated', 'restore', 'restore-unmitigated', 'standard-mix'],
-    mutants: ['epoch-reset-after-restore'],
     suites: ['conformance', 'conformance-postgres'],
     invariants: ['fencing-monotonic', 'restore-invalidates'],
   }],
   ['stale-owner-mutation', 'stale-owner mutation tests pass', {
     scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew', 'split-brain-partition', 'renewal-failure-stops-holder', 'standalone-coordination', 'provider-fencing'],
-    mutants: ['no-fencing-check', 'client-clock-expiry', 'renewal-without-epoch-check', 'advisory-lock-only', 'holder-not-stopped-on-renewal-failure', 'effect-without-lease-confirmation', 'renew-revives-expired', 'no-provider-fencing'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   }],
   ['idempotency-digest-conflict', 'idempotency request-digest conflicts are enforced', DIGEST_CONFLICT],
@@ -29,7 +26,6 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
     // A reconciling incarnation marks its request Unknown, then settles it: neither completion may
     // write over an outcome the store already recorded and acknowledged.
     scenarios: ['provider-timeout-unknown', 'cancel-keeps-lease', 'idempotency-late-completion', 'idempotency-unknown-outcome'],
-    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure', 'complete-overwrites-final'],
     invariants: ['no-blind-retry', 'unknown-not-new', 'release-after-reconcile', 'idempotency-final'],
   }],
   ['integrations-dogfooded', 'deployment/infra/merge integrations are dogfooded', {
@@ -37,31 +33,26 @@ export const SEED_000_GATES: ReadonlyArray<Line> = [
   }],
   ['deadlock-prevention', 'deadlock prevention is tested', {
     scenarios: ['deadlock-order', 'multi-resource-compensation'],
-    mutants: ['nested-acquire-order'],
     invariants: ['liveness'],
   }],
   ['force-release-audited', 'force-release safety is audited', {
     scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders'],
-    mutants: ['key-only-force-release', 'force-release-reread-token', 'force-without-observed-expiry', 'orphan-judged-too-soon', 'force-release-no-burn'],
     invariants: ['force-release-audited', 'force-release-judged'],
   }],
   ['dr-invalidates-leases', 'DR invalidates stale leases', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover', 'db-failover-unmitigated'],
-    mutants: ['epoch-reset-after-restore', 'busy-from-lease-cache'],
     invariants: ['restore-invalidates', 'one-owner-per-epoch', 'fencing-monotonic', 'restore-forgets'],
   }],
   // Sites, WAN cuts and a domain's authority failover, on the memory store and on PostgreSQL, whose
   // SQL checks the authority guard as it checks every role guard (testbed_guard).
   ['federation-authority', 'federation authority integration passes', {
     scenarios: ['federation-site-failover', 'federation-site-failover@postgres'],
-    mutants: ['authority-epoch-per-scope', 'fenced-site-falls-back-to-local-lock'],
     invariants: ['site-authority-first'],
     note: FEDERATION_SIMULATED,
   }],
   ['chaos-stress', 'chaos/concurrency stress tests pass', {
     scenarios: ['standard-mix', 'swarm-mix', 'split-brain-partition', 'controller-crash-reconcile', 'db-crash', 'db-failover', 'clock-skew', 'semaphore-capacity', 'fairness-starvation', 'renewal-race', 'displaced-waiter-recheck', 'sql-contention', 'sql-renewal-race', 'sql-release-race'],
     // Any bug these sweeps catch shows they can fail: no particular invariant is the rule here.
-    mutants: ['advisory-lock-only', 'release-before-reconcile', 'client-clock-expiry', 'epoch-reset-after-restore'],
     // Concurrent transactions on PostgreSQL, interleaved from the seed and explored schedule by
     // schedule: each suite fails when the store fails or a SQL race mutant escapes.
     suites: ['sql-races-interleaved', 'sql-races-exhaustive'],
@@ -73,7 +64,6 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   // A scope id that leaves the tenant out is not the canonical identity of the typed reference.
   ['typed-scope-identity', 'Exclusive scopes have typed canonical identity.', {
     scenarios: ['tenant-isolation'],
-    mutants: ['tenant-dropped-from-scope'],
     invariants: ['tenant-isolation'],
     suites: ['scope-identity'],
   }],
@@ -82,7 +72,6 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
     // A second owner also comes from a store that grants the scope again to the session holding it,
     // or that loses its lease rows in a database crash (000 §286).
     // ttl-max-excluded refuses a lease the rule book accepts: at the TTL bound, the owner is not accepted.
-    mutants: ['advisory-lock-only', 'client-clock-expiry', 'reentrant-acquire', 'no-recheck-after-wait', 'session-reentrant-acquire', 'unlogged-leases', 'ttl-max-excluded'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
     // Every schedule of concurrent calls on PostgreSQL: the suite fails when one breaks a rule on
     // the store or a SQL race mutant escapes.
@@ -90,85 +79,71 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['higher-fencing-token', 'Every new owner receives a higher fencing token.', {
     scenarios: ['lease-expiry-new-epoch', 'force-release-observed-epoch', 'db-failover', 'restore', 'lease-handoff'],
-    mutants: ['epoch-reset-after-restore', 'handoff-keeps-token', 'force-release-lowers-token'],
     invariants: ['fencing-monotonic', 'restore-invalidates'],
     suites: ['sql-races-exhaustive'],
   }],
   ['stale-holder-rejected', 'Stale holders cannot mutate protected state.', {
     scenarios: ['stale-holder', 'paused-holder-expiry', 'clock-skew', 'stable-holder-names', 'session-loss', 'sql-release-race'],
-    mutants: ['no-fencing-check', 'renewal-without-epoch-check', 'mutate-ignores-expiry'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
   }],
   ['expiry-not-effect-absence', 'Lease expiry does not imply external effect absence.', {
     scenarios: ['provider-timeout-unknown', 'cancel-keeps-lease'],
-    mutants: ['blind-retry-after-timeout'],
     invariants: ['no-blind-retry', 'release-after-reconcile'],
   }],
   ['ambiguous-effects-reconcile', 'Ambiguous external effects reconcile before new ownership proceeds.', {
     scenarios: ['provider-timeout-unknown', 'controller-crash-reconcile'],
-    mutants: ['blind-retry-after-timeout', 'unknown-treated-as-failure', 'retry-without-inspection'],
     invariants: ['no-blind-retry', 'release-after-reconcile', 'unknown-not-new'],
   }],
   // One mutant fences writes by the aggregate's version high-water mark instead of the live lease;
   // the other checks the lease and not the expected version.
   ['aggregate-version-separate', 'Aggregate versioning remains separate from lease ownership.', {
     scenarios: ['paused-holder-expiry', 'stale-holder', 'provider-fencing'],
-    mutants: ['fence-by-aggregate-high-water', 'mutate-ignores-version'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive', 'no-lost-update'],
     suites: ['conformance'],
   }],
   ['idempotency-key-scoped', 'Idempotency key is scoped by operation/subject/tenant.', {
     scenarios: ['idempotency-different-request'],
-    mutants: ['idempotency-key-unscoped'],
     invariants: ['idempotency-scope'],
     suites: ['idempotency'],
   }],
   ['digest-mismatch-rejected', 'Same key with different request digest is rejected.', DIGEST_CONFLICT],
   ['unknown-not-new-operation', 'Unknown idempotency outcome does not create a new operation automatically.', {
     scenarios: ['provider-timeout-unknown', 'idempotency-unknown-outcome'],
-    mutants: ['unknown-treated-as-failure', 'unknown-begins-new'],
     invariants: ['unknown-not-new', 'no-blind-retry'],
   }],
   ['retry-safety-declared', 'Provider mutations declare retry safety.', { suites: ['conformance'] }],
   ['no-blind-retry', 'Generic blind retry middleware is not used for non-idempotent writes.', {
     scenarios: ['provider-timeout-unknown'],
-    mutants: ['blind-retry-after-timeout'],
     invariants: ['no-blind-retry'],
   }],
   ['concurrency-groups-explicit', 'Workflow concurrency groups support queue/cancel/reject explicitly.', {
     scenarios: ['cancel-previous-non-supersedable'],
-    mutants: ['group-modes-collapsed', 'cancelled-run-effects'],
     invariants: ['concurrency-group'],
   }],
   ['non-supersedable-protected', 'Non-supersedable protected operations cannot be cancelled by ordinary CancelPrevious.', {
     scenarios: ['cancel-previous-non-supersedable'],
-    mutants: ['cancel-non-supersedable', 'arrival-order-supersedes'],
     invariants: ['release-after-reconcile', 'concurrency-group'],
   }],
   ['multi-resource-composite', 'Multi-resource acquisition uses composite scope/order/compensation.', {
     scenarios: ['multi-resource-compensation', 'deadlock-order'],
     // Out of order the acquisitions deadlock; not all or nothing, a busy one leaves phantom leases.
-    mutants: ['nested-acquire-order', 'acquire-all-keeps-partial', 'acquire-all-first-eight'],
     invariants: ['liveness', 'no-phantom-lease'],
   }],
-  ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'], mutants: ['nested-acquire-order'], invariants: ['liveness'] }],
+  ['deadlock-avoidance-designed', 'Deadlock avoidance is designed, not reactive only.', { scenarios: ['deadlock-order'], invariants: ['liveness'] }],
   ['reservations-within-capacity', 'Reservations do not exceed resource capacity.', {
     scenarios: ['semaphore-capacity', 'multi-resource-compensation'],
-    mutants: ['semaphore-off-by-one', 'capacity-checks-full-only', 'reservations-not-counted'],
     invariants: ['capacity'],
     suites: ['sql-races-exhaustive'],
   }],
   ['reservations-expire', 'Device/test-account reservations expire and reconcile.', {
     scenarios: ['semaphore-capacity', 'renewal-failure-stops-holder', 'clock-skew'],
     // An expired reservation is never consumed, and its units come back (a refusal only they explain leaked them).
-    mutants: ['expired-reservation-consumed', 'expired-units-still-counted'],
     invariants: ['capacity', 'capacity-refusal'],
     note: 'Covers reservation expiry in the store; device and test-account reconciliation is outside this testbed.',
   }],
   ['force-release-exact', 'Force release requires exact scope/epoch/privilege/audit.', {
     // An operator script without the privilege flag, or with a reason of white space only, must be refused.
     scenarios: ['force-release-observed-epoch', 'force-release-stalled-holders', 'retried-and-late-requests'],
-    mutants: ['key-only-force-release', 'force-without-observed-expiry', 'blank-reason-ascii-only', 'force-release-ignores-privilege'],
     invariants: ['force-release-audited', 'force-release-judged'],
   }],
   // The holder stops when its lease is lost, and its run is reported as what it was when its
@@ -177,12 +152,10 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   ['failover-no-stale-continuation', 'Controller failover does not allow stale owner continuation.', {
     scenarios: ['controller-crash-reconcile', 'renewal-failure-stops-holder', 'stalled-refresh', 'stale-holder', 'lease-loss-after-return'],
     // A stale holder whose refresh stalled must not end the next owner's lease by releasing it.
-    mutants: ['holder-not-stopped-on-renewal-failure', 'handler-outlives-stalled-refresh', 'release-ignores-token', 'cause-read-after-drain'],
     invariants: ['one-owner-per-epoch', 'lease-exclusive', 'work-within-lease', 'outcome-at-return'],
   }],
   ['no-process-local-mutex', 'Process-local mutexes are never distributed correctness primitives.', {
     scenarios: ['split-brain-partition', 'stale-holder', 'standard-mix', 'session-loss'],
-    mutants: ['advisory-lock-only'],
     invariants: ['one-owner-per-epoch', 'fencing-monotonic', 'lease-exclusive'],
   }],
   ['postgres-same-semantics', 'Postgres/Stoolap implementations preserve same semantic model.', {
@@ -192,24 +165,20 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['federation-fences-site', 'Federation authority fences site-local ownership.', {
     scenarios: ['federation-site-failover'],
-    mutants: ['authority-epoch-per-scope', 'fenced-site-falls-back-to-local-lock'],
     invariants: ['site-authority-first'],
     note: FEDERATION_SIMULATED,
   }],
   ['restore-invalidates-leases', 'Restore invalidates stale pre-restore leases.', {
     scenarios: ['restore', 'restore-unmitigated', 'db-failover'],
-    mutants: ['epoch-reset-after-restore', 'recovery-keeps-leases', 'busy-from-lease-cache'],
     invariants: ['restore-invalidates', 'fencing-monotonic', 'one-owner-per-epoch', 'restore-forgets'],
   }],
   ['reconcile-before-reopen', 'Protected scopes reconcile before reopening after DR.', {
     scenarios: ['restore', 'db-failover'],
-    mutants: ['reopen-without-inspection', 'recovery-skips-block'],
     invariants: ['release-after-reconcile', 'restore-invalidates'],
   }],
   ['contention-observable', 'High contention is observable.', {
     scenarios: ['fairness-starvation'],
     // Under contention an unfair queue shows as a waiter that starves: caught by liveness there.
-    mutants: ['acquire-bypasses-queue', 'any-waiter-acquires', 'fifo-ignores-priority', 'priority-without-aging'],
     invariants: ['liveness'],
     note: 'Wait times are plotted from the Enqueue→Acquired pairs of each kept history.',
   }],
@@ -219,7 +188,6 @@ export const SEED_000_ACCEPTANCE: ReadonlyArray<Line> = [
   }],
   ['lease-history-retained', 'Lease history is retained according lifecycle/audit policy.', {
     scenarios: ['db-failover', 'restore'],
-    mutants: ['tombstones-pruned'],
     invariants: ['history-retained'],
     note: 'The rule book’s policy keeps every tombstone for ever, and each Inspect must list every lease the store ended before it (unless a failover or restore rolled the end back). A store that prunes ownership history is caught where an Inspect follows. Time-based retention windows, archival and privacy deletion (Part 46) are not modelled.',
   }],

@@ -56,7 +56,6 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-postgres-authority', 'PostgreSQL/Neon remains metadata authority', like('postgres-metadata-authority')],
   ['inv-cas-authority', 'CAS remains artifact/data authority', {
     scenarios: ['cas-outage', 'raft-failover'],
-    mutants: ['effect-without-artifact', 'artifacts-in-raft'],
     invariants: ['artifact-from-cas', 'raft-log-narrow'],
     note: 'Jobs have artifacts in a content-addressed store beside the coordination layer; each attempt fetches its job’s artifact by digest before the effect. While the store is out, attempts give their jobs back and the cluster goes on; every job finishes once it is back. An attempt that acts without its artifact, or a log that carries artifact bytes, is caught. Artifact bytes and their encoding are not simulated, only digests and sizes.',
   }],
@@ -81,7 +80,6 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-rolling-upgrades', 'rolling upgrades respect protocol/state compatibility', like('rolling-upgrade-matrix')],
   ['inv-snapshots-compact', 'coordination snapshots are compact and versioned', {
     scenarios: ['raft-compaction', 'raft-rolling-upgrade'],
-    mutants: ['log-never-compacted', 'snapshot-takes-uncommitted', 'feature-before-all-voters'],
     invariants: ['raft-log-bounded', 'raft-state-machine-safety', 'raft-leader-completeness', 'feature-activation'],
     note: 'Compact: voters keep at most `snapshotEntries` applied entries beyond their snapshot. Versioned: a snapshot carries the highest command version it was built from, and a voter whose binary cannot read it refuses it; the rolling upgrade runs with compaction. Snapshot files and their encoding are not simulated.',
   }],
@@ -90,7 +88,6 @@ export const SEED_001_INVARIANTS: ReadonlyArray<Line> = [
   ['inv-k8s-not-authority', 'K8s leader election is not hidden authority', like('kubernetes-not-authority')],
   ['inv-maintenance-coordinated', 'maintenance state can be globally coordinated', {
     scenarios: ['maintenance-window'],
-    mutants: ['maintenance-local-only', 'scheduler-ignores-maintenance'],
     invariants: ['maintenance-respected'],
     note: 'An operator sets maintenance states through the leader, committed with a majority and a monotonic maintenance epoch, while leaders crash and pause; no dispatch under the epoch in force starts while the state stops scheduling. A change kept on the daemon that received it, or a role loop that never looks, is caught. The read-only and write gates of business APIs are not modelled.',
   }],

@@ -39,7 +39,7 @@ interface CoordinatedScenario extends Pick<ScenarioInput, 'name' | 'title' | 'so
   readonly coordination?: Omit<CoordinationInput, 'voters'>;
 }
 
-export function coordinated(s: CoordinatedScenario): ScenarioInput {
+export function coordinated<const N extends string>(s: CoordinatedScenario & { readonly name: N }): ScenarioInput & { readonly name: N } {
   return {
     name: s.name,
     title: s.title,
@@ -54,7 +54,7 @@ export function coordinated(s: CoordinatedScenario): ScenarioInput {
   };
 }
 
-export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+export const COORDINATION_SCENARIOS = [
   // The controllers are the voters; the scheduler leader (or release/deployment coordinator)
   // dispatches every operation under its role guard.
   coordinated({
@@ -290,4 +290,4 @@ export const COORDINATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: ['quorum-in-one-region'],
     coordination: { regions: 3, faults: { intervalMs: 1_000, wanPartitionPct: 25, wanPartitionMsMax: 1_500 } },
   }),
-];
+] satisfies ReadonlyArray<ScenarioInput>;

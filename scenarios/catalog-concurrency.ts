@@ -7,7 +7,7 @@
 import { SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
-export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+export const CONCURRENCY_SCENARIOS = [
   leaseScenario({
     name: 'sql-contention',
     title: 'Bursts of controllers on one scope, one key and one slot at once: one owner, unique tokens, one first request per key, capacity kept',
@@ -40,4 +40,4 @@ export const CONCURRENCY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     profile: { networkDelayMsMax: 3 },
     operations: 120,
   }),
-];
+] satisfies ReadonlyArray<ScenarioInput>;

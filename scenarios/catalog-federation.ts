@@ -4,7 +4,7 @@
 import { SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
-export const FEDERATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+export const FEDERATION_SCENARIOS = [
   // Six controllers in three sites; tenants t1 and t2 are domains whose authority starts at sites
   // 1 and 2. Site 1 is cut off the WAN and, while it keeps running, t1 fails over to site 2: site
   // 1's controllers go on under epoch 1 until the store fences them. Later site 2, holding both
@@ -26,4 +26,4 @@ export const FEDERATION_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: [...SAFETY, 'site-authority-first'],
     operations: 60,
   }),
-];
+] satisfies ReadonlyArray<ScenarioInput>;

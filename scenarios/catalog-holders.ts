@@ -9,7 +9,7 @@
 import { SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
-export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+export const HOLDER_SCENARIOS = [
   leaseScenario({
     name: 'stalled-refresh',
     title: 'A renewal call that hangs past the TTL does not keep the handler working: it stops when its lease\'s local window ends',
@@ -57,4 +57,4 @@ export const HOLDER_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: [...SAFETY, 'no-blind-retry'],
     operations: 60,
   }),
-];
+] satisfies ReadonlyArray<ScenarioInput>;

@@ -32,7 +32,7 @@ interface RaftScenario extends Pick<ScenarioInput, 'name' | 'title' | 'sources'>
   readonly coordination: Omit<CoordinationInput, 'voters' | 'consensus'>;
 }
 
-function raft(s: RaftScenario): ScenarioInput {
+function raft<const N extends string>(s: RaftScenario & { readonly name: N }): ScenarioInput & { readonly name: N } {
   return {
     name: s.name,
     title: s.title,
@@ -47,7 +47,7 @@ function raft(s: RaftScenario): ScenarioInput {
   };
 }
 
-export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+export const RAFT_SCENARIOS = [
   raft({
     name: 'raft-failover',
     title: 'Raft on three voters: leader crashes, pauses and isolation over lossy, reordering links; one leader per term, one committed history',
@@ -194,4 +194,4 @@ export const RAFT_SCENARIOS: ReadonlyArray<ScenarioInput> = [
       faults: { intervalMs: 700, leaderCrashPct: 10, leaderDownMs: 300, leaderPausePct: 10, leaderPauseMsMax: 600, messageLossPct: 5, messageDuplicatePct: 10 },
     },
   }),
-];
+] satisfies ReadonlyArray<ScenarioInput>;

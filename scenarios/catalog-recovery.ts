@@ -5,7 +5,7 @@ import { DEPLOYS, NET, SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 /** A failover to a replica that lags 1.5 s, a third of the way through. */
-const DB_FAILOVER: ScenarioInput = {
+const DB_FAILOVER: ScenarioInput & { readonly name: 'db-failover' } = {
   name: 'db-failover',
   title: 'Failover to a lagging replica: the recovery epoch fences every earlier token',
   sources: ['000 §272–276', '000 §297', '000 §271'],
@@ -21,7 +21,7 @@ const DB_FAILOVER: ScenarioInput = {
  * restored image can belong to a holder still at work; provider timeouts leave effects in flight
  * across the restore.
  */
-const RESTORE: ScenarioInput = {
+const RESTORE: ScenarioInput & { readonly name: 'restore' } = {
   name: 'restore',
   title: 'Restore from an older backup: pre-restore leases are invalid until reconciled',
   sources: ['000 §272–276', '000 §297'],
@@ -33,11 +33,11 @@ const RESTORE: ScenarioInput = {
 };
 
 /** The `-unmitigated` twin of a scenario: the same run without the recovery epoch, which must show the violation. */
-function unmitigated(twin: ScenarioInput, title: string): ScenarioInput {
-  return { ...twin, name: `${twin.name}-unmitigated`, title, mitigations: { recoveryEpoch: false }, expect: 'violation' };
+function unmitigated<N extends string>(twin: ScenarioInput & { readonly name: N }, title: string): ScenarioInput & { readonly name: `${N}-unmitigated` } {
+  return { ...twin, name: `${twin.name}-unmitigated` as const, title, mitigations: { recoveryEpoch: false }, expect: 'violation' };
 }
 
-export const RECOVERY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+export const RECOVERY_SCENARIOS = [
   leaseScenario({
     name: 'db-crash',
     title: 'Database crash: session loss does not break the durable ownership model',
@@ -50,4 +50,4 @@ export const RECOVERY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
   unmitigated(DB_FAILOVER, 'Failover without a recovery epoch: fencing regresses'),
   RESTORE,
   unmitigated(RESTORE, 'Restore without a recovery epoch: a pre-restore lease is honoured'),
-];
+] satisfies ReadonlyArray<ScenarioInput>;

@@ -12,7 +12,7 @@
 import { SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
-export const RETRY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
+export const RETRY_SCENARIOS = [
   leaseScenario({
     name: 'retried-and-late-requests',
     title: 'Requests delivered twice, holders acting after a pause, and invalid requests: the store answers each as the rule book says and lets none of them through',
@@ -35,4 +35,4 @@ export const RETRY_SCENARIOS: ReadonlyArray<ScenarioInput> = [
     invariants: [...SAFETY, 'capacity', 'capacity-refusal', 'force-release-audited', 'force-release-judged'],
     operations: 60,
   }),
-];
+] satisfies ReadonlyArray<ScenarioInput>;

@@ -16,7 +16,7 @@ import { DEPLOYS, SAFETY, leaseScenario } from './profiles.ts';
 import type { ScenarioInput } from './schema.ts';
 
 
-export const CATALOG: ReadonlyArray<ScenarioInput> = [
+const SCENARIOS = [
   leaseScenario({
     name: 'paused-holder-expiry',
     title: 'A holder paused past its lease expiry cannot act on its old token',
@@ -268,4 +268,9 @@ export const CATALOG: ReadonlyArray<ScenarioInput> = [
   ...COORDINATION_SCENARIOS,
   ...RAFT_SCENARIOS,
   ...FEDERATION_SCENARIOS,
-];
+] satisfies ReadonlyArray<ScenarioInput>;
+
+/** The name of a built-in scenario: a name written where one is expected (a mutant's `scenarios`) is checked against it. */
+export type ScenarioName = (typeof SCENARIOS)[number]['name'];
+
+export const CATALOG: ReadonlyArray<ScenarioInput> = SCENARIOS;

@@ -31,7 +31,8 @@ export interface LeaseScenario extends Pick<ScenarioInput, 'name' | 'title' | 's
   readonly operations?: number;
 }
 
-export function leaseScenario(s: LeaseScenario): ScenarioInput {
+/** The scenario, its name kept as a literal type (catalog.ts `ScenarioName`). */
+export function leaseScenario<const N extends string>(s: LeaseScenario & { readonly name: N }): ScenarioInput & { readonly name: N } {
   return {
     name: s.name,
     title: s.title,

@@ -11,7 +11,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MUTANTS } from '../adapters/mutants/index.ts';
+import { MUTANTS } from '../mutants/index.ts';
 import { INVARIANT_NAMES } from '../model/checkers/index.ts';
 import { listScenarios } from '../scenarios/index.ts';
 import { citationsIn, citedSections, sectionKey, type Citation, type Seed } from './cited-sections.ts';
@@ -50,7 +50,7 @@ export function collect(): Map<string, Proof> {
     const proof = proofOf(c.seed, c.section);
     if (checker !== undefined && CHECKER_NAMES.has(checker)) proof.checkers.add(checker);
     else if (/\.test\.ts$/.test(c.file) || c.file === 'conformance/suite.ts') proof.tests.add(c.file);
-    else if (c.file === 'scenarios/catalog.ts' || /^adapters\/mutants\//.test(c.file)) continue; // counted by name below
+    else if (c.file === 'scenarios/catalog.ts' || /^mutants\/store\//.test(c.file)) continue; // counted by name below
     else proof.code.add(c.file);
   }
   for (const scenario of listScenarios()) {

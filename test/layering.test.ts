@@ -1,4 +1,4 @@
-// docs/ARCHITECTURE.md "Layers": model ← faults ← scenarios, adapters ← sim ← campaign ← reports ← cli.
+// docs/ARCHITECTURE.md "Layers": model ← faults ← scenarios, adapters ← sim ← mutants ← backends ← campaign ← reports ← cli.
 // A file may import its own layer and the layers to its left, never one to its right; scenarios/
 // and adapters/ stand side by side, both reading the fault vocabulary (faults/). Imports are read
 // by TypeScript's own pre-processor (static imports, `export … from`, dynamic `import()` with a
@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const RANK: Readonly<Record<string, number>> = { model: 0, faults: 1, scenarios: 2, adapters: 2, sim: 3, backends: 4, campaign: 5, reports: 6, cli: 7 };
+const RANK: Readonly<Record<string, number>> = { model: 0, faults: 1, scenarios: 2, adapters: 2, sim: 3, mutants: 4, backends: 5, campaign: 6, reports: 7, cli: 8 };
 
 const rankOf = (file: string): number | undefined => RANK[file.split('/')[0]!];
 
@@ -95,6 +95,7 @@ describe('layering', () => {
     expect(checked.filter((s) => s.file.startsWith('model/')).length).toBeGreaterThan(40);
     expect(checked.filter((s) => s.file.startsWith('reports/')).length).toBeGreaterThan(10);
     expect(checked.filter((s) => s.file.startsWith('faults/')).length).toBeGreaterThan(30);
+    expect(checked.filter((s) => s.file.startsWith('mutants/')).length).toBeGreaterThan(60);
     expect(importCycles(checked)).toEqual([]);
     const planted = [
       { file: 'sim/a.ts', text: "import type { B } from './b.ts';" },
@@ -108,7 +109,8 @@ describe('layering', () => {
   test('a planted upward import is found, in each form an import can take', () => {
     const planted = [
       { file: 'model/planted.ts', text: "import { Sim } from '../sim/engine.ts';" },
-      { file: 'adapters/mutants/planted.ts', text: "export { x } from '../../campaign/shard-plan.ts';" },
+      { file: 'adapters/postgres/planted.ts', text: "export { x } from '../../mutants/index.ts';" },
+      { file: 'mutants/store/planted.ts', text: "export { x } from '../../campaign/shard-plan.ts';" },
       { file: 'sim/planted.ts', text: "const m = await import('../reports/index.ts');" },
       { file: 'reports/planted.ts', text: "import type { X } from '../cli/errors.ts';" },
       { file: 'faults/planted.ts', text: "import type { Node } from '../sim/sim-node.ts';" },
@@ -117,11 +119,13 @@ describe('layering', () => {
       { file: 'scenarios/ok.ts', text: "import '../adapters/port.ts'; import '../model/scope.ts'; import './schema.ts'; import 'zod';" },
       { file: 'scenarios/faults-ok.ts', text: "import '../faults/index.ts';" },
       { file: 'adapters/faults/ok.ts', text: "import '../../faults/records.ts';" },
+      { file: 'mutants/sql/ok.ts', text: "import '../../adapters/postgres/store.ts'; import '../../sim/run.ts'; import '../entry.ts';" },
       { file: 'faults/ok.ts', text: "import '../model/history.ts'; import './package.ts';" },
     ];
     expect(upwardImports(planted)).toEqual([
       'model/planted.ts imports sim/engine.ts',
-      'adapters/mutants/planted.ts imports campaign/shard-plan.ts',
+      'adapters/postgres/planted.ts imports mutants/index.ts',
+      'mutants/store/planted.ts imports campaign/shard-plan.ts',
       'sim/planted.ts imports reports/index.ts',
       'reports/planted.ts imports cli/errors.ts',
       'faults/planted.ts imports sim/sim-node.ts',

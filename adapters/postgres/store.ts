@@ -55,7 +55,7 @@ export interface PostgresStoreOptions extends StoreOptions {
   readonly name?: string;
   /**
    * Command bodies that replace this store's own for their kinds: a variant of the store (the SQL
-   * race mutants of adapters/postgres/mutants/) differs from it in these alone. They run as
+   * race mutants of mutants/sql/) differs from it in these alone. They run as
    * multi-statement transactions (transaction.ts), never on the fast path.
    */
   readonly commands?: CommandBodies;
@@ -67,7 +67,7 @@ export interface PostgresStoreOptions extends StoreOptions {
   readonly databaseClock?: boolean;
   /**
    * One-statement commands whose function is replaced (SQL race mutants inside one function,
-   * mutants/unlocked-function.ts): the function's name and its CREATE FUNCTION text, installed
+   * mutants/sql/unlocked-function.ts): the function's name and its CREATE FUNCTION text, installed
    * after the migrations; the fast path calls it in place of `testbed_<command>`.
    */
   readonly functions?: FunctionVariants;

@@ -1,7 +1,7 @@
 // A built-in mutant (`mutant:<name>`): a store wrapper, or the memory store under a broken
 // controller policy, built from its name alone, so a run on it replays and shrinks.
-import { inProcessAdapter } from '../../adapters/in-process.ts';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { UsageError } from '../../adapters/errors.ts';
 import type { Backend } from '../backend.ts';
 

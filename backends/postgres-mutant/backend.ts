@@ -1,4 +1,4 @@
-// One of the PostgreSQL store's SQL race mutants (`postgres-mutant:<name>`, adapters/postgres/mutants/).
+// One of the PostgreSQL store's SQL race mutants (`postgres-mutant:<name>`, mutants/sql/).
 import { UsageError } from '../../adapters/errors.ts';
 import type { Backend } from '../backend.ts';
 import { openPostgres } from '../postgres/open.ts';
@@ -15,7 +15,7 @@ export const postgresMutant: Backend = {
   databaseClock: true,
   gateStage: null,
   open: async (spec, interleave) => {
-    const { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANTS } = await import('../../adapters/postgres/mutants/index.ts');
+    const { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANTS } = await import('../../mutants/sql/index.ts');
     const mutant = findPostgresMutant(spec);
     if (mutant === undefined) throw new UsageError(`unknown PostgreSQL mutant '${spec.slice(PREFIX.length)}'; known: ${POSTGRES_MUTANTS.map((m) => m.name).join(', ')}`);
     return openPostgres(spec, mutantStoreOptions(mutant), interleave);

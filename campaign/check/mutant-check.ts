@@ -4,8 +4,8 @@
 // not catch is checked again in the long profile (profiles.ts), whose bugs need many scopes,
 // holders, keys or operations; its replay line then names the profile.
 
-import { inProcessAdapter } from '../../adapters/in-process.ts';
-import type { Mutant } from '../../adapters/mutants/index.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
+import type { Mutant } from '../../mutants/index.ts';
 import { checkStore } from './check-store.ts';
 import type { CheckProfile } from './profiles.ts';
 
@@ -26,7 +26,7 @@ export const MUTANT_CHECK_SEED = 1;
 
 /** The check stage on `mutant`, or null when the mutant's bug is not in the store: the default profile, then the long one. */
 export async function checkMutant(mutant: Mutant, runs = MUTANT_CHECK_RUNS, seed = MUTANT_CHECK_SEED): Promise<StageCatch | null> {
-  if (mutant.store === undefined) return null;
+  if (mutant.wraps === undefined) return null;
   const adapter = inProcessAdapter(`mutant:${mutant.name}`);
   if (adapter === null) throw new Error(`mutant ${mutant.name} is not an in-process adapter`);
   let last: StageCatch | null = null;

@@ -6,7 +6,7 @@
 // it does only the share it is given (campaign/shard-plan.ts). It says what it does through a
 // reporter, so the CLI decides how that looks.
 
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { gateStageAdapter, realFaultAdapter, resolveAdapter } from '../../backends/index.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import type { RunResult } from '../../sim/run-result.ts';

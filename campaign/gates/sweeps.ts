@@ -6,7 +6,7 @@
 // evidence says so, and the report keeps no history for it.
 
 import { strict as assert } from 'node:assert';
-import { inProcessAdapter } from '../../adapters/in-process.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
 import type { FirstFailure, ScenarioEvidence } from './evidence.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import type { RunResult } from '../../sim/run-result.ts';

@@ -2,7 +2,7 @@
 // scenarios, those replayed with real faults, and the mutants hunted.
 
 import { UsageError } from '../../adapters/errors.ts';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { listScenarios } from '../../scenarios/index.ts';
 import type { GateWork } from '../shard-plan.ts';
 

@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
-import { findMutant } from '../../adapters/mutants/index.ts';
+import { findMutant } from '../../mutants/index.ts';
 import { checkStore, formatCounterexample, isCheckPath, type CheckResult } from '../../campaign/check/index.ts';
 import { formatOfPath } from '../../campaign/check/step-format.ts';
 import { CHECK_PROFILES, isCheckProfile, PROFILES, type CheckProfile } from '../../campaign/check/profiles.ts';
@@ -120,7 +120,7 @@ function restoreLeakLines(result: Extract<CheckResult, { verdict: 'fail' }>): st
 function render(adapter: string, result: CheckResult, replay: string, file: string | null): string {
   const head = `check ${pc.bold(adapter)} seed ${result.seed}:`;
   if (result.verdict === 'pass') {
-    const policyOnly = findMutant(adapter)?.store === undefined && adapter.startsWith('mutant:');
+    const policyOnly = findMutant(adapter)?.wraps === undefined && adapter.startsWith('mutant:');
     const note = policyOnly ? pc.dim('\n  (this mutant breaks the controller policy, not the store: the command-level check cannot see it; use sweep)') : '';
     return [`${head} ${pc.green('agrees with the model')} on ${result.runs} sequences (${Math.round(result.elapsedMs)} ms)${note}`, ...notJudgedLine(result)].join('\n');
   }

@@ -4,7 +4,7 @@
 // and also writes a shard file for `testbed merge`.
 
 import pc from 'picocolors';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { checkMutant, type StageCatch } from '../../campaign/check/index.ts';
 import { runMutants, type MutantReport } from '../../campaign/mutant-run.ts';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { checkOutDir } from '../out-dir.ts';
 import { shardFrom } from '../seeds.ts';
 import { printShare, writeShard } from './shard-output.ts';
 import { printJson } from '../format.ts';
-import { POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
+import { POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { startProgress } from '../progress.ts';
 import { saveFailureFile, unwrittenLine } from '../record-failure.ts';
 
@@ -110,7 +110,7 @@ interface Stages {
 }
 
 /**
- * The SQL race mutants of the PostgreSQL store (adapters/postgres/mutants/): listed with the
+ * The SQL race mutants of the PostgreSQL store (mutants/sql/): listed with the
  * command that catches each, not run here (they need a server and real concurrency; their tests
  * run those commands).
  */
@@ -121,7 +121,7 @@ function sqlRaceMutants() {
     caughtBy: m.caughtBy,
     catch: m.caughtBy.map((mode) =>
       mode === 'interleave'
-        ? `npx testbed sweep --scenario ${m.scenario ?? 'sql-contention'} --seeds 1..50 --adapter postgres-mutant:${m.name} --interleave${m.strategy === undefined ? '' : ` ${m.strategy}`}`
+        ? `npx testbed sweep --scenario ${m.scenarios[0] ?? 'sql-contention'} --seeds 1..50 --adapter postgres-mutant:${m.name} --interleave${m.strategy === undefined ? '' : ` ${m.strategy}`}`
         : mode === 'race'
           ? `npx testbed race --adapter postgres-mutant:${m.name} --kinds ${m.raceKinds.join(',')}${m.strategy === 'random-functions' ? ' --inside-functions' : ''}`
           : `npx testbed stress --adapter postgres-mutant:${m.name} --clients 32 --duration 4s`,

@@ -7,7 +7,7 @@ import { backendOf } from '../../backends/index.ts';
 import { randomInt } from 'node:crypto';
 import pc from 'picocolors';
 import type { Store, StoreOptions, TimeSource } from '../../adapters/port.ts';
-import { inProcessAdapter } from '../../adapters/in-process.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
 import { parseDuration, runStress, StressSetupError, type StressResult, type StressSessions, type StressTiming } from '../../campaign/stress/index.ts';
 import { wallNow } from '../../campaign/stress/history.ts';
 import { presentFields } from '../../campaign/present-fields.ts';

@@ -16,7 +16,7 @@
 
 import { backendOf, realFaultAdapter } from '../../backends/index.ts';
 import { strict as assert } from 'node:assert';
-import { inProcessAdapter } from '../../adapters/in-process.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { coverageOf } from '../../sim/coverage.ts';

@@ -5,7 +5,7 @@
 // the authority (§169). A Fenced answer tells the site that a newer authority epoch exists: it
 // stops acting in that domain until the federation tells it who holds it. The one flag
 // `fencedSiteStops` of the controller policy is what a broken site gets wrong: it falls back to
-// site-local locking when fenced (model/policy-mutants/federation.ts).
+// site-local locking when fenced (mutants/policy/federation.ts).
 
 import type { RoleGuard } from '../../model/commands.ts';
 import { authorityGuard } from '../../model/federation-authority.ts';

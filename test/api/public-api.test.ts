@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import * as api from '../../index.ts';
-import { inProcessAdapter } from '../../adapters/in-process.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
 
 const { assertPasses, defineScenario, executePlan, generatePlan, loadScenario, planArbitrary, RunFailedError, ScenarioError, seedArbitrary, seedRange, sweepScenario } = api;
 const memory = inProcessAdapter('memory')!.store;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
+import { findMutant, mutantStoreFactory } from '../../mutants/index.ts';
 import type { LifecycleEvent, Store, StoreFactory } from '../../adapters/port.ts';
 import { checkStore, runSteps, StoreSession, stepsArbitrary, type StepRecord } from '../../campaign/check/index.ts';
 import { Processes } from '../../campaign/check/processes.ts';

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
+import { findMutant, mutantStoreFactory } from '../../mutants/index.ts';
 import type { StoreFactory } from '../../adapters/port.ts';
 import { checkMutant, checkStore, runSteps, StoreSession, stepsArbitrary } from '../../campaign/check/index.ts';
 import {

@@ -5,11 +5,11 @@
 
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { StoreUnavailableError, type Store, type StoreFactory, type StoreImage } from '../../adapters/port.ts';
 import { checkMutant, checkStore, formatCounterexample } from '../../campaign/check/index.ts';
 import type { Command } from '../../model/commands.ts';
-import { inProcessAdapter } from '../../adapters/in-process.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
 
 /** The memory store with one command answered by `answer` instead. */
 function alteredStore(kind: Command['kind'], answer: (command: Command, correct: unknown) => unknown, keepImages = true): StoreFactory {
@@ -49,7 +49,7 @@ describe('a correct store', () => {
 });
 
 describe('every store mutant is caught in a few steps', () => {
-  const storeMutants = MUTANTS.filter((m) => m.store !== undefined);
+  const storeMutants = MUTANTS.filter((m) => m.wraps !== undefined);
   test.each(storeMutants.map((m) => [m.name, m] as const))('%s', async (_name, mutant) => {
     for (const seed of [1, 2, 3]) {
       const caught = await checkMutant(mutant, 5_000, seed);
@@ -59,7 +59,7 @@ describe('every store mutant is caught in a few steps', () => {
   });
 
   test('a policy mutant is out of the check’s reach, and says so', async () => {
-    const policy = MUTANTS.find((m) => m.store === undefined)!;
+    const policy = MUTANTS.find((m) => m.wraps === undefined)!;
     expect(await checkMutant(policy)).toBeNull();
   });
 });

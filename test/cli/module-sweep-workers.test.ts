@@ -10,7 +10,7 @@ import { scratchDirs } from '../scratch-dirs.ts';
 
 const scratch = scratchDirs('testbed-module-workers-');
 const MEMORY = path.resolve(import.meta.dirname, '../../adapters/memory.ts');
-const MUTANTS = path.resolve(import.meta.dirname, '../../adapters/mutants/index.ts');
+const MUTANTS = path.resolve(import.meta.dirname, '../../mutants/index.ts');
 
 /**
  * The memory store (or a mutant of it) as a module whose calls each take a little wall time, and

@@ -8,7 +8,7 @@ import { scratchDirs } from '../scratch-dirs.ts';
 
 const scratch = scratchDirs('testbed-run-report-');
 const FAILING = ['run', '--scenario', 'stale-holder', '--seed', '1', '--adapter', 'mutant:advisory-lock-only'];
-const MUTANT = path.resolve(import.meta.dirname, '../../adapters/mutants/advisory-lock-only.ts');
+const MUTANT = path.resolve(import.meta.dirname, '../../mutants/store/advisory-lock-only.ts');
 
 describe('run --report', () => {
   test('writes the page to its default path and says where; the printed counterexample marks the failing step and shows store times', async () => {
@@ -42,7 +42,7 @@ describe('run --report', () => {
     writeFileSync(
       module,
       `import { advisoryLockOnly } from ${JSON.stringify(MUTANT)};
-const open = advisoryLockOnly.store();
+const open = advisoryLockOnly.wraps();
 export default async (options) => {
   const store = await open(options);
   return { name: 'my-store', execute: (command, call) => store.execute(command, call), close: () => store.close() };

@@ -2,7 +2,7 @@
 // node joins as a learner, is promoted once caught up, a removed node never returns — and the two
 // checkers that judge it, each shown failing on a history that breaks its rule.
 import { describe, expect, it } from 'vitest';
-import { findMutant } from '../../adapters/mutants/index.ts';
+import { findMutant } from '../../mutants/index.ts';
 import { changeMembership, initialMembership, learnersOf, votersOf, type Membership } from '../../model/cluster-membership.ts';
 import { applyCoordination, initialCoordination } from '../../model/coordination-epoch.ts';
 import { learnerBeforeVoter } from '../../model/checkers/learner-before-voter.ts';

@@ -1,6 +1,6 @@
 // seed 001 §90, §93, §262–§263, §296–§305: the boolean-leader-flag and lease-without-scheduler-epoch mutants are caught by the coordination scenarios on a plan the correct implementation passes, and shrink to a short counterexample.
 import { describe, expect, it } from 'vitest';
-import { findMutant } from '../../adapters/mutants/index.ts';
+import { findMutant } from '../../mutants/index.ts';
 import { runMutants } from '../../campaign/mutant-run.ts';
 
 const SEED_BUDGET = 200;

@@ -4,7 +4,7 @@
 // seed 000 §157–§160: a scheduled job confirms its lease right before its external effect.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { findMutant } from '../../adapters/mutants/index.ts';
+import { findMutant } from '../../mutants/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runMutants } from '../../campaign/mutant-run.ts';
 import { runScenario } from '../../sim/run.ts';

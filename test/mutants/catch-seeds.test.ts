@@ -8,7 +8,7 @@
 // A store mutant no workload reaches (its declaration says why: `checkOnly`) has no catch here: the
 // command-level check catches it (test/campaign/check.test.ts), and the hunt does not run it.
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { median } from '../../bench/sample.ts';
 import { INVARIANT_NAMES, isInvariantName } from '../../model/checkers/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';

@@ -1,6 +1,6 @@
 // docs/ARCHITECTURE.md "Performance targets" and seeds 000/002/003: every mutant is caught by one of its scenarios within 200 seeds (median under 20), on a plan the correct implementation passes, and shrinks to a counterexample of at most 12 operations, 24 on a coordinated scenario (history up to the violation, a process's polls answered as before counted once).
 import { afterAll, describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { median } from '../../bench/sample.ts';
 import { runMutants, type MutantReport } from '../../campaign/mutant-run.ts';
 import { loadScenario } from '../../scenarios/index.ts';

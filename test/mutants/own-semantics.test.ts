@@ -6,7 +6,7 @@
 // does not; the correct store, declaring the same, passes that checker on the same plan.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
+import { findMutant, mutantStoreFactory } from '../../mutants/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { executePlan, generatePlan } from '../../sim/run.ts';
 import { ownSemantics } from './fixtures/own-semantics.ts';

@@ -1,7 +1,7 @@
 // seed 000 §66–§70 (model/SEMANTICS.md "Protected mutation"): the rule-book Mutate that store mutants use answers exactly like the reference model on every state the reference can reach.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ruleBookMutate } from '../../adapters/mutants/rule-book-mutate.ts';
+import { ruleBookMutate } from '../../mutants/store/rule-book-mutate.ts';
 import type { Command, MutateCommand } from '../../model/commands.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';

@@ -1,7 +1,7 @@
 // seed 000 §24–§53, §72–§74, §79–§114, §163–§168, §200–§213, §271–§276, §286, seed 001 §76–§77, §84–§85, §93–§94, seed 002: each store-level mutant breaks exactly its one rule, shown by a short command sequence (with the calling process and lifecycle events where the rule is about them) where it answers differently from the correct store.
 import { describe, expect, it } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { findMutant, mutantStoreFactory } from '../../adapters/mutants/index.ts';
+import { findMutant, mutantStoreFactory } from '../../mutants/index.ts';
 import type { CallContext, Store, StoreFactory, StoreOptions } from '../../adapters/port.ts';
 import type { Command } from '../../model/commands.ts';
 import type { StoredOutcome } from '../../model/idempotency-outcome.ts';
@@ -32,7 +32,7 @@ async function play(factory: StoreFactory, script: Script): Promise<Outcome> {
 
 function mutantFactory(name: string): StoreFactory {
   const mutant = findMutant(name);
-  expect(mutant?.store, `${name} is a store-level mutant`).toBeDefined();
+  expect(mutant?.wraps, `${name} is a store-level mutant`).toBeDefined();
   return mutantStoreFactory(mutant!, createMemoryStore);
 }
 
@@ -517,8 +517,8 @@ const CASES: ReadonlyArray<RuleCase> = [
 
 describe('store-level mutants break exactly one rule', () => {
   it('covers every store-level mutant of the catalogue', async () => {
-    const { MUTANTS } = await import('../../adapters/mutants/index.ts');
-    const storeLevel = MUTANTS.filter((m) => m.store !== undefined).map((m) => m.name);
+    const { MUTANTS } = await import('../../mutants/index.ts');
+    const storeLevel = MUTANTS.filter((m) => m.wraps !== undefined).map((m) => m.name);
     expect(CASES.map((c) => c.mutant).sort()).toEqual([...storeLevel].sort());
   });
 

@@ -3,7 +3,7 @@
 // as `stress` opens one per client, all come up instead of failing with "tuple concurrently updated".
 
 import { expect, test } from 'vitest';
-import { findPostgresMutant, mutantStoreOptions } from '../../adapters/postgres/mutants/index.ts';
+import { findPostgresMutant, mutantStoreOptions } from '../../mutants/sql/index.ts';
 import { createPostgresStore } from '../../adapters/postgres/store.ts';
 import { usePostgres } from './fixture.ts';
 

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { InterleaveStrategy } from '../../adapters/interleaving.ts';
 import { postgresInterleaving } from '../../adapters/postgres/interleave/index.ts';
-import { mutantStoreOptions, POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
+import { mutantStoreOptions, POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { failureOf, replayFailure } from '../../campaign/failure-file.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { runScenario } from '../../sim/run.ts';

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import type { InterleaveStrategy } from '../../adapters/interleaving.ts';
 import type { StoreOptions } from '../../adapters/port.ts';
 import { postgresInterleaving } from '../../adapters/postgres/interleave/index.ts';
-import { mutantStoreOptions, POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
+import { mutantStoreOptions, POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { createPostgresStore } from '../../adapters/postgres/store.ts';
 import type { HistoryEvent } from '../../model/history.ts';
 import { loadScenario } from '../../scenarios/index.ts';
@@ -95,7 +95,7 @@ describe('controlled interleaving on PostgreSQL', () => {
 
   test.each(exposed.map((m) => m.name))('the SQL race mutant %s is caught interleaved, its seed passes serially, and the failure replays exactly', async (name) => {
     const mutant = POSTGRES_MUTANTS.find((m) => m.name === name)!;
-    const scenario = mutant.scenario!;
+    const scenario = mutant.scenarios[0]!;
     const strategy = mutant.strategy ?? 'random';
     let failing: SimRunResult | null = null;
     for (let seed = 1; seed <= 12 && failing === null; seed++) {

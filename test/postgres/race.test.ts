@@ -5,7 +5,7 @@
 
 import { beforeAll, describe, expect, test } from 'vitest';
 import { postgresInterleaving } from '../../adapters/postgres/interleave/index.ts';
-import { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
+import { findPostgresMutant, mutantStoreOptions, POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { exploreCase, replayChooser, runAndJudge, sessionsOf, type CaseResult } from '../../campaign/race/explore.ts';
 import { loadClassifier } from '../../campaign/race/independence.ts';
 import { RaceSession } from '../../campaign/race/race-session.ts';

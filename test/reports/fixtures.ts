@@ -2,7 +2,7 @@
 // model/history.ts (a stale holder whose write lands after expiry, and a clean handoff through
 // a queue) and gate run inputs built around them.
 
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { INVARIANT_NAMES } from '../../model/checkers/index.ts';
 import type { HistoryEvent } from '../../model/history.ts';
 import type { GateRunInput, MutantEvidence, ScenarioEvidence } from '../../reports/index.ts';

@@ -2,7 +2,7 @@
 
 import { INVARIANT_NAMES } from '../../model/checkers/index.ts';
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import { listScenarios } from '../../scenarios/index.ts';
 import { computeGates, GATE_CATALOGUE, GateInputError, runVerdict, type GateResult, type GateRunInput } from '../../reports/index.ts';
 import { cleanInput, PUBLISHED_MUTANTS, PUBLISHED_SCENARIOS, STALE_REPLAY, staleHolderFailingInput, SUITES } from './fixtures.ts';

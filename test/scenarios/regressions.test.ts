@@ -2,7 +2,7 @@
 // hash on the correct implementation, passes (or, when -unmitigated, shows its violation), and
 // catches the mutant it names on that very seed.
 import { describe, expect, it } from 'vitest';
-import { inProcessAdapter } from '../../adapters/in-process.ts';
+import { inProcessAdapter } from '../../mutants/in-process.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { REGRESSIONS } from '../../scenarios/regressions.ts';
 import { runScenario } from '../../sim/run.ts';

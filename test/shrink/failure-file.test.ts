@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMutant } from '../../adapters/mutants/index.ts';
+import { findMutant, mutantPolicy } from '../../mutants/index.ts';
 import { loadScenario } from '../../scenarios/index.ts';
 import { FailureFileError, failureOf, readFailureFile, replayFailure, writeFailureFile, type FailureFile } from '../../campaign/failure-file.ts';
 import { correctExecutor, runMutants } from '../../campaign/mutant-run.ts';
@@ -76,7 +76,7 @@ describe('failure.json', () => {
       await writeFailureFile(path, failure);
       const read = await readFailureFile(path);
       expect(read.mutant).toBe(name);
-      expect(read.policy).toEqual(findMutant(name)!.policy);
+      expect(read.policy).toEqual(mutantPolicy(findMutant(name)!));
       const replayed = await replayFailure(read);
       expect(replayed.traceHash).toBe(failure.traceHash);
       // The hunt judges with the history checkers alone; a replay also runs the shadow model's

@@ -6,8 +6,8 @@
 
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { noFencingCheck } from '../../adapters/mutants/no-fencing-check.ts';
-import { mutantStoreFactory } from '../../adapters/mutants/index.ts';
+import { noFencingCheck } from '../../mutants/store/no-fencing-check.ts';
+import { mutantStoreFactory } from '../../mutants/index.ts';
 import type { Store, StoreFactory } from '../../adapters/port.ts';
 import type { Command, CommandKind } from '../../model/commands.ts';
 import { loadScenario } from '../../scenarios/index.ts';

@@ -4,7 +4,7 @@
 // that turns work steps on (work-within-lease).
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../adapters/memory.ts';
-import { findMutant } from '../../adapters/mutants/index.ts';
+import { findMutant, mutantPolicy } from '../../mutants/index.ts';
 import type { History } from '../../model/history.ts';
 import { CATALOG } from '../../scenarios/catalog.ts';
 import { defineScenario } from '../../scenarios/index.ts';
@@ -76,7 +76,7 @@ describe('a handler works only within its lease', () => {
     const scenario = withSteps('paused-holder-expiry');
     let caught = 0;
     for (let seed = 1; seed <= 20; seed++) {
-      const r = await runScenario({ scenario, seed, store: memory, differential: false, policy: mutant.policy });
+      const r = await runScenario({ scenario, seed, store: memory, differential: false, policy: mutantPolicy(mutant) });
       if (r.violations.some((v) => v.invariant === 'work-within-lease')) caught++;
     }
     expect(caught).toBeGreaterThan(5);

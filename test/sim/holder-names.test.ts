@@ -4,7 +4,7 @@
 // token tells the two leases apart: a store that grants the holder of a live lease again is caught.
 
 import { describe, expect, test } from 'vitest';
-import { MUTANTS } from '../../adapters/mutants/index.ts';
+import { MUTANTS } from '../../mutants/index.ts';
 import createMemoryStore from '../../adapters/memory.ts';
 import type { StoreFactory } from '../../adapters/port.ts';
 import type { HistoryEvent } from '../../model/history.ts';
@@ -37,7 +37,7 @@ describe('lease holder names', () => {
     // A store of leases alone: the restarted controller has no intents to reconcile, asks for the
     // scope under its old name at once, and the broken store grants it while its old lease lives.
     const mutant = MUTANTS.find((m) => m.name === 'reentrant-acquire')!;
-    const broken = mutant.store!(createMemoryStore);
+    const broken = mutant.wraps!(createMemoryStore);
     const leaseOnly: StoreFactory = async (options) => {
       const inner = await broken(options);
       return { name: 'lease-only reentrant', capabilities: { commands: ['Acquire', 'Renew', 'Release', 'Mutate'], referenceSemantics: false }, execute: (c) => inner.execute(c), close: () => inner.close() };

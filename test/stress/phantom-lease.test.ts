@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from 'vitest';
 import createMemoryStore from '../../adapters/memory.ts';
-import { MUTANTS, mutantStoreFactory } from '../../adapters/mutants/index.ts';
+import { MUTANTS, mutantStoreFactory } from '../../mutants/index.ts';
 import type { Store, StoreFactory } from '../../adapters/port.ts';
 import { checkNoPhantomLease } from '../../campaign/stress/checks/phantom-lease.ts';
 import type { StressOp } from '../../campaign/stress/history.ts';

@@ -2,11 +2,11 @@
 // then checks over the whole history. A store that decides each call atomically passes; a store
 // module with a lost update (every call alone is right) is caught, exit 1, with a rerun line. The
 // same on the real PostgreSQL store, each client on a connection of its own: the store passes, and
-// every SQL race mutant (adapters/postgres/mutants/, which every serial run passes) is caught.
+// every SQL race mutant (mutants/sql/, which every serial run passes) is caught.
 
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { POSTGRES_MUTANTS } from '../../adapters/postgres/mutants/index.ts';
+import { POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { ALL_COMMAND_KINDS } from '../../campaign/check/command-arbitraries.ts';
 import { runCliAsync } from '../cli/run-cli.ts';
 import { usePostgres } from '../postgres/fixture.ts';

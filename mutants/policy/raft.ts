@@ -1,11 +1,11 @@
 // The policy mutants of the message-level consensus (sim/raft/, seed 001 §283): each breaks one
 // rule of Raft, or of the rolling upgrade and leadership transfer built on it. One entry a
 // mutant: its name, the one flag of model/controller-policy.ts it flips, and what it breaks and
-// what must catch it (policy-mutant.ts says how to write one).
+// what must catch it (mutants/entry.ts says how to write one).
 
-import { policyMutants } from './policy-mutant.ts';
+import { mutantTable, type PolicyMutant } from '../entry.ts';
 
-export const RAFT_MUTANTS = policyMutants({
+export const RAFT_MUTANTS = mutantTable<PolicyMutant>({
   // Seed 001 §283, §340 (one committed coordination history); Raft paper 5.4.2. A Raft leader
   // commits an entry of an earlier term once it counts a majority of replicas of it, instead of
   // committing only entries of its own term (and earlier ones with them). A later leader elected
@@ -14,6 +14,7 @@ export const RAFT_MUTANTS = policyMutants({
   'commits-old-term-entries': {
     bug: 'a Raft leader commits an entry of an earlier term by counting its replicas',
     source: '001 §283, §340',
+    rows: ['001-339-chaos'],
     rule: 'raft-state-machine-safety: no two nodes apply different entries at one index; raft-leader-completeness: every leader holds what was committed before it',
     invariants: ['raft-state-machine-safety', 'raft-leader-completeness'],
     scenarios: ['raft-old-term-commit'],
@@ -25,6 +26,7 @@ export const RAFT_MUTANTS = policyMutants({
   'vote-forgotten-on-restart': {
     bug: 'a restarted Raft voter has forgotten whom it voted for in its current term and votes again',
     source: '001 §167, §169, §283',
+    rows: ['001-339-snapshot-restart', '001-338-raft-corruption-fails-safe'],
     rule: 'raft-election-safety: at most one candidate wins the votes of a majority in a term',
     invariants: ['raft-election-safety'],
     scenarios: ['raft-voter-restart', 'raft-old-term-commit'],
@@ -35,6 +37,7 @@ export const RAFT_MUTANTS = policyMutants({
   'vote-ignores-log': {
     bug: 'a Raft voter votes for a candidate whose log is behind its own',
     source: '001 §283, §340',
+    rows: ['001-339-chaos'],
     rule: 'raft-leader-completeness: every leader holds every entry committed before it won',
     invariants: ['raft-leader-completeness', 'raft-state-machine-safety'],
     scenarios: ['raft-failover', 'raft-old-term-commit'],
@@ -46,6 +49,7 @@ export const RAFT_MUTANTS = policyMutants({
   'append-skips-consistency-check': {
     bug: "a Raft follower appends without checking that it holds the leader's previous entry",
     source: '001 §283, §340',
+    rows: ['001-339-chaos'],
     rule: 'raft-log-matching: two logs with the same entry at an index are identical up to it',
     invariants: ['raft-log-matching', 'raft-state-machine-safety', 'raft-leader-completeness'],
     scenarios: ['raft-failover', 'raft-old-term-commit'],
@@ -58,6 +62,7 @@ export const RAFT_MUTANTS = policyMutants({
   'wiped-voter-votes': {
     bug: 'a Raft voter whose durable state was wiped silently starts afresh and votes again',
     source: '001 §168–§169, §272, §283',
+    rows: ['001-338-raft-corruption-fails-safe'],
     rule: 'raft-election-safety and raft-leader-completeness: a voter that lost what it voted and stored does not vote',
     invariants: ['raft-election-safety', 'raft-leader-completeness', 'raft-state-machine-safety'],
     scenarios: ['raft-voter-state-loss'],
@@ -70,6 +75,7 @@ export const RAFT_MUTANTS = policyMutants({
   'feature-before-all-voters': {
     bug: 'an upgraded Raft leader uses a new command version before every voter runs a binary that reads it',
     source: '001 §152–§156, §269',
+    rows: ['001-339-rolling-upgrade', '001-338-rolling-upgrade-matrix', '001-338-feature-activation-waits', '001-340-inv-rolling-upgrades', '001-340-inv-snapshots-compact'],
     rule: 'feature-activation: a command version is used only once every voter reads it',
     invariants: ['feature-activation'],
     scenarios: ['raft-rolling-upgrade'],
@@ -81,6 +87,7 @@ export const RAFT_MUTANTS = policyMutants({
   'transfer-before-stop': {
     bug: 'a drained Raft leader hands leadership on before it stops its role, and keeps scheduling',
     source: '001 §270, §294',
+    rows: ['001-338-leadership-loss-invalidates-guard', '001-340-inv-old-guards-fenced'],
     rule: 'drained-leader-stops: no guarded lease creation by a leader after it handed leadership on',
     invariants: ['drained-leader-stops'],
     scenarios: ['raft-leader-transfer'],
@@ -94,6 +101,7 @@ export const RAFT_MUTANTS = policyMutants({
   'guard-before-commit': {
     bug: 'a Raft leader takes its role from its own uncommitted entry',
     source: '001 §83, §93, §243',
+    rows: ['001-339-cluster-doctor'],
     rule: 'cluster-doctor: the store never holds a role epoch above the one the coordination state committed',
     invariants: ['cluster-doctor', 'one-leader-per-term'],
     scenarios: ['raft-old-term-commit'],
@@ -105,6 +113,7 @@ export const RAFT_MUTANTS = policyMutants({
   'log-never-compacted': {
     bug: 'a Raft node never compacts its log into a snapshot',
     source: '001 §338, §340',
+    rows: ['001-338-raft-state-bounded', '001-338-raft-log-compacted', '001-340-inv-coordination-bounded', '001-340-inv-snapshots-compact'],
     rule: 'raft-log-bounded: a node keeps at most snapshotEntries applied entries beyond its snapshot',
     invariants: ['raft-log-bounded'],
     scenarios: ['raft-compaction'],
@@ -117,6 +126,7 @@ export const RAFT_MUTANTS = policyMutants({
   'snapshot-takes-uncommitted': {
     bug: 'a Raft node compacts its whole log, uncommitted entries included, and counts them as applied',
     source: '001 §283, §338',
+    rows: ['001-339-snapshot-restart', '001-338-raft-log-compacted', '001-340-inv-snapshots-compact'],
     rule: 'raft-state-machine-safety: no two nodes apply different entries at one index; raft-leader-completeness: every leader holds what was committed before it',
     invariants: ['raft-state-machine-safety', 'raft-leader-completeness'],
     scenarios: ['raft-compaction'],
@@ -128,6 +138,7 @@ export const RAFT_MUTANTS = policyMutants({
   'job-rows-in-raft': {
     bug: 'a Raft leader writes each dispatched job to the consensus log',
     source: '001 §338, §340',
+    rows: ['001-338-run-job-not-in-raft', '001-338-raft-state-bounded', '001-340-inv-raft-not-business-db', '001-340-inv-coordination-bounded'],
     rule: 'raft-log-narrow: the consensus log replicates coordination commands only',
     invariants: ['raft-log-narrow'],
     scenarios: ['raft-compaction', 'raft-failover'],

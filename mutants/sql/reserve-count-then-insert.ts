@@ -8,13 +8,13 @@
 // running at once both count the same free units and both insert: more units are reserved than
 // the scope has.
 
-import type { ReserveCommand } from '../../../model/commands.ts';
-import type { ReserveResult } from '../../../model/outcomes.ts';
-import { pendingReservation } from '../../../model/reservation.ts';
-import { isValidId } from '../../../model/validation.ts';
-import { encodeText } from '../text-codec.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import type { ReserveCommand } from '../../model/commands.ts';
+import type { ReserveResult } from '../../model/outcomes.ts';
+import { pendingReservation } from '../../model/reservation.ts';
+import { isValidId } from '../../model/validation.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 import { unlockedAdmit } from './unlocked-admission.ts';
 
 async function reserve(tx: Tx, command: ReserveCommand): Promise<ReserveResult> {

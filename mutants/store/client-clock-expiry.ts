@@ -5,9 +5,9 @@
 
 import type { Command } from '../../model/commands.ts';
 import type { OutcomeOf } from '../../model/outcomes.ts';
-import type { Store, StoreFactory, SyncStore } from '../port.ts';
+import type { Store, StoreFactory, SyncStore } from '../../adapters/port.ts';
 import { declaredMutant } from './declarations.ts';
-import type { Mutant } from './mutant.ts';
+import type { StoreMutant } from '../entry.ts';
 
 /** The correct store, handed the caller's clock in place of its own (when the caller has one). */
 export function withCallerClock(base: StoreFactory): StoreFactory {
@@ -31,4 +31,4 @@ export function withCallerClock(base: StoreFactory): StoreFactory {
   };
 }
 
-export const clientClockExpiry: Mutant = { ...declaredMutant('client-clock-expiry'), store: withCallerClock };
+export const clientClockExpiry: StoreMutant = { ...declaredMutant('client-clock-expiry'), wraps: withCallerClock };

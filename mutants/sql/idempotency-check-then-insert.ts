@@ -11,13 +11,13 @@
 // inserted in the meantime. Run alone, it decides as the real store does. Two first requests with
 // one key running at once both find no record and both are told New: the operation runs twice.
 
-import type { IdempotencyBeginCommand } from '../../../model/commands.ts';
-import type { IdempotencyBeginResult } from '../../../model/outcomes.ts';
-import { isValidBegin } from '../../../model/idempotency.ts';
-import { encodeText } from '../text-codec.ts';
-import { answerExisting, keyParams, type IdempotencyRow } from '../record-commands.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import type { IdempotencyBeginCommand } from '../../model/commands.ts';
+import type { IdempotencyBeginResult } from '../../model/outcomes.ts';
+import { isValidBegin } from '../../model/idempotency.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import { answerExisting, keyParams, type IdempotencyRow } from '../../adapters/postgres/record-commands.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 async function idempotencyBegin(tx: Tx, command: IdempotencyBeginCommand): Promise<IdempotencyBeginResult> {
   if (!isValidBegin(command)) return { kind: 'Rejected', reason: 'invalid-argument' };

@@ -2,11 +2,11 @@
 // its effects, its concurrency groups and a force release (seed 000, and the real races of seeds
 // 002 and 003), and with the role the coordination layer gave it (seed 001's role guard, its
 // removal). One entry a mutant: its name, the one flag of model/controller-policy.ts it flips, and
-// what it breaks and what must catch it (policy-mutant.ts says how to write one).
+// what it breaks and what must catch it (mutants/entry.ts says how to write one).
 
-import { policyMutants } from './policy-mutant.ts';
+import { mutantTable, type PolicyMutant } from '../entry.ts';
 
-export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
+export const CLIENT_PROTOCOL_MUTANTS = mutantTable<PolicyMutant>({
   // Seed 003 (commit 0892821, "cancel handlers when the lease refresh loop errors out": "the lease
   // expires at TTL while the handler ... would keep running unserialized"), seed 000 §157–§160
   // (renewal failure → OwnershipUncertain, no new side effects); seed 002 544eda0 ("every deferred
@@ -16,6 +16,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'holder-not-stopped-on-renewal-failure': {
     bug: 'a holder whose renewal fails keeps starting side effects instead of entering OwnershipUncertain',
     source: '003 commit 0892821; 002 544eda0; 000 §157–§160',
+    rows: ['000-316-stale-owner-mutation', '000-315-failover-no-stale-continuation', '000-317-inv-ha-reconciles'],
     rule: 'one-owner-per-epoch: a holder whose renewal failed starts no new side effect (OwnershipUncertain)',
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
     scenarios: ['renewal-failure-stops-holder', 'force-release-stalled-holders', 'paused-holder-expiry', 'standard-mix'],
@@ -30,6 +31,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'handler-outlives-stalled-refresh': {
     bug: 'a holder\'s handler stops only on a refused renewal, so a renewal call that hangs lets it work past its lease',
     source: '002 "Why staged" 2; 003 commit 0892821; 000 §157–§160',
+    rows: ['000-315-failover-no-stale-continuation', '000-317-inv-ha-reconciles'],
     rule: 'work-within-lease: a handler works only within its lease\'s local validity window, whatever its refresh call is waiting for',
     invariants: ['work-within-lease'],
     scenarios: ['stalled-refresh'],
@@ -42,6 +44,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'blind-retry-after-timeout': {
     bug: 'after a provider timeout the effect is re-issued without inspecting the provider first',
     source: '000 §64–§65, §191–§194, §285',
+    rows: ['000-316-provider-unknown-reconciliation', '000-315-expiry-not-effect-absence', '000-315-ambiguous-effects-reconcile', '000-315-no-blind-retry', '000-317-inv-expiry-not-effect-stopped', '000-317-inv-reconciliation-follows-ambiguity', '000-317-inv-no-generic-retry'],
     rule: 'no-blind-retry: an effect with an unknown outcome is inspected before it is re-issued',
     invariants: ['no-blind-retry'],
     scenarios: ['provider-timeout-unknown', 'standard-mix'],
@@ -53,6 +56,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'unknown-treated-as-failure': {
     bug: 'an unknown outcome is taken as a failure and the work restarts as a new operation',
     source: '000 §52–§53, §285',
+    rows: ['000-316-provider-unknown-reconciliation', '000-315-ambiguous-effects-reconcile', '000-315-unknown-not-new-operation', '000-317-inv-reconciliation-follows-ambiguity', '000-317-inv-unknown-first-class'],
     rule: 'no-blind-retry: an unknown outcome is never turned into a new attempt without inspection',
     invariants: ['no-blind-retry'],
     scenarios: ['provider-timeout-unknown', 'idempotency-different-request', 'standard-mix'],
@@ -64,6 +68,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'release-before-reconcile': {
     bug: 'the lease is released while an effect is still in flight or unknown, before reconciliation',
     source: '000 §115–§117, §288–§289',
+    rows: ['000-316-chaos-stress'],
     rule: 'release-after-reconcile: no lease is released while an effect under it is in flight or unknown',
     invariants: ['release-after-reconcile'],
     scenarios: ['cancel-keeps-lease', 'provider-timeout-unknown', 'standard-mix'],
@@ -75,6 +80,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'cancelled-run-effects': {
     bug: 'a run cancelled while it worked still sends its external effect: the cancellation is not checked before the effect',
     source: '000 §115–§117, §119–§121',
+    rows: ['000-315-concurrency-groups-explicit', '000-317-inv-groups-explicit'],
     rule: 'concurrency-group: a cancelled run starts no new external effect after its cancellation was requested',
     invariants: ['concurrency-group'],
     scenarios: ['cancel-previous-non-supersedable', 'cancel-keeps-lease'],
@@ -86,6 +92,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'cancel-non-supersedable': {
     bug: 'CancelPrevious cancels a running operation that is not supersedable',
     source: '000 §17, §119–§121',
+    rows: ['000-315-non-supersedable-protected', '000-317-inv-supersession-policy-bound', '000-317-inv-non-supersedable-protected'],
     rule: 'release-after-reconcile: CancelPrevious never cancels a non-supersedable run',
     invariants: ['release-after-reconcile'],
     scenarios: ['cancel-previous-non-supersedable', 'standard-mix'],
@@ -98,6 +105,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'boolean-leader-flag': {
     bug: 'the scheduler acts on a boolean leader flag and sends no role guard, so a deposed leader’s leases are not fenced',
     source: '001 §90, §262, §296–§305',
+    rows: ['001-339-three-node-failover', '001-339-scheduler-epoch-fencing', '001-339-chaos', '001-338-leadership-loss-invalidates-guard', '001-338-no-in-memory-leader-state', '001-338-typed-role-guard', '001-338-no-split-authority', '001-340-inv-typed-role-guard', '001-340-inv-old-guards-fenced'],
     rule: 'fenced-stale-leader: no lease is created under an older role epoch than the store has seen',
     invariants: ['fenced-stale-leader'],
     scenarios: ['stale-leader-epoch', 'scheduler-epoch', 'minority-partition'],
@@ -110,6 +118,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'effect-without-lease-confirmation': {
     bug: 'a holder calls the external provider without confirming its lease first, so an expired lease still drives a side effect',
     source: '000 §157–§160, §25–§30',
+    rows: ['000-316-stale-owner-mutation'],
     rule: 'one-owner-per-epoch: no effect under a token lower than one already accepted (confirm the lease before the effect)',
     invariants: ['one-owner-per-epoch', 'lease-exclusive'],
     scenarios: ['standalone-coordination', 'paused-holder-expiry', 'standard-mix'],
@@ -122,6 +131,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'removed-leader-keeps-role': {
     bug: 'a leader whose node was removed from the cluster keeps its role and keeps creating leases under its guard',
     source: '001 §64–§65, §215, §244, §338',
+    rows: ['001-339-membership-lifecycle', '001-338-removed-node-no-authority', '001-340-inv-membership-authoritative'],
     rule: 'removed-node-no-authority: a removed node leads no term and creates no guarded lease',
     invariants: ['removed-node-no-authority'],
     scenarios: ['membership-change'],
@@ -134,6 +144,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'group-modes-collapsed': {
     bug: 'concurrency groups in Queue and RejectNew mode start every run at once, as AllowParallel',
     source: '000 §10–§17, §118–§122, §305',
+    rows: ['000-315-concurrency-groups-explicit', '000-317-inv-groups-explicit'],
     rule: 'concurrency-group: Queue, RejectNew and CancelPrevious groups run one run at a time',
     invariants: ['concurrency-group'],
     scenarios: ['cancel-previous-non-supersedable', 'standard-mix'],
@@ -147,6 +158,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'arrival-order-supersedes': {
     bug: 'CancelPrevious lets the run that arrives last win, so an old run delayed on its way supersedes a newer one',
     source: '003 admission-order (delayed registration displaces a newer waiter); 000 §10–§17, §119–§121',
+    rows: ['000-315-non-supersedable-protected', '000-317-inv-supersession-policy-bound', '000-317-inv-non-supersedable-protected'],
     rule: 'concurrency-group: in CancelPrevious the newest admission wins; no run supersedes one admitted after it',
     invariants: ['concurrency-group'],
     scenarios: ['cancel-previous-non-supersedable'],
@@ -159,6 +171,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'reopen-without-inspection': {
     bug: 'after failover or restore, blocked scopes are reopened without inspecting their in-flight effects',
     source: '000 §64–§65, §237, §272–§276, §297',
+    rows: ['000-315-reconcile-before-reopen', '000-317-inv-reconcile-after-dr'],
     rule: 'release-after-reconcile: a blocked scope is reopened (ReconcileScope) only after its in-flight effects are observed',
     invariants: ['release-after-reconcile'],
     scenarios: ['restore', 'db-failover'],
@@ -172,6 +185,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'no-recheck-after-wait': {
     bug: 'a waiter that got the lease trusts the grant as a fresh confirmation instead of re-checking ownership',
     source: '003 displaced-waiter; 000 §86–§90, §157–§160',
+    rows: ['000-315-one-owner-per-scope'],
     rule: 'lease-exclusive: a holder starts no side effect under a lease that has expired (re-check after the wait)',
     invariants: ['lease-exclusive', 'one-owner-per-epoch'],
     scenarios: ['displaced-waiter-recheck'],
@@ -184,6 +198,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'force-release-reread-token': {
     bug: 'the operator force-releases the token it re-reads after investigating, not the one it observed and reconciled',
     source: '002 PR #53; 003 preempt re-validation; 000 §200–§204, §290',
+    rows: ['000-316-force-release-audited'],
     rule: 'force-release-judged: no lease granted or renewed within ⅔ of its TTL is forced (§202 only after reconciliation/manual proof)',
     invariants: ['force-release-judged'],
     scenarios: ['force-release-stalled-holders', 'force-release-observed-epoch'],
@@ -197,6 +212,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'force-without-observed-expiry': {
     bug: 'the force release is bound to the token only, so its validation and the force are two steps and a renewal between them is ignored',
     source: '002 022d1f8, ebe1ab8 (remote force validation atomic); 000 §200–§204, §290',
+    rows: ['000-316-force-release-audited', '000-315-force-release-exact', '000-317-inv-force-release-audited'],
     rule: 'force-release-judged: a force removes no lease renewed within two renewal intervals before it',
     invariants: ['force-release-judged'],
     scenarios: ['force-release-stalled-holders'],
@@ -210,6 +226,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'orphan-judged-too-soon': {
     bug: 'a holder is judged stalled when its lease did not move for half a renewal interval, so fresh and healthy leases are forced',
     source: '002 b1a49c3, 544eda0 (fresh lease mistaken for an orphan); 000 §202',
+    rows: ['000-316-force-release-audited'],
     rule: 'force-release-judged: a force removes no lease granted or renewed within two renewal intervals before it',
     invariants: ['force-release-judged'],
     scenarios: ['force-release-stalled-holders'],
@@ -223,6 +240,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'no-provider-fencing': {
     bug: 'effects are sent without the fencing token, so the provider cannot refuse a stale holder’s late request',
     source: '000 §26–§28, §281; 002 "Why staged" item 3 (holders on other instances need fencing)',
+    rows: ['000-316-stale-owner-mutation'],
     rule: 'one-owner-per-epoch: no protected write or effect under a token lower than one already accepted',
     invariants: ['one-owner-per-epoch', 'no-blind-retry'],
     scenarios: ['provider-fencing'],
@@ -235,6 +253,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'tenant-dropped-from-scope': {
     bug: 'scope ids are derived without the tenant, so two tenants’ scopes of the same name collide',
     source: '000 §242–§250, §295; 003 injective lock scope keys',
+    rows: ['000-315-typed-scope-identity', '000-317-inv-scopes-typed'],
     rule: 'tenant-isolation: a scope id belongs to one tenant’s reference only',
     invariants: ['tenant-isolation'],
     scenarios: ['tenant-isolation'],
@@ -247,6 +266,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'retry-without-inspection': {
     bug: 'after a crash the next incarnation retries an in-flight effect without inspecting the provider first',
     source: '000 §64–§65, §191–§193, §287',
+    rows: ['000-315-ambiguous-effects-reconcile', '000-317-inv-reconciliation-follows-ambiguity'],
     rule: 'no-blind-retry: an effect with an unknown outcome is inspected before it is re-issued',
     invariants: ['no-blind-retry'],
     scenarios: ['controller-crash-reconcile', 'lease-expiry-new-epoch', 'standard-mix'],
@@ -259,6 +279,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'nested-acquire-order': {
     bug: 'multi-resource requests take their scopes one by one in request order instead of all at once in canonical order',
     source: '000 §99–§105, §108–§109, §291',
+    rows: ['000-316-deadlock-prevention', '000-315-multi-resource-composite', '000-315-deadlock-avoidance-designed', '000-317-inv-no-arbitrary-nesting', '000-317-inv-deadlock-deterministic'],
     rule: 'liveness: every waiter completes within the bound once faults heal (no deadlock)',
     invariants: ['liveness'],
     scenarios: ['deadlock-order'],
@@ -275,6 +296,7 @@ export const CLIENT_PROTOCOL_MUTANTS = policyMutants({
   'cause-read-after-drain': {
     bug: 'the cancellation cause is read after the refresh loop drained, so a lease loss that lands after the handler returned reclassifies the run as preempted',
     source: '003 cause-reclassified-after-return; 000 §157–§159, §224–§225',
+    rows: ['000-315-failover-no-stale-continuation', '000-317-inv-ha-reconciles'],
     rule: 'outcome-at-return: a run whose handler returned before its lease loss was observed is classified by its own result (completed or error), never preempted',
     invariants: ['outcome-at-return'],
     scenarios: ['lease-loss-after-return', 'renewal-race'],

@@ -1,11 +1,5 @@
-// The mutant catalogue (docs/ARCHITECTURE.md "Mutants"): one bug each, drawn from seed 000 and
-// from the real races of seeds 002 and 003. Each names the rule it breaks (model/SEMANTICS.md or a
-// checker) and the invariants that must catch it: together they audit every history checker. The order is the order of the mutation report.
-import { CLIENT_PROTOCOL_MUTANTS } from '../../model/policy-mutants/client-protocol.ts';
-import { COORDINATION_MUTANTS } from '../../model/policy-mutants/coordination.ts';
-import { RAFT_MUTANTS } from '../../model/policy-mutants/raft.ts';
-import { TRUST_MUTANTS } from '../../model/policy-mutants/trust.ts';
-import { FEDERATION_MUTANTS } from '../../model/policy-mutants/federation.ts';
+// The store mutants (docs/ARCHITECTURE.md "Mutants"), one file each beside this one, in the order
+// of their declarations (declarations.ts), which is the order of the mutation report.
 import { acquireAllFirstEight } from './acquire-all-first-eight.ts';
 import { acquireAllKeepsPartial } from './acquire-all-keeps-partial.ts';
 import { acquireBypassesQueue } from './acquire-bypasses-queue.ts';
@@ -54,12 +48,10 @@ import { semaphoreOffByOne } from './semaphore-off-by-one.ts';
 import { sessionReentrantAcquire } from './session-reentrant-acquire.ts';
 import { unknownBeginsNew } from './unknown-begins-new.ts';
 import { unloggedLeases } from './unlogged-leases.ts';
-import type { Mutant } from './mutant.ts';
+import type { StoreMutant } from '../entry.ts';
 
-export { mutantStoreFactory, type Mutant } from './mutant.ts';
-
-/** Store-level, in the order of declarations.ts: each wraps the correct store and changes one rule. */
-const STORE_MUTANTS: ReadonlyArray<Mutant> = [
+/** In the order of declarations.ts: each wraps the correct store and changes one rule. */
+export const STORE_MUTANTS: ReadonlyArray<StoreMutant> = [
   noFencingCheck,
   clientClockExpiry,
   renewalWithoutEpochCheck,
@@ -110,21 +102,5 @@ const STORE_MUTANTS: ReadonlyArray<Mutant> = [
 ];
 
 if (STORE_MUTANTS.map((mutant) => mutant.name).join() !== STORE_MUTANT_NAMES.join()) {
-  throw new Error('adapters/mutants/index.ts lists every store mutant of declarations.ts, in its order');
-}
-
-export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
-  ...STORE_MUTANTS,
-  // Controller-level: each flips one policy flag, declared by theme in model/policy-mutants/.
-  ...CLIENT_PROTOCOL_MUTANTS,
-  ...COORDINATION_MUTANTS,
-  ...RAFT_MUTANTS,
-  ...TRUST_MUTANTS,
-  ...FEDERATION_MUTANTS,
-]);
-
-/** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */
-export function findMutant(name: string): Mutant | undefined {
-  const bare = name.startsWith('mutant:') ? name.slice('mutant:'.length) : name;
-  return MUTANTS.find((mutant) => mutant.name === bare);
+  throw new Error('mutants/store/index.ts lists every store mutant of declarations.ts, in its order');
 }

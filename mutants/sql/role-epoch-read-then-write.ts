@@ -9,11 +9,11 @@
 // read the old epoch and are both told Advanced; the lower one, written last, moves the epoch
 // back below a guard already handed out.
 
-import type { AdvanceRoleEpochCommand } from '../../../model/commands.ts';
-import type { AdvanceRoleEpochResult } from '../../../model/outcomes.ts';
-import { encodeText } from '../text-codec.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import type { AdvanceRoleEpochCommand } from '../../model/commands.ts';
+import type { AdvanceRoleEpochResult } from '../../model/outcomes.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 async function advanceRoleEpoch(tx: Tx, command: AdvanceRoleEpochCommand): Promise<AdvanceRoleEpochResult> {
   const role = encodeText(command.role);

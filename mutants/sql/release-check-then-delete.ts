@@ -12,11 +12,11 @@
 // gap, the delete removes the new holder's lease: a third holder then acquires the scope while
 // the second still owns it.
 
-import type { ReleaseCommand } from '../../../model/commands.ts';
-import type { ReleaseResult } from '../../../model/outcomes.ts';
-import { endLease, liveLease, readScope } from '../scope-rows.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import type { ReleaseCommand } from '../../model/commands.ts';
+import type { ReleaseResult } from '../../model/outcomes.ts';
+import { endLease, liveLease, readScope } from '../../adapters/postgres/scope-rows.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 async function release(tx: Tx, command: ReleaseCommand): Promise<ReleaseResult> {
   // THE BUG: no scope lock; the check reads the lease row as it is now ...

@@ -12,12 +12,12 @@
 // autocommit statement (store.ts `functions`): no statement boundary of the client's lies between
 // its read and its write.
 
-import { ACQUIRE } from '../migrations/002/acquire.ts';
-import { MUTATE } from '../migrations/002/mutate.ts';
-import { RELEASE } from '../migrations/002/release.ts';
-import { RENEW } from '../migrations/002/renew.ts';
-import type { FastCommand } from '../lease-functions.ts';
-import type { FunctionVariants } from '../store.ts';
+import { ACQUIRE } from '../../adapters/postgres/migrations/002/acquire.ts';
+import { MUTATE } from '../../adapters/postgres/migrations/002/mutate.ts';
+import { RELEASE } from '../../adapters/postgres/migrations/002/release.ts';
+import { RENEW } from '../../adapters/postgres/migrations/002/renew.ts';
+import type { FastCommand } from '../../adapters/postgres/lease-functions.ts';
+import type { FunctionVariants } from '../../adapters/postgres/store.ts';
 
 const DEFINITIONS: Readonly<Record<FastCommand['kind'], { readonly name: string; readonly sql: string }>> = {
   Acquire: { name: 'acquire', sql: ACQUIRE },

@@ -10,13 +10,13 @@
 // the second is not a transition the first one's state allows, and the intent ends in whichever
 // state was written last.
 
-import type { TransitionIntentCommand } from '../../../model/commands.ts';
-import type { TransitionIntentResult } from '../../../model/outcomes.ts';
-import { INTENT_TRANSITIONS } from '../../../model/effect-intent.ts';
-import { intentOf, type IntentRow } from '../record-commands.ts';
-import { encodeText } from '../text-codec.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import type { TransitionIntentCommand } from '../../model/commands.ts';
+import type { TransitionIntentResult } from '../../model/outcomes.ts';
+import { INTENT_TRANSITIONS } from '../../model/effect-intent.ts';
+import { intentOf, type IntentRow } from '../../adapters/postgres/record-commands.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 async function transitionIntent(tx: Tx, command: TransitionIntentCommand): Promise<TransitionIntentResult> {
   const id = encodeText(command.intentId);

@@ -10,9 +10,9 @@
 import type { Lease } from '../../model/outcomes.ts';
 import { mapWith } from '../../model/persistent.ts';
 import type { ModelState } from '../../model/state.ts';
-import type { StoreFactory } from '../port.ts';
+import type { StoreFactory } from '../../adapters/port.ts';
 import { declaredMutant } from './declarations.ts';
-import type { Mutant } from './mutant.ts';
+import type { StoreMutant } from '../entry.ts';
 import { modelMutantStore, type BrokenRule } from './model-store.ts';
 
 type LeaseKind = 'Acquire' | 'AcquireAll' | 'Renew' | 'Release' | 'Handoff' | 'ForceRelease';
@@ -39,7 +39,7 @@ function cachedRule(cache: Map<string, Lease>): BrokenRule<LeaseKind> {
   };
 }
 
-export const busyFromLeaseCache: Mutant = {
+export const busyFromLeaseCache: StoreMutant = {
   ...declaredMutant('busy-from-lease-cache'),
-  store: (): StoreFactory => async (options) => modelMutantStore('busy-from-lease-cache', KINDS, cachedRule(new Map()))(options),
+  wraps: (): StoreFactory => async (options) => modelMutantStore('busy-from-lease-cache', KINDS, cachedRule(new Map()))(options),
 };

@@ -9,14 +9,14 @@
 // acquires the scope in that gap, the caller is told Renewed (its old token, a fresh expiry) while
 // the other holder owns the scope, and the update moves the other holder's expiry too.
 
-import type { RenewCommand } from '../../../model/commands.ts';
-import type { RenewResult } from '../../../model/outcomes.ts';
-import { isValidTtl } from '../../../model/validation.ts';
+import type { RenewCommand } from '../../model/commands.ts';
+import type { RenewResult } from '../../model/outcomes.ts';
+import { isValidTtl } from '../../model/validation.ts';
 import { decideRenew } from './lease-rules.ts';
-import { readScope } from '../scope-rows.ts';
-import { encodeText } from '../text-codec.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import { readScope } from '../../adapters/postgres/scope-rows.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 async function renew(tx: Tx, command: RenewCommand): Promise<RenewResult> {
   if (!isValidTtl(command.ttlMs)) return { kind: 'Rejected', reason: 'ttl-out-of-bounds' };

@@ -9,12 +9,12 @@
 // once both read the job leased by that attempt, so both are told they ended it: the job is
 // finished and returned, and its status is whichever write came last.
 
-import type { FinishJobCommand, ReturnJobCommand } from '../../../model/commands.ts';
-import type { JobAttemptResult, JobRow } from '../../../model/outcomes.ts';
-import { JOB_COLUMNS, jobOf, writeJob, type JobSqlRow } from '../job-commands.ts';
-import { encodeText } from '../text-codec.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import type { FinishJobCommand, ReturnJobCommand } from '../../model/commands.ts';
+import type { JobAttemptResult, JobRow } from '../../model/outcomes.ts';
+import { JOB_COLUMNS, jobOf, writeJob, type JobSqlRow } from '../../adapters/postgres/job-commands.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 async function endAttempt(tx: Tx, command: FinishJobCommand | ReturnJobCommand): Promise<JobAttemptResult> {
   // THE BUG: a plain read, no FOR UPDATE: another call may end the same attempt meanwhile.

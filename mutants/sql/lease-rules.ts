@@ -3,12 +3,12 @@
 // commands in their PL/pgSQL functions (migrations/002/). A mutant here keeps the rule and breaks
 // only the locking around it, so whatever it gets wrong is the race it was written to have.
 
-import type { AcquireCommand, RenewCommand, RoleGuard } from '../../../model/commands.ts';
-import type { AcquireResult, RenewResult } from '../../../model/outcomes.ts';
-import { blockedReason, inHeadOrder, rejected } from '../lease-commands.ts';
-import { liveLease, type ScopeRows } from '../scope-rows.ts';
-import { encodeText } from '../text-codec.ts';
-import type { Tx } from '../transaction.ts';
+import type { AcquireCommand, RenewCommand, RoleGuard } from '../../model/commands.ts';
+import type { AcquireResult, RenewResult } from '../../model/outcomes.ts';
+import { blockedReason, inHeadOrder, rejected } from '../../adapters/postgres/lease-commands.ts';
+import { liveLease, type ScopeRows } from '../../adapters/postgres/scope-rows.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 type Fenced = { readonly kind: 'Fenced'; readonly role: string; readonly currentEpoch: number };
 

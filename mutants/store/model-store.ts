@@ -14,9 +14,9 @@ import type { AcquireResult, Lease, Outcome, OutcomeOf, Outcomes } from '../../m
 import type { ModelState, Transition } from '../../model/state.ts';
 import { initialState } from '../../model/state.ts';
 import { step } from '../../model/step.ts';
-import type { CallContext, LifecycleEvent, Store, StoreImage, StoreOptions, SyncStore, TimeSource } from '../port.ts';
+import type { CallContext, LifecycleEvent, Store, StoreImage, StoreOptions, SyncStore, TimeSource } from '../../adapters/port.ts';
 import { declaredMutant, type StoreMutantName } from './declarations.ts';
-import type { Mutant } from './mutant.ts';
+import type { StoreMutant } from '../entry.ts';
 
 /** The correct transition of any command. */
 export type ReferenceStep = <C extends Command>(state: ModelState, command: C, now: number) => Transition<OutcomeOf<C>>;
@@ -138,23 +138,23 @@ export function modelMutantStore<K extends CommandKind>(
 }
 
 /** The store mutant `name` over the reference model whose commands all follow the reference, but whose restore puts `restored` of the image in place. */
-export function modelImageMutant(name: StoreMutantName, restored: (state: ModelState) => ModelState): Mutant {
-  return { ...declaredMutant(name), store: () => modelMutantStore(name, [], (state, command, now, ref) => ref(state, command, now), { restored }) };
+export function modelImageMutant(name: StoreMutantName, restored: (state: ModelState) => ModelState): StoreMutant {
+  return { ...declaredMutant(name), wraps: () => modelMutantStore(name, [], (state, command, now, ref) => ref(state, command, now), { restored }) };
 }
 
 /** The store mutant `name` over the reference model: the commands of `kinds` follow `broken`, which may look at the calling process. */
-export function modelSessionMutant<K extends CommandKind>(name: StoreMutantName, kinds: ReadonlyArray<K>, broken: BrokenRule<K>): Mutant {
-  return { ...declaredMutant(name), store: () => modelMutantStore(name, kinds, broken, { sessions: true }) };
+export function modelSessionMutant<K extends CommandKind>(name: StoreMutantName, kinds: ReadonlyArray<K>, broken: BrokenRule<K>): StoreMutant {
+  return { ...declaredMutant(name), wraps: () => modelMutantStore(name, kinds, broken, { sessions: true }) };
 }
 
 /** The store mutant `name` over the reference model whose commands all follow the reference, but which changes its state by `told` when it is told of a lifecycle event. */
-export function modelLifecycleMutant(name: StoreMutantName, told: (state: ModelState, event: LifecycleEvent) => ModelState): Mutant {
-  return { ...declaredMutant(name), store: () => modelMutantStore(name, [], (state, command, now, ref) => ref(state, command, now), { lifecycle: told }) };
+export function modelLifecycleMutant(name: StoreMutantName, told: (state: ModelState, event: LifecycleEvent) => ModelState): StoreMutant {
+  return { ...declaredMutant(name), wraps: () => modelMutantStore(name, [], (state, command, now, ref) => ref(state, command, now), { lifecycle: told }) };
 }
 
 /** The store mutant `name` over the reference model: the commands of `kinds` follow `broken`, all others the reference. */
-export function modelMutant<K extends CommandKind>(name: StoreMutantName, kinds: ReadonlyArray<K>, broken: BrokenRule<K>): Mutant {
-  return { ...declaredMutant(name), store: () => modelMutantStore(name, kinds, broken) };
+export function modelMutant<K extends CommandKind>(name: StoreMutantName, kinds: ReadonlyArray<K>, broken: BrokenRule<K>): StoreMutant {
+  return { ...declaredMutant(name), wraps: () => modelMutantStore(name, kinds, broken) };
 }
 
 function storeTime(adapter: string, time: TimeSource | 'database'): TimeSource {

@@ -12,15 +12,15 @@
 // value, both compute the same next token and both commit (the second upsert of the lease row
 // waits for the first and overwrites it): two owners at once, one token issued twice.
 
-import type { AcquireCommand } from '../../../model/commands.ts';
-import type { AcquireResult, Lease } from '../../../model/outcomes.ts';
-import { isValidId, isValidTtl } from '../../../model/validation.ts';
-import { rejected } from '../lease-commands.ts';
+import type { AcquireCommand } from '../../model/commands.ts';
+import type { AcquireResult, Lease } from '../../model/outcomes.ts';
+import { isValidId, isValidTtl } from '../../model/validation.ts';
+import { rejected } from '../../adapters/postgres/lease-commands.ts';
 import { checkGuard, decideAcquire } from './lease-rules.ts';
-import { nextToken, readScope, writeLease } from '../scope-rows.ts';
-import { encodeText } from '../text-codec.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import { nextToken, readScope, writeLease } from '../../adapters/postgres/scope-rows.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 async function acquire(tx: Tx, command: AcquireCommand): Promise<AcquireResult> {
   const fenced = await checkGuard(tx, command.guard);

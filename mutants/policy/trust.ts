@@ -1,18 +1,19 @@
 // The policy mutants of what surrounds the coordination layer (seed 001 §3–§4, §56–§59,
 // §129–§131, §187–§189, §202–§204, §214–§217, §220–§223, §278): what a daemon believes about who talks to it,
 // about who leads and about the maintenance state, what its public API lets a client propose,
-// where artifacts come from and go, and where the voters run. One entry a mutant, as in coordination.ts (policy-mutant.ts
+// where artifacts come from and go, and where the voters run. One entry a mutant, as in coordination.ts (mutants/entry.ts
 // says how to write one).
 
-import { policyMutants } from './policy-mutant.ts';
+import { mutantTable, type PolicyMutant } from '../entry.ts';
 
-export const TRUST_MUTANTS = policyMutants({
+export const TRUST_MUTANTS = mutantTable<PolicyMutant>({
   // Seed 001 §56 ("Node-to-Node mTLS: Mandatory"), §217 ("Mutual Authentication: Mandatory"),
   // §216. A daemon believes the name a peer claims: a process with no certificate that says it is
   // a voter gets the voters' votes in its newer term, and the real leader steps down.
   'peers-unauthenticated': {
     bug: 'a daemon believes the node name a peer claims, without a certificate the cluster issued',
     source: '001 §56, §216–§217, §338 "Node-to-node traffic uses mTLS"',
+    rows: ['001-339-node-mtls-revocation', '001-338-node-mtls', '001-340-inv-mtls'],
     rule: 'peers-authenticated: no voter acts on a peer that did not authenticate as the node it claims to be',
     invariants: ['peers-authenticated'],
     scenarios: ['node-impostor'],
@@ -24,6 +25,7 @@ export const TRUST_MUTANTS = policyMutants({
   'certificate-not-bound-to-node': {
     bug: 'a daemon accepts a valid certificate of one node from a peer claiming to be another',
     source: '001 §57–§58, §207, §216',
+    rows: ['001-339-node-mtls-revocation', '001-338-node-mtls', '001-340-inv-mtls'],
     rule: 'peers-authenticated: the certificate must bind the node the peer claims to be',
     invariants: ['peers-authenticated'],
     scenarios: ['node-impostor'],
@@ -36,6 +38,7 @@ export const TRUST_MUTANTS = policyMutants({
   'revocation-ignored': {
     bug: 'a daemon accepts a certificate the cluster revoked, so rotating a leaked one changes nothing',
     source: '001 §214–§215, §339 "node mTLS/revocation complete"',
+    rows: ['001-339-node-mtls-revocation'],
     rule: 'peers-authenticated: a revoked certificate authenticates no one',
     invariants: ['peers-authenticated'],
     scenarios: ['node-impostor'],
@@ -48,6 +51,7 @@ export const TRUST_MUTANTS = policyMutants({
   'orchestrator-lease-as-authority': {
     bug: 'a daemon named leader by the platform’s own leader election takes the role under the current epoch',
     source: '001 §202–§204, §338 "Kubernetes does not become hidden coordination authority"',
+    rows: ['001-338-kubernetes-not-authority', '001-340-inv-k8s-not-authority'],
     rule: 'fenced-stale-leader: a guard is used only by the incarnation that won its epoch',
     invariants: ['fenced-stale-leader'],
     scenarios: ['platform-leader-election'],
@@ -59,6 +63,7 @@ export const TRUST_MUTANTS = policyMutants({
   'scheduler-ignores-maintenance': {
     bug: 'the role loop never checks the maintenance state, so it starts work that maintenance stops',
     source: '001 §129, §306',
+    rows: ['001-340-inv-maintenance-coordinated'],
     rule: 'maintenance-respected: no dispatch under the current epoch while the maintenance state stops it',
     invariants: ['maintenance-respected'],
     scenarios: ['maintenance-window'],
@@ -71,6 +76,7 @@ export const TRUST_MUTANTS = policyMutants({
   'maintenance-local-only': {
     bug: 'a maintenance change is applied on the daemon that received it instead of being committed for every daemon',
     source: '001 §130–§131, §340 "maintenance state can be globally coordinated"',
+    rows: ['001-340-inv-maintenance-coordinated'],
     rule: 'maintenance-respected: once set, maintenance stops the role on every daemon',
     invariants: ['maintenance-respected'],
     scenarios: ['maintenance-window'],
@@ -83,6 +89,7 @@ export const TRUST_MUTANTS = policyMutants({
   'api-proposes-raw-commands': {
     bug: 'the public API passes a client’s raw coordination command to the leader, which commits it',
     source: '001 §220–§223, §338 "Public API cannot submit raw coordination commands"',
+    rows: ['001-338-no-raw-coordination-api', '001-340-inv-no-raw-raft'],
     rule: 'one-leader-per-term: every committed leadership was elected by a majority of the voters',
     invariants: ['one-leader-per-term'],
     scenarios: ['raw-api-proposal'],
@@ -94,6 +101,7 @@ export const TRUST_MUTANTS = policyMutants({
   'effect-without-artifact': {
     bug: 'an attempt that could not fetch its job’s artifact from the artifact store makes the effect anyway',
     source: '001 §4, §100, §278, §340 "CAS remains artifact/data authority"',
+    rows: ['001-340-inv-cas-authority'],
     rule: 'artifact-from-cas: every effect follows a fetch of the job’s artifact that the store answered',
     invariants: ['artifact-from-cas'],
     scenarios: ['cas-outage'],
@@ -105,6 +113,7 @@ export const TRUST_MUTANTS = policyMutants({
   'artifacts-in-raft': {
     bug: 'a Raft leader appends each dispatched job’s artifact bytes to the consensus log',
     source: '001 §3, §47, §338 "CAS bytes never enter Raft"',
+    rows: ['001-338-cas-not-in-raft', '001-340-inv-cas-authority'],
     rule: 'raft-log-narrow: every applied entry is a coordination command',
     invariants: ['raft-log-narrow'],
     scenarios: ['raft-failover', 'raft-compaction'],
@@ -116,6 +125,7 @@ export const TRUST_MUTANTS = policyMutants({
   'voters-span-regions': {
     bug: 'the voters are placed in different regions, so the quorum depends on the wide-area links',
     source: '001 §187–§189, §338 "WAN/global Raft is not required for initial production"',
+    rows: ['001-338-wan-raft-not-required', '001-340-inv-wan-optional'],
     rule: 'quorum-in-one-region: every cut between regions leaves a majority of the voters in one region',
     invariants: ['quorum-in-one-region'],
     scenarios: ['regions-wan-cut'],

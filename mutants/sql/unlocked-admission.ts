@@ -3,11 +3,11 @@
 // Whether the scope exists, and then the units in use, are plain reads, so two admissions
 // running at once count the same free units. Answers as `admit` does when run alone.
 
-import { isValidTtl, isValidUnits } from '../../../model/validation.ts';
-import type { RejectReason } from '../../../model/outcomes.ts';
-import type { Admission } from '../capacity-commands.ts';
-import { encodeText } from '../text-codec.ts';
-import type { Tx } from '../transaction.ts';
+import { isValidTtl, isValidUnits } from '../../model/validation.ts';
+import type { RejectReason } from '../../model/outcomes.ts';
+import type { Admission } from '../../adapters/postgres/capacity-commands.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 
 export async function unlockedAdmit(
   tx: Tx,

@@ -9,12 +9,12 @@
 // Two admissions running at once both count the same free units and both insert: the semaphore
 // holds more units than its capacity.
 
-import type { AcquirePermitCommand } from '../../../model/commands.ts';
-import type { AcquirePermitResult, Permit } from '../../../model/outcomes.ts';
-import { isValidId } from '../../../model/validation.ts';
-import { encodeText } from '../text-codec.ts';
-import type { CommandBodies } from '../store.ts';
-import type { Tx } from '../transaction.ts';
+import type { AcquirePermitCommand } from '../../model/commands.ts';
+import type { AcquirePermitResult, Permit } from '../../model/outcomes.ts';
+import { isValidId } from '../../model/validation.ts';
+import { encodeText } from '../../adapters/postgres/text-codec.ts';
+import type { CommandBodies } from '../../adapters/postgres/store.ts';
+import type { Tx } from '../../adapters/postgres/transaction.ts';
 import { unlockedAdmit } from './unlocked-admission.ts';
 
 async function acquirePermit(tx: Tx, command: AcquirePermitCommand): Promise<AcquirePermitResult> {
