@@ -40,6 +40,8 @@ const FLAGS = {
   releaseBeforeReconcile: false,
   /** A run whose cancellation was requested before its effect started sends no new side effect (§115–§117). */
   stopCancelledRuns: true,
+  /** A run that nothing stopped calls its provider: the external effect is the work it runs for (§59–§61, §115–§117). */
+  callProvider: true,
   /** Let CancelPrevious cancel non-supersedable work (wrong: §119–§121). */
   cancelNonSupersedable: false,
   /** Acquire several scopes in canonical order, all or nothing (§100–§105). */

@@ -150,7 +150,8 @@ export interface FaultEvent {
  * - handler `handler-returned`: `{ process, result: 'ok' | 'error' }` — the handler of the `run` of
  *   `process` returned, with its own result;
  * - handler `cancel-cause`: `{ process, cause }` — the runtime learned that the `run` of `process`
- *   must stop (`renewal-refused`, `write-refused`, `window-passed`, `cancelled`): the first such
+ *   must stop (`renewal-refused`, `write-refused`, `window-passed`, `unconfirmed`: no confirmation of
+ *   its lease came back in time to act on, `cancelled`): the first such
  *   cause, recorded when seen, before or after the handler returned, until the run is classified;
  * - database `own-semantics`: `{}`, once, first: the store declared semantics of its own
  *   (`capabilities.referenceSemantics` false); rules that are the rule book's choices, not the

@@ -11,6 +11,7 @@ import { CLIENT_PROTOCOL_MUTANTS } from './policy/client-protocol.ts';
 import { COORDINATION_MUTANTS } from './policy/coordination.ts';
 import { FEDERATION_MUTANTS } from './policy/federation.ts';
 import { RAFT_MUTANTS } from './policy/raft.ts';
+import { RUN_WORK_MUTANTS } from './policy/run-work.ts';
 import { TRUST_MUTANTS } from './policy/trust.ts';
 import { STORE_MUTANTS } from './store/index.ts';
 
@@ -24,6 +25,7 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
   ...RAFT_MUTANTS,
   ...TRUST_MUTANTS,
   ...FEDERATION_MUTANTS,
+  ...RUN_WORK_MUTANTS,
 ]);
 
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */

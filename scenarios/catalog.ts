@@ -113,7 +113,7 @@ const SCENARIOS = [
     title: 'Canonical acquisition order prevents a cycle between multi-resource requests',
     sources: ['000 §291', '000 §99–105', '000 §108–109'],
     workload: { controllers: 4, scopes: 2, mix: { 'multi-resource': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000, waitPct: 100, waitTimeoutMs: 5_000 },
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'liveness'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'runs-do-work', 'liveness'],
     liveness: { boundMs: 15_000 },
   }),
   leaseScenario({
@@ -122,7 +122,7 @@ const SCENARIOS = [
     sources: ['000 §292', '000 §106–107', '000 §207'],
     workload: { controllers: 5, scopes: 2, mix: { 'device-reservation': 3, 'multi-resource': 1 }, horizonMs: 10_000, leaseTtlMs: 1_000, waitPct: 0 },
     profile: { nemesisIntervalMs: 500, crashProbabilityPct: 10, restartDelayMs: 300 },
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'capacity', 'capacity-refusal'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'runs-do-work', 'capacity', 'capacity-refusal'],
   }),
   leaseScenario({
     name: 'semaphore-capacity',
@@ -140,7 +140,7 @@ const SCENARIOS = [
     // More work than the horizon holds, so queues grow long enough for priority and aging to decide
     // the order; a fifth of the requests try once without waiting and must not jump the queue.
     workload: { controllers: 6, scopes: 1, mix: { 'env-deploy': 1 }, horizonMs: 8_000, leaseTtlMs: 1_000, workMsMin: 300, workMsMax: 900, waitPct: 80, waitTimeoutMs: 30_000 },
-    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'liveness'],
+    invariants: ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'runs-do-work', 'liveness'],
     operations: 30,
     liveness: { boundMs: 30_000 },
   }),

@@ -8,9 +8,10 @@ export const NET = { networkDelayMsMin: 1, networkDelayMsMax: 5 } as const;
 
 /**
  * The safety invariants every lease scenario checks. `outcome-at-return` judges the outcome of
- * every handler run under a lease (sim/handler-run.ts), so it goes wherever handlers run.
+ * every handler run under a lease (sim/handler-run.ts), and `runs-do-work` that a run nothing
+ * stopped did its work, so both go wherever handlers run.
  */
-export const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'release-after-reconcile', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'history-retained'] as const;
+export const SAFETY = ['one-owner-per-epoch', 'lease-exclusive', 'fencing-monotonic', 'release-after-reconcile', 'no-phantom-lease', 'no-lost-update', 'outcome-at-return', 'runs-do-work', 'history-retained'] as const;
 
 /** The three deploy workloads in the proportions of a typical day. */
 export const DEPLOYS = { 'env-deploy': 4, 'infra-apply': 2, 'alias-publish': 1 } as const;

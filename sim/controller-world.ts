@@ -37,7 +37,7 @@ export interface HeldLease {
 }
 
 /** Why a handler run was told to stop: a lease of it was refused or ran out of its window, or a user cancelled it. */
-export type CancelCause = 'renewal-refused' | 'write-refused' | 'window-passed' | 'cancelled';
+export type CancelCause = 'renewal-refused' | 'write-refused' | 'window-passed' | 'unconfirmed' | 'cancelled';
 
 /**
  * One handler's run under its leases, from the grant to its classification (sim/handler-run.ts):

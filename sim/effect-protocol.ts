@@ -32,6 +32,11 @@ export async function runEffect(sim: Sim, fiber: Fiber, j: Journal, held: HeldLe
     if (!sim.supports('PlanIntent') && run?.cancelRequested === true && sim.policy.stopCancelledRuns) return 'cancelled';
     if (sim.policy.releaseBeforeReconcile) await release(sim, fiber, held);
   }
+  if (!sim.policy.callProvider) {
+    // Only a broken policy gets here: the work is reported not done without ever being sent.
+    if (held !== null) await sim.call(fiber, { kind: 'TransitionIntent', intentId, to: 'Failed' });
+    return 'not-applied';
+  }
   j.effectInFlight = true;
   world(sim).unobserved.set(fiber.node.proc, { intentId, scope });
   const request = { intentId, scope, token, holder: holderName(sim, fiber.node), operation: op.operation, retrySafety: op.retrySafety, fencing: op.fencing && sim.policy.sendFencingToken && token !== undefined };

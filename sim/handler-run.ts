@@ -7,7 +7,7 @@
 // A run opens once its leases are held: the `run` operation of a process of its own. The
 // runtime's cancellation cause is set by the first thing that tells the run to stop: a renewal
 // refused (by the refresh loop or a confirmation), a fenced write refused, the lease's local
-// window passing, or a user's cancellation. When the handler returns, it records its own result
+// window passing, a confirmation that never came back in time to act on, or a user's cancellation. When the handler returns, it records its own result
 // (`handler-returned`, ground truth: the handler is the testbed's code), the runtime stops the
 // refresh loop and, once the renewals in flight at that moment have landed (the drain), closes
 // the run: `completed` (ok), or `error` or `preempted` (fail). The correct runtime classifies by

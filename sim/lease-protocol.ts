@@ -123,7 +123,10 @@ export async function confirm(sim: Sim, fiber: Fiber, held: HeldLease): Promise<
     // A reply that sat out a pause is too old to act on: confirm again.
     if (sim.local(fiber.node) - sentLocal < (held.lease.expiresAt - held.lease.acquiredAt) / 3) return true;
   }
-  return !policy.stopOnRenewalFailure;
+  // No reply came back in time to act on: the holder cannot count on its lease, and its run stops.
+  if (!policy.stopOnRenewalFailure) return true;
+  if (!held.released) recordCause(sim, held.run, 'unconfirmed');
+  return false;
 }
 
 export function startHeartbeat(sim: Sim, node: Node, leases: ReadonlyArray<HeldLease>): void {

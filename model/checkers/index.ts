@@ -31,6 +31,7 @@ import { noBlindRetry } from './no-blind-retry.ts';
 import { noLostUpdate } from './no-lost-update.ts';
 import { noPhantomLease } from './no-phantom-lease.ts';
 import { outcomeAtReturn } from './outcome-at-return.ts';
+import { runsDoWork } from './runs-do-work.ts';
 import { noSplitPromotion } from './no-split-promotion.ts';
 import { oneLeaderPerTerm } from './one-leader-per-term.ts';
 import { streamGapless } from './stream-gapless.ts';
@@ -102,6 +103,7 @@ export const INVARIANT_NAMES = [
   'idempotency-final',
   'capacity-refusal',
   'restore-forgets',
+  'runs-do-work',
 ] as const;
 
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
@@ -154,6 +156,7 @@ export const CHECKERS: Readonly<Record<InvariantName, Checker>> = Object.freeze(
   'idempotency-final': idempotencyFinal,
   'capacity-refusal': capacityRefusal,
   'restore-forgets': restoreForgets,
+  'runs-do-work': runsDoWork,
 });
 
 export function isInvariantName(name: string): name is InvariantName {

@@ -128,6 +128,7 @@ const CATCHES: ReadonlyArray<Catch> = [
   { mutant: 'complete-overwrites-final', scenario: 'idempotency-late-completion', seed: 9, invariant: 'idempotency-final' },
   { mutant: 'expired-units-still-counted', scenario: 'multi-resource-compensation', seed: 2, invariant: 'capacity-refusal' },
   { mutant: 'busy-from-lease-cache', scenario: 'restore', seed: 1, invariant: 'restore-forgets' },
+  { mutant: 'effect-never-sent', scenario: 'standard-mix', seed: 1, invariant: 'runs-do-work' },
 ];
 
 /** The mutants the hunt runs: all but those only the command-level check reaches. */
