@@ -19,16 +19,7 @@ import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { parseSeed } from '../seeds.ts';
 import { shellWord } from '../../sim/run.ts';
-
-export interface CheckCommandOptions {
-  readonly adapter: string;
-  readonly profile?: string;
-  readonly runs?: string;
-  readonly seed?: string;
-  readonly path?: string;
-  readonly maxSteps?: string;
-  readonly json?: boolean;
-}
+import type { CheckCommandOptions } from './check-flags.ts';
 
 const RUNS_MAX = 10_000_000;
 const FAST_CHECK_SEED_MAX = 2 ** 31 - 1;

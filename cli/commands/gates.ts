@@ -26,16 +26,7 @@ import { shardFrom } from '../seeds.ts';
 import { runSuites } from '../suites.ts';
 import { memorySweeps, sweep, type Sweep } from './gates-sweeps.ts';
 import { printShare, writeShard } from './shard-output.ts';
-
-export interface GatesOptions {
-  readonly out: string;
-  readonly seeds: string;
-  readonly pgSeeds: string;
-  readonly postgres: boolean;
-  readonly shard?: string;
-  readonly dryRun?: boolean;
-  readonly json?: boolean;
-}
+import type { GatesOptions } from './gates-flags.ts';
 
 /** The scenarios replayed against a real primary/replica pair with real faults (one seed each). */
 const REAL_FAULT_SCENARIOS = ['db-failover', 'db-failover-unmitigated', 'restore', 'restore-unmitigated'];
