@@ -2,7 +2,7 @@
 // gives commander its option (`optionOf`) and TypeScript the type of the parsed options
 // (`OptionsOf`), so the options a command's action receives cannot drift from the flags it
 // declares. A flag that changes a run names the field of the failure file that carries it
-// (`replay`).
+// (`replay`); cli/replayed-flags.ts checks at compile time that the field exists.
 //
 //   export const STRESS_FLAGS = defineFlags([
 //     { flags: '--clients <n>', description: 'concurrent clients', default: '16' },
@@ -96,3 +96,15 @@ export type OptionsOf<L extends ReadonlyArray<Flag>> = Flatten<
     readonly [D in L[number] as Always<D> extends true ? never : AttributeOf<D['flags']>]?: ValueOf<D>;
   }
 >;
+
+/** The failure-file fields that the flags of `L` which change a run name. */
+export type ReplayFieldsOf<L extends ReadonlyArray<Flag>> = L[number] extends infer D ? (D extends { readonly replay: infer F extends string } ? F : never) : never;
+
+/**
+ * `true` when every flag of `L` that changes a run names a field of `File`, the failure file a
+ * replay reads; otherwise the flags' fields that `File` lacks, which `Assert` refuses.
+ */
+export type Replayed<File, L extends ReadonlyArray<Flag>> = [Exclude<ReplayFieldsOf<L>, keyof File>] extends [never] ? true : { readonly missingFromFailureFile: Exclude<ReplayFieldsOf<L>, keyof File> };
+
+/** Compiles only for `true`. */
+export type Assert<T extends true> = T;

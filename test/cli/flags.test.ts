@@ -4,9 +4,10 @@
 
 import { Command } from 'commander';
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import { defineFlags, optionOf, withFlags, type AttributeOf, type OptionsOf } from '../../cli/flags.ts';
+import { defineFlags, optionOf, withFlags, type AttributeOf, type OptionsOf, type Replayed, type ReplayFieldsOf } from '../../cli/flags.ts';
 import { buildProgram } from '../../cli/program.ts';
 import type { RunOptions } from '../../cli/commands/run-flags.ts';
+import type { FailureFile } from '../../campaign/failure-file.ts';
 
 const FLAGS = defineFlags([
   { flags: '--scenario <name>', description: 'a scenario', required: true, replay: 'scenario' },
@@ -54,6 +55,13 @@ describe('the options type a declaration gives', () => {
     expectTypeOf<RunOptions['faults']>().toEqualTypeOf<'sim' | 'real'>();
     expectTypeOf<RunOptions['interleave']>().toEqualTypeOf<string | true | undefined>();
     expectTypeOf<RunOptions['scenario']>().toEqualTypeOf<string>();
+  });
+
+  test('the flags that change a run name their failure-file fields, which the file must have', () => {
+    expectTypeOf<ReplayFieldsOf<typeof FLAGS>>().toEqualTypeOf<'scenario' | 'faults' | 'plan'>();
+    expectTypeOf<Replayed<FailureFile, typeof FLAGS>>().toEqualTypeOf<true>();
+    const PLANTED = defineFlags([{ flags: '--frobnicate', description: 'changes the run', replay: 'frobnicate' }]);
+    expectTypeOf<Replayed<FailureFile, typeof PLANTED>>().toEqualTypeOf<{ readonly missingFromFailureFile: 'frobnicate' }>();
   });
 });
 
