@@ -19,16 +19,7 @@ import { printJson } from '../format.ts';
 import { startProgress } from '../progress.ts';
 import { parseSeed } from '../seeds.ts';
 import { shellWord } from '../../sim/run.ts';
-
-export interface CheckCommandOptions {
-  readonly adapter: string;
-  readonly profile?: string;
-  readonly runs?: string;
-  readonly seed?: string;
-  readonly path?: string;
-  readonly maxSteps?: string;
-  readonly json?: boolean;
-}
+import type { CheckCommandOptions } from './check-flags.ts';
 
 const RUNS_MAX = 10_000_000;
 const FAST_CHECK_SEED_MAX = 2 ** 31 - 1;
@@ -80,7 +71,7 @@ export async function checkCommand(options: CheckCommandOptions): Promise<void> 
     await adapter.close();
   }
   const replay = replayLine(options.adapter, result.seed, result.verdict === 'fail' ? result.path : undefined, profile, maxSteps);
-  const file = result.verdict === 'fail' ? await writeCheckFailure(options.adapter, result, replay) : null;
+  const file = result.verdict === 'fail' ? await writeCheckFailure({ adapter: options.adapter, profile, maxSteps }, result, replay) : null;
   if (options.json) printJson({ adapter: options.adapter, profile, ...summary(result), replay, failureFile: file });
   else process.stdout.write(`${render(options.adapter, result, replay, file)}\n`);
   process.exitCode = result.verdict === 'pass' ? EXIT.ok : result.verdict === 'fail' ? EXIT.violation : EXIT.undecided;
@@ -141,10 +132,41 @@ function render(adapter: string, result: CheckResult, replay: string, file: stri
   ].join('\n');
 }
 
-async function writeCheckFailure(adapter: string, result: Extract<CheckResult, { verdict: 'fail' }>, replay: string): Promise<string> {
-  const file = path.join('out', 'failures', `check-${adapter.replace(/[^a-z0-9-]+/gi, '_')}-${result.seed}.json`);
+type CheckFailure = Extract<CheckResult, { verdict: 'fail' }>;
+
+/**
+ * What `out/failures/check-<adapter>-<seed>.json` holds: everything the counterexample is found
+ * again with (every flag that changed the run: cli/replayed-flags.ts), its replay line and steps.
+ */
+export interface CheckFailureFile {
+  readonly kind: 'check';
+  readonly adapter: string;
+  readonly seed: number;
+  readonly profile: CheckProfile;
+  readonly maxSteps: number;
+  readonly path: string;
+  readonly replay: string;
+  readonly steps: CheckFailure['steps'];
+  readonly sequence: CheckFailure['sequence'];
+  /** The steps of the run that agreed with the model, when the divergence was flaky. */
+  readonly rerun?: NonNullable<CheckFailure['flaky']>['rerun'];
+}
+
+async function writeCheckFailure(run: Pick<CheckFailureFile, 'adapter' | 'profile' | 'maxSteps'>, result: CheckFailure, replay: string): Promise<string> {
+  const file = path.join('out', 'failures', `check-${run.adapter.replace(/[^a-z0-9-]+/gi, '_')}-${result.seed}.json`);
   await mkdir(path.dirname(file), { recursive: true });
-  const document = { kind: 'check', adapter, seed: result.seed, path: result.path, replay, steps: result.steps, sequence: result.sequence, ...(result.flaky === undefined ? {} : { rerun: result.flaky.rerun }) };
+  const document: CheckFailureFile = {
+    kind: 'check',
+    adapter: run.adapter,
+    seed: result.seed,
+    profile: run.profile,
+    maxSteps: run.maxSteps,
+    path: result.path,
+    replay,
+    steps: result.steps,
+    sequence: result.sequence,
+    ...(result.flaky === undefined ? {} : { rerun: result.flaky.rerun }),
+  };
   await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
   return file;
 }

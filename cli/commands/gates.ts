@@ -14,18 +14,7 @@ import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
 import { shardFrom } from '../seeds.ts';
 import { printShare, writeShard } from './shard-output.ts';
-
-export { gateWork } from '../../campaign/gates/work.ts';
-
-export interface GatesOptions {
-  readonly out: string;
-  readonly seeds: string;
-  readonly pgSeeds: string;
-  readonly postgres: boolean;
-  readonly shard?: string;
-  readonly dryRun?: boolean;
-  readonly json?: boolean;
-}
+import type { GatesOptions } from './gates-flags.ts';
 
 export async function gatesCommand(options: GatesOptions): Promise<void> {
   const work = gateWork(options);

@@ -15,6 +15,7 @@ import { finishGateRun } from '../gate-output.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { packageVersion } from '../version.ts';
 import { mergeRace, raceShardFiles } from './race-merge.ts';
+import type { MergeOptions } from './output-flags.ts';
 
 const codeOf = (error: unknown) => (error as { code?: string }).code ?? String(error);
 
@@ -49,7 +50,7 @@ async function load(file: string): Promise<LoadedShard> {
   }
 }
 
-export async function mergeCommand(given: ReadonlyArray<string>, options: { readonly out: string; readonly json?: boolean }): Promise<void> {
+export async function mergeCommand(given: ReadonlyArray<string>, options: MergeOptions): Promise<void> {
   const race = await raceShardFiles(given);
   if (race !== null) return mergeRace(race, options);
   const shards: LoadedShard[] = [];

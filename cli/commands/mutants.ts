@@ -18,14 +18,7 @@ import { printJson } from '../format.ts';
 import { POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { startProgress } from '../progress.ts';
 import { saveFailureFile, unwrittenLine } from '../record-failure.ts';
-
-export interface MutantsOptions {
-  readonly seeds: string;
-  readonly out: string;
-  readonly shard?: string;
-  readonly dryRun?: boolean;
-  readonly json?: boolean;
-}
+import type { MutantsOptions } from './mutants-flags.ts';
 
 export async function mutantsCommand(options: MutantsOptions): Promise<void> {
   const seeds = Number(options.seeds);

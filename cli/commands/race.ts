@@ -22,24 +22,7 @@ import { count, failureText, report, type Tally } from './race-output.ts';
 import { checkOutDir } from '../out-dir.ts';
 import { startProgress } from '../progress.ts';
 import { parseSeed, shardFrom } from '../seeds.ts';
-
-export interface RaceCommandOptions {
-  readonly adapter: string;
-  readonly kinds?: string;
-  readonly depth: string;
-  readonly insideFunctions?: boolean;
-  readonly preemptions?: string;
-  readonly strategy: string;
-  readonly maxSchedules?: string;
-  readonly seed: string;
-  readonly pctDepth: string;
-  readonly stopAtFirst?: boolean;
-  readonly functionSamples?: string;
-  readonly workers: string;
-  readonly shard?: string;
-  readonly out: string;
-  readonly json?: boolean;
-}
+import type { RaceCommandOptions } from './race-flags.ts';
 
 /** Preemptions a schedule may make inside functions unless --preemptions says otherwise. */
 export const DEFAULT_FUNCTION_PREEMPTIONS = 2;

@@ -21,7 +21,8 @@ import { startRealRun } from '../../campaign/real-faults.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
 import { formatRun, printJson, runJson } from '../format.ts';
 import { rerunFound } from '../flaky-output.ts';
-import { checkReplayTrust, type ReplayTrust } from '../replay-trust.ts';
+import { checkReplayTrust } from '../replay-trust.ts';
+import type { ReplayOptions } from './replay-flags.ts';
 
 /** `npx testbed run --scenario <s> --seed <n> --adapter <a> [--faults real]`, as `replayLine` writes it. */
 const WORD = `('(?:[^']|'\\\\'')*'|\\S+)`;
@@ -64,7 +65,7 @@ function checkConsistent(file: string, failure: FailureFile): void {
   if (failure.interleave === 'free' && failure.violations.length === 0) throw bad('a free-running failure names no violation to look for');
 }
 
-export async function replayCommand(file: string, options: { readonly json?: boolean } & ReplayTrust): Promise<void> {
+export async function replayCommand(file: string, options: ReplayOptions): Promise<void> {
   const race = await raceFileAt(file);
   if (race !== null) {
     checkReplayTrust(file, race.adapter, options);

@@ -3,8 +3,9 @@
 import { GateInputError, loadResults, writeReports } from '../../reports/index.ts';
 import { UsageError } from '../errors.ts';
 import { checkOutDir } from '../out-dir.ts';
+import type { ReportOptions } from './output-flags.ts';
 
-export async function reportCommand(file: string, options: { readonly out: string }): Promise<void> {
+export async function reportCommand(file: string, options: ReportOptions): Promise<void> {
   let input;
   try {
     input = await loadResults(file);

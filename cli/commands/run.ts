@@ -19,19 +19,7 @@ import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeed } from '../seeds.ts';
 import { checkPagePath, failurePageInput, pageJson, pagePath, writeRunPage, type WrittenPage } from '../run-page.ts';
 import type { RunReportInput } from '../../reports/run-report.ts';
-
-export interface RunOptions {
-  readonly scenario: string;
-  readonly seed: string;
-  readonly adapter: string;
-  readonly faults: 'sim' | 'real';
-  readonly json?: boolean;
-  readonly shrink: boolean;
-  readonly interleave?: string | boolean;
-  readonly concurrency?: string;
-  /** Write the run's page: to this file, or (true) to the default path. */
-  readonly report?: string | boolean;
-}
+import type { RunOptions } from './run-flags.ts';
 
 export async function runCommand(options: RunOptions): Promise<void> {
   const scenario = loadScenarioOrFail(options.scenario);
@@ -43,7 +31,7 @@ export async function runCommand(options: RunOptions): Promise<void> {
   // The plan first: a scenario that cannot make one is bad input, found before any server starts.
   const plan = planOrFail(scenario, seed);
   // The page's path too: one that cannot be written is bad input, found before anything runs.
-  const pageFile = options.report === undefined || options.report === false ? null : pagePath(options.report, scenario.name, seed, options.faults === 'real' ? realFaultAdapter() : options.adapter);
+  const pageFile = options.report === undefined ? null : pagePath(options.report, scenario.name, seed, options.faults === 'real' ? realFaultAdapter() : options.adapter);
   if (pageFile !== null) await checkPagePath(pageFile);
   const real = options.faults === 'real' ? await startRealRun(seed) : undefined;
   const adapter: ResolvedAdapter =

@@ -4,6 +4,7 @@ import pc from 'picocolors';
 import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { FAULT_PACKAGES } from '../../faults/index.ts';
 import { printJson } from '../format.ts';
+import type { ScenariosOptions } from './output-flags.ts';
 
 /** The fault kinds a scenario can inject: scripted ones and those its profile turns on. */
 export function faultKinds(scenario: Scenario): string[] {
@@ -16,7 +17,7 @@ export function faultKinds(scenario: Scenario): string[] {
   return [...kinds].sort();
 }
 
-export async function scenariosCommand(options: { readonly json?: boolean }): Promise<void> {
+export async function scenariosCommand(options: ScenariosOptions): Promise<void> {
   const scenarios = listScenarios();
   if (options.json) {
     printJson({

@@ -16,16 +16,7 @@ import { EXIT, UndecidedError, UsageError } from '../errors.ts';
 import { printJson } from '../format.ts';
 import { parseSeed } from '../seeds.ts';
 import { shellWord } from '../../sim/run.ts';
-
-export interface StressCommandOptions {
-  readonly adapter: string;
-  readonly clients: string;
-  readonly duration: string;
-  readonly seed?: string;
-  /** The store's clock: 'database' (its own) or 'wall' (the wall clock, handed to it). Default: database on PostgreSQL, wall otherwise. */
-  readonly time?: string;
-  readonly json?: boolean;
-}
+import type { StressCommandOptions } from './stress-flags.ts';
 
 const MAX_CLIENTS = 1024;
 const MAX_DURATION_MS = 3_600_000;

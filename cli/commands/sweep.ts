@@ -35,25 +35,7 @@ import { startRealRun } from '../../campaign/real-faults.ts';
 import { recordFailure, recordFlaky, unwrittenLine, type RecordedFailure } from '../record-failure.ts';
 import { loadScenarioOrFail, planOrFail, replayFor } from '../scenario-arg.ts';
 import { parseSeedRange, seedsOf, shardFrom } from '../seeds.ts';
-
-export interface SweepOptions {
-  readonly scenario: string;
-  readonly seeds: string;
-  readonly adapter: string;
-  readonly faults: 'sim' | 'real';
-  readonly shard?: string;
-  /** Worker threads: a positive integer or 'auto' (the default). */
-  readonly workers?: string;
-  /** Stop at the first failing run, visiting seed 1 of every scenario, then seed 2, and so on. */
-  readonly stopAtFirst?: boolean;
-  /** False with `--no-shrink`: the first failure's file holds the plan as it ran. */
-  readonly shrink?: boolean;
-  readonly json?: boolean;
-  /** `--interleave [strategy]`: controlled interleaving on a PostgreSQL store. */
-  readonly interleave?: string | boolean;
-  /** `--concurrency free`: the calls that meet at the database run at once, unheld. */
-  readonly concurrency?: string;
-}
+import type { SweepOptions } from './sweep-flags.ts';
 
 /** Under real faults the stores come from each run's own cluster; this only names the adapter. */
 const REAL_POSTGRES: ResolvedAdapter = {

@@ -64,7 +64,7 @@ describe('testbed check', () => {
     const found = JSON.parse(result.stdout) as CheckJson;
     expect(found.steps!.length).toBeLessThanOrEqual(6);
     expect(found.steps!.at(-1)!.command!.kind).toBe('Handoff');
-    expect(JSON.parse(readFileSync(path.join(cwd, found.failureFile!), 'utf8'))).toMatchObject({ kind: 'check', seed: 2 });
+    expect(JSON.parse(readFileSync(path.join(cwd, found.failureFile!), 'utf8'))).toMatchObject({ kind: 'check', seed: 2, profile: 'default', maxSteps: 50 });
   });
 
   test('a correct store agrees with the model', () => {

@@ -1,0 +1,24 @@
+// Every flag that changes a run is carried by the failure file that replays it (cli/flags.ts
+// `replay`): checked when the project compiles (`npm run typecheck`), never at run time. A flag
+// marked `replay: 'x'` on a command whose failure file has no field `x` fails here, naming `x`:
+// add the field to the file (and write it), or say which field carries the flag.
+//
+// run and sweep write campaign/failure-file.ts `FailureFile`, race campaign/race/race-file.ts
+// `RaceFile`, check cli/commands/check.ts `CheckFailureFile`. stress writes none (its rerun line
+// repeats the clients' choices, not the interleaving); mutants and gates write run failure files of
+// their own runs, and their flags choose the budget, not a run; replay, merge, scenarios and report
+// run nothing new.
+
+import type { FailureFile } from '../campaign/failure-file.ts';
+import type { RaceFile } from '../campaign/race/race-file.ts';
+import type { CheckFailureFile } from './commands/check.ts';
+import type { CHECK_FLAGS } from './commands/check-flags.ts';
+import type { RACE_FLAGS } from './commands/race-flags.ts';
+import type { RUN_FLAGS } from './commands/run-flags.ts';
+import type { SWEEP_FLAGS } from './commands/sweep-flags.ts';
+import type { Assert, Replayed } from './flags.ts';
+
+export type RunFlagsReplayed = Assert<Replayed<FailureFile, typeof RUN_FLAGS>>;
+export type SweepFlagsReplayed = Assert<Replayed<FailureFile, typeof SWEEP_FLAGS>>;
+export type CheckFlagsReplayed = Assert<Replayed<CheckFailureFile, typeof CHECK_FLAGS>>;
+export type RaceFlagsReplayed = Assert<Replayed<RaceFile, typeof RACE_FLAGS>>;
