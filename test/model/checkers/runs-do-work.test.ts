@@ -9,16 +9,26 @@ const RUN = 'c1#1:run1';
 const P = 'c1#1';
 const opened = { scope: 'env', token: 7, holder: P };
 
-/** A run of P that writes its aggregate, then does `middle`, and closes as `outcome`. */
-function run(middle: (h: HistoryBuilder) => void, outcome: 'completed' | 'error' | 'preempted' = 'error'): { readonly h: HistoryBuilder; readonly end: number } {
+/** A run of P that writes its aggregate, then does `middle`, returns, does `after`, and closes as `outcome`. */
+function run(
+  middle: (h: HistoryBuilder) => void,
+  outcome: 'completed' | 'error' | 'preempted' = 'error',
+  after: (h: HistoryBuilder) => void = () => {},
+): { readonly h: HistoryBuilder; readonly returned: number; readonly end: number } {
   const h = new HistoryBuilder();
   h.invoke(RUN, 'run', opened);
   mutated(h, P, 'env', P, 7);
   middle(h);
-  h.truth('handler-returned', { process: RUN, result: outcome === 'completed' ? 'ok' : 'error' });
+  const returned = h.truth('handler-returned', { process: RUN, result: outcome === 'completed' ? 'ok' : 'error' });
+  after(h);
   const end = h.event(RUN, outcome === 'completed' ? 'ok' : 'fail', 'run', { outcome });
-  return { h, end };
+  return { h, returned, end };
 }
+
+const effect = (h: HistoryBuilder) => {
+  h.invoke(P, 'effect', { intentId: 'op1/e', scope: 'env', token: 7, holder: P });
+  h.event(P, 'ok', 'effect', { applied: true });
+};
 
 const planned = (h: HistoryBuilder) => {
   h.invoke(P, 'PlanIntent', { kind: 'PlanIntent', intentId: 'op1/e', scope: 'env', token: 7, operation: 'deploy', retrySafety: 'InspectBeforeRetry' });
@@ -38,14 +48,14 @@ describe('runs-do-work', () => {
   });
 
   it('fails a run that nothing stopped and that never called its provider', () => {
-    const { h, end } = run((b) => {
+    const { h, returned, end } = run((b) => {
       planned(b);
       b.invoke(P, 'TransitionIntent', { kind: 'TransitionIntent', intentId: 'op1/e', to: 'Failed' });
       b.event(P, 'ok', 'TransitionIntent', { kind: 'Transitioned', intent: { intentId: 'op1/e', state: 'Failed' } });
     });
     const [v] = failing(runsDoWork(h.build()), 1);
-    expect(v!.message).toMatch(/^run c1#1:run1 \(env, token 7\) closed error at #\d+ \(t=\d+\) without calling its provider, though nothing told it to stop and its store refused it nothing \(3 store calls granted\)/);
-    expect(v!.events).toEqual([0, end]);
+    expect(v!.message).toMatch(/^run c1#1:run1 \(env, token 7\) closed error at #\d+ \(t=\d+\): its handler returned at #\d+ without calling its provider, though nothing told it to stop and none of its 3 store calls was refused/);
+    expect(v!.events).toEqual([0, returned, end]);
     expect(v!.scope).toBe('env');
     // A completed one too: reporting the work done does not make it done.
     expect(failing(runsDoWork(run(planned, 'completed').h.build()), 1)[0]!.message).toMatch(/closed completed/);
@@ -72,6 +82,26 @@ describe('runs-do-work', () => {
       },
     ];
     for (const refusal of refusals) expect(runsDoWork(run(refusal).h.build()).valid).toBe(true);
+  });
+
+  it('counts a refusal only when no later call of its kind was granted, and a planned intent found again as granted', () => {
+    const overcome = (b: HistoryBuilder) => {
+      b.invoke(P, 'Mutate', { kind: 'Mutate', scope: 'env', aggregate: 'a', holder: P, token: 7, expectedVersion: 0 });
+      b.event(P, 'ok', 'Mutate', { kind: 'StaleVersion', currentVersion: 3 });
+      mutated(b, P, 'env', P, 7, 3);
+    };
+    const duplicate = (b: HistoryBuilder) => {
+      b.invoke(P, 'PlanIntent', { kind: 'PlanIntent', intentId: 'op1/e', scope: 'env', token: 7, operation: 'deploy', retrySafety: 'InspectBeforeRetry' });
+      b.event(P, 'ok', 'PlanIntent', { kind: 'Duplicate', intent: { intentId: 'op1/e', state: 'Planned' } });
+    };
+    for (const middle of [overcome, duplicate]) expect(failing(runsDoWork(run(middle).h.build()), 1)).toHaveLength(1);
+  });
+
+  it('judges only what the process did before the handler returned', () => {
+    // An effect (or a refusal) after the return, while the refresh loop drains, is the next job's.
+    const late = run(planned, 'error', effect);
+    expect(failing(runsDoWork(late.h.build()), 1)).toHaveLength(1);
+    expect(runsDoWork(run(effect, 'completed').h.build()).valid).toBe(true);
   });
 
   it('judges only runs that were classified, and only their own process’s calls within them', () => {
