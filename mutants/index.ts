@@ -3,10 +3,11 @@
 // the rule it breaks, the gate rows it credits and the invariants that must catch it: together
 // they audit every history checker. MUTANTS are those the simulator runs, store mutants first and
 // then the policy mutants theme by theme; the order is the order of the mutation report. The SQL
-// race mutants (sql/index.ts) need a PostgreSQL server and real concurrency; they are loaded on
-// demand (`sqlMutants`), since their module reaches the PostgreSQL client.
+// race mutants (sql/index.ts) need a PostgreSQL server and real concurrency; their module reaches
+// the PostgreSQL client, so whoever runs them imports it (nothing here does: a sweep worker loads
+// this catalogue without the client).
 
-import { findByName, type Mutant, type SqlMutant } from './entry.ts';
+import { findByName, type Mutant } from './entry.ts';
 import { CLIENT_PROTOCOL_MUTANTS } from './policy/client-protocol.ts';
 import { COORDINATION_MUTANTS } from './policy/coordination.ts';
 import { FEDERATION_MUTANTS } from './policy/federation.ts';
@@ -31,9 +32,4 @@ export const MUTANTS: ReadonlyArray<Mutant> = Object.freeze([
 /** The mutant named `name` (with or without the `mutant:` adapter prefix), or undefined. */
 export function findMutant(name: string): Mutant | undefined {
   return findByName(MUTANTS, 'mutant:', name);
-}
-
-/** The SQL race mutants (sql/index.ts), in report order. */
-export async function sqlMutants(): Promise<ReadonlyArray<SqlMutant>> {
-  return (await import('./sql/index.ts')).POSTGRES_MUTANTS;
 }

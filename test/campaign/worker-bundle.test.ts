@@ -1,7 +1,8 @@
 // A sweep pool started from the TypeScript sources starts its workers from one bundle of their
-// entry (campaign/worker-bundle.ts): made once, kept while every source it holds is unchanged,
-// made again as soon as one changes, so a worker never runs older code than the sources.
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+// entry (campaign/worker-bundle.ts): made once, kept while every source it holds and the bundle
+// itself are unchanged byte for byte, made again as soon as one changes, so a worker never runs
+// other code than the sources hold.
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,8 +28,9 @@ describe('worker bundle', () => {
     expect(url).not.toBeNull();
     const file = fileURLToPath(url!);
     expect(file).toContain(path.join('node_modules', '.cache', 'concurrency-testbed'));
-    const inputs = JSON.parse(readFileSync(`${file}.inputs.json`, 'utf8')) as Array<[string, number, number]>;
-    expect(inputs.map(([f]) => path.relative(path.resolve(import.meta.dirname, '../..'), f))).toEqual(expect.arrayContaining(['sim/engine.ts', 'campaign/sweep-pool.ts']));
+    const manifest = JSON.parse(readFileSync(`${file}.manifest.json`, 'utf8')) as { sources: Record<string, string> };
+    const root = path.resolve(import.meta.dirname, '../..');
+    expect(Object.keys(manifest.sources).map((f) => path.relative(root, f))).toEqual(expect.arrayContaining(['sim/engine.ts', 'campaign/sweep-pool.ts', 'tsconfig.json']));
   });
 
   it('is kept while its sources are unchanged and made again when one changes', async () => {
@@ -37,16 +39,20 @@ describe('worker bundle', () => {
     expect(first).not.toBeNull();
     const file = fileURLToPath(first!);
     expect(((await import(`${first!}?v=1`)) as { doubled: number }).doubled).toBe(2);
-    const written = readFileSync(file, 'utf8');
-    // Unchanged sources: the same file, not written again.
+    // Unchanged sources: the same file, not written again (its time stays where it was set).
     utimesSync(file, new Date(1_000_000), new Date(1_000_000));
     expect(await freshBundle(entry)).toBe(first);
-    expect(readFileSync(file, 'utf8')).toBe(written);
-    // A source changed (same size, a new time): made again, with the new code.
+    expect(statSync(file).mtimeMs).toBe(1_000_000);
+    // A source changed, even with its size and time kept: made again, with the new code.
+    const kept = statSync(dep);
     writeFileSync(dep, 'export const answer: number = 5;\n');
-    utimesSync(dep, new Date(2_000_000), new Date(2_000_000));
+    utimesSync(dep, kept.atime, kept.mtime);
     expect(await freshBundle(entry)).toBe(first);
     expect(((await import(`${first!}?v=2`)) as { doubled: number }).doubled).toBe(10);
+    // A bundle changed in the cache is not trusted either.
+    writeFileSync(file, 'export const doubled = 0;\n');
+    expect(await freshBundle(entry)).toBe(first);
+    expect(((await import(`${first!}?v=3`)) as { doubled: number }).doubled).toBe(10);
   });
 
   it('is not made where there is no node_modules to keep it in', async () => {

@@ -1,6 +1,7 @@
 // docs/ARCHITECTURE.md "Mutants": the catalogue holds at least ten mutants, each with exactly one documented bug, a cited source (seed 000 section or seed 002/003 commit) and target scenarios.
 import { describe, expect, it } from 'vitest';
-import { findMutant, mutantPolicy, MUTANTS, sqlMutants } from '../../mutants/index.ts';
+import { findMutant, mutantPolicy, MUTANTS } from '../../mutants/index.ts';
+import { POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { GATE_CATALOGUE } from '../../reports/gate-catalogue.ts';
 import { CORRECT_POLICY, POLICY_FLAGS } from '../../model/controller-policy.ts';
 import { isInvariantName, type InvariantName } from '../../model/checkers/index.ts';
@@ -67,12 +68,12 @@ describe('mutant catalogue', () => {
     for (const mutant of MUTANTS) for (const row of mutant.rows) expect(ids.has(row), `${mutant.name} → ${row}`).toBe(true);
     for (const gate of GATE_CATALOGUE) expect(gate.proofs.mutants).toEqual(MUTANTS.filter((m) => (m.rows as ReadonlyArray<string>).includes(gate.id)).map((m) => m.name));
     // The gate rows read the mutants the simulator hunts; a SQL race proves its rows through the suites that run it.
-    for (const mutant of await sqlMutants()) expect(mutant.rows, mutant.name).toEqual([]);
+    for (const mutant of POSTGRES_MUTANTS) expect(mutant.rows, mutant.name).toEqual([]);
     expect(MUTANTS.filter((m) => m.rows.length === 0).map((m) => m.name)).toEqual([]);
   });
 
   it('declares every mutant, whatever makes its bug, in one shape with exactly one of flips, wraps and patches', async () => {
-    const all = [...MUTANTS, ...(await sqlMutants())];
+    const all = [...MUTANTS, ...POSTGRES_MUTANTS];
     expect(new Set(all.map((m) => m.name)).size).toBe(all.length);
     for (const mutant of all) {
       expect([mutant.flips, mutant.wraps, mutant.patches].filter((how) => how !== undefined), mutant.name).toHaveLength(1);
