@@ -29,6 +29,11 @@ export interface Backend {
   readonly realFaults: boolean;
   /** Expiry is decided by the database server's clock, so `stress` reads the server's time by default. */
   readonly databaseClock: boolean;
+  /**
+   * A user's code the backend runs (absent: the testbed's own store): a command it runs (`exec:`) or a
+   * module it imports, and what that is for a spec, for the lines that say so.
+   */
+  readonly userCode?: { readonly kind: 'command' | 'import'; what(spec: string): string };
   /** The gate stage that runs it, or null for a store the gate run does not include. */
   readonly gateStage: GateStage | null;
   /**

@@ -54,9 +54,11 @@ export interface BackendRegistry {
 export function backendRegistry(backends: ReadonlyArray<Backend>): BackendRegistry {
   const backendOf = (spec: string) => backends.find((b) => b.matches(spec));
   const syntaxes = (filter: (b: Backend) => boolean) => backends.filter(filter).map((b) => b.syntax);
+  /** The adapter name of the first backend that passes `test`: its syntax, which must name it alone (no `<…>` part). */
   const only = (what: string, test: (b: Backend) => boolean): string => {
     const found = backends.find(test);
     if (found === undefined) throw new Error(`no backend ${what}`);
+    if (!found.matches(found.syntax)) throw new Error(`backend ${found.kind} ${what}, but its syntax ${found.syntax} is not an adapter name`);
     return found.syntax;
   };
   const backendChoices = (filter: (b: Backend) => boolean = () => true): string => {
@@ -87,14 +89,21 @@ const BUILT_IN = backendRegistry(BACKENDS);
 
 export const { backendOf, resolveAdapter, backendSyntaxes, backendChoices, gateStageAdapter, realFaultAdapter } = BUILT_IN;
 
-/** A user's store: a module path or `exec:<command>` (a backend whose determinism the store declares). */
+/** A user's store: a module path or `exec:<command>` (a backend that runs a user's code). */
 export function isUserStore(spec: string): boolean {
-  return backendOf(spec)?.replays === 'declared';
+  return backendOf(spec)?.userCode !== undefined;
+}
+
+/** The adapter a command takes when none is named: the first of the list. */
+export function defaultAdapter(): string {
+  const first = BACKENDS[0]!;
+  if (!first.matches(first.syntax)) throw new Error(`the first backend, ${first.kind}, has no adapter name of its own`);
+  return first.syntax;
 }
 
 /** The store `race` runs by default: the first built-in one that replays when interleaved. */
 export function defaultRaceAdapter(): string {
-  const found = BACKENDS.find((b) => b.interleavable && b.replays === 'interleaved');
+  const found = BACKENDS.find((b) => b.interleavable && b.replays === 'interleaved' && b.matches(b.syntax));
   if (found === undefined) throw new Error('no built-in store can be interleaved');
   return found.syntax;
 }

@@ -1,7 +1,7 @@
 // Flags that several commands share, declared once (cli/flags.ts). Each command lists the ones it
 // takes among its own, in cli/commands/<command>-flags.ts.
 
-import { backendSyntaxes } from '../backends/index.ts';
+import { backendSyntaxes, defaultAdapter } from '../backends/index.ts';
 import type { Flag } from './flags.ts';
 
 export const JSON_FLAG = { flags: '--json', description: 'print one JSON document' } as const satisfies Flag;
@@ -11,7 +11,7 @@ export const OUT_FLAG = { flags: '--out <dir>', description: 'output directory',
 export const ADAPTER_FLAG = {
   flags: '--adapter <adapter>',
   description: `${backendSyntaxes()} (exec:<command> is a store in any language speaking JSON lines)`,
-  default: 'memory',
+  default: defaultAdapter(),
   replay: 'adapter',
 } as const satisfies Flag;
 

@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import { shellWord } from '../sim/run.ts';
-import { isUserStore } from '../backends/index.ts';
+import { backendOf, isUserStore } from '../backends/index.ts';
 import { UsageError } from './errors.ts';
 
 export interface ReplayTrust {
@@ -27,12 +27,14 @@ export function checkReplayTrust(file: string, recorded: string, trust: ReplayTr
     throw new UsageError(`${file} was recorded on adapter ${recorded}, not ${trust.adapter}: a replay runs on the store the failure came from`);
   }
   if (!isUserStore(recorded) || trust.adapter !== undefined || trust.trustFileAdapter === true) return;
-  const what = recorded.startsWith('exec:') ? `runs the command ${recorded.slice('exec:'.length)}` : `loads the store module ${recorded}`;
+  const code = backendOf(recorded)!.userCode!;
+  const what = code.kind === 'command' ? `runs the command ${code.what(recorded)}` : `loads the store module ${code.what(recorded)}`;
   throw new UsageError(`${file}: replaying it ${what}; replay runs only code named on its command line: ${replayCommandLine(file, recorded)} (or --trust-file-adapter)`);
 }
 
 /** Two adapter specs name the same store: equal, or module paths that resolve to the same file. */
 function sameAdapter(a: string, b: string): boolean {
   if (a === b) return true;
-  return isUserStore(a) && isUserStore(b) && !a.startsWith('exec:') && !b.startsWith('exec:') && path.resolve(a) === path.resolve(b);
+  const isModule = (spec: string) => backendOf(spec)?.userCode?.kind === 'import';
+  return isModule(a) && isModule(b) && path.resolve(a) === path.resolve(b);
 }

@@ -15,6 +15,7 @@ export const exec: Backend = {
   realFaults: false,
   databaseClock: false,
   gateStage: null,
+  userCode: { kind: 'command', what: (spec) => spec.slice(PREFIX.length).trim() },
   open: async (spec) => {
     const command = spec.slice(PREFIX.length).trim();
     if (command === '') throw new UsageError('exec: needs a command, for example exec:"python3 examples/exec-store/lease_store.py"');

@@ -1,5 +1,5 @@
 // The memory store: the reference model's own store, in the testbed's process.
-import createMemoryStore from '../../adapters/memory.ts';
+import { memoryAdapter } from '../../adapters/in-process.ts';
 import type { Backend } from '../backend.ts';
 
 export const memory: Backend = {
@@ -11,10 +11,5 @@ export const memory: Backend = {
   realFaults: false,
   databaseClock: false,
   gateStage: 'memory',
-  open: async (spec) => ({
-    name: spec,
-    store: { name: spec, factory: createMemoryStore, typedAnswers: true },
-    deterministic: true,
-    close: async () => {},
-  }),
+  open: async (spec) => ({ ...memoryAdapter(spec)!, deterministic: true, close: async () => {} }),
 };

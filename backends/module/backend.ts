@@ -25,6 +25,7 @@ export const storeModule: Backend = {
   realFaults: false,
   databaseClock: false,
   gateStage: null,
+  userCode: { kind: 'import', what: (spec) => spec },
   open: openModule,
 };
 

@@ -111,7 +111,7 @@ function restoreLeakLines(result: Extract<CheckResult, { verdict: 'fail' }>): st
 function render(adapter: string, result: CheckResult, replay: string, file: string | null): string {
   const head = `check ${pc.bold(adapter)} seed ${result.seed}:`;
   if (result.verdict === 'pass') {
-    const policyOnly = findMutant(adapter)?.wraps === undefined && adapter.startsWith('mutant:');
+    const policyOnly = findMutant(adapter)?.flips !== undefined;
     const note = policyOnly ? pc.dim('\n  (this mutant breaks the controller policy, not the store: the command-level check cannot see it; use sweep)') : '';
     return [`${head} ${pc.green('agrees with the model')} on ${result.runs} sequences (${Math.round(result.elapsedMs)} ms)${note}`, ...notJudgedLine(result)].join('\n');
   }

@@ -15,7 +15,7 @@ import { checkOutDir } from '../out-dir.ts';
 import { shardFrom } from '../seeds.ts';
 import { printShare, writeShard } from './shard-output.ts';
 import { printJson } from '../format.ts';
-import { POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
+import { POSTGRES_MUTANT_PREFIX, POSTGRES_MUTANTS } from '../../mutants/sql/index.ts';
 import { startProgress } from '../progress.ts';
 import { saveFailureFile, unwrittenLine } from '../record-failure.ts';
 import type { MutantsOptions } from './mutants-flags.ts';
@@ -109,15 +109,15 @@ interface Stages {
  */
 function sqlRaceMutants() {
   return POSTGRES_MUTANTS.map((m) => ({
-    name: `postgres-mutant:${m.name}`,
+    name: `${POSTGRES_MUTANT_PREFIX}${m.name}`,
     bug: m.bug,
     caughtBy: m.caughtBy,
     catch: m.caughtBy.map((mode) =>
       mode === 'interleave'
-        ? `npx testbed sweep --scenario ${m.scenarios[0] ?? 'sql-contention'} --seeds 1..50 --adapter postgres-mutant:${m.name} --interleave${m.strategy === undefined ? '' : ` ${m.strategy}`}`
+        ? `npx testbed sweep --scenario ${m.scenarios[0] ?? 'sql-contention'} --seeds 1..50 --adapter ${POSTGRES_MUTANT_PREFIX}${m.name} --interleave${m.strategy === undefined ? '' : ` ${m.strategy}`}`
         : mode === 'race'
-          ? `npx testbed race --adapter postgres-mutant:${m.name} --kinds ${m.raceKinds.join(',')}${m.strategy === 'random-functions' ? ' --inside-functions' : ''}`
-          : `npx testbed stress --adapter postgres-mutant:${m.name} --clients 32 --duration 4s`,
+          ? `npx testbed race --adapter ${POSTGRES_MUTANT_PREFIX}${m.name} --kinds ${m.raceKinds.join(',')}${m.strategy === 'random-functions' ? ' --inside-functions' : ''}`
+          : `npx testbed stress --adapter ${POSTGRES_MUTANT_PREFIX}${m.name} --clients 32 --duration 4s`,
     ),
   }));
 }

@@ -16,6 +16,7 @@ import { isRaceFile, raceFileSchema, type RaceFile } from '../../campaign/race/r
 import { listScenarios } from '../../scenarios/index.ts';
 import { FailureFileError, readFailureFile, replayFailure, type FailureFile } from '../../campaign/failure-file.ts';
 import { replayLine } from '../../sim/run.ts';
+import { findMutant } from '../../mutants/index.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { startRealRun } from '../../campaign/real-faults.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
@@ -57,7 +58,7 @@ function checkConsistent(file: string, failure: FailureFile): void {
   if (Number(seed) !== failure.seed) throw bad(`the replay line names seed ${seed}, the file seed ${failure.seed}`);
   if (adapter !== failure.adapter) throw bad(`the replay line names adapter ${adapter}, the file ${failure.adapter}`);
   if ((real === undefined ? 'sim' : 'real') !== failure.faults) throw bad(`the replay line's faults differ from the file's (${failure.faults})`);
-  if (failure.mutant !== undefined && failure.adapter !== `mutant:${failure.mutant}`) throw bad(`mutant ${failure.mutant} ran on adapter ${failure.adapter}`);
+  if (failure.mutant !== undefined && findMutant(failure.adapter)?.name !== failure.mutant) throw bad(`mutant ${failure.mutant} ran on adapter ${failure.adapter}`);
   if (interleave !== failure.interleave) throw bad(`the replay line's --interleave or --concurrency differs from the file's (${failure.interleave ?? 'none'})`);
   if (failure.interleave !== undefined && (failure.faults === 'real' || backendOf(failure.adapter)?.interleavable !== true)) {
     throw bad(`interleave ${failure.interleave} cannot have run with ${failure.faults === 'real' ? 'real faults' : `adapter ${failure.adapter}`}`);

@@ -41,13 +41,19 @@ describe('the commands and the reports', () => {
   const files = (dir: string): string[] =>
     readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
 
-  it('name no backend: they ask the list', () => {
-    // 'memory' and 'mutant' are also a gate stage and a kind of verdict row, so they are left out.
+  it('name no backend and build no adapter spec: they ask the list', () => {
+    // 'memory' and 'mutant' are also a gate stage and a kind of verdict row, so they are left out;
+    // a backend named by a prefix (`exec:`, `mutant:`, …) is named by testing or building that prefix.
     const kinds = BACKENDS.map((b) => b.kind).filter((k) => k !== 'memory' && k !== 'mutant');
+    const prefixes = BACKENDS.flatMap((b) => (/^[a-z-]+:/.exec(b.syntax) ?? []).map((p) => p));
     expect(kinds.length).toBeGreaterThanOrEqual(4);
+    expect(prefixes).toEqual(['mutant:', 'postgres-mutant:', 'exec:']);
     const named = ['cli', 'reports'].flatMap(files).flatMap((file) => {
       const text = readFileSync(path.join(ROOT, file), 'utf8');
-      return kinds.filter((k) => text.includes(`'${k}'`)).map((k) => `${file} names '${k}'`);
+      return [
+        ...kinds.filter((k) => text.includes(`'${k}'`)).map((k) => `${file} names '${k}'`),
+        ...prefixes.filter((p) => text.includes(`startsWith('${p}')`) || text.includes(`\`${p}\${`) || text.includes(`'${p}'.length`)).map((p) => `${file} tests or builds ${p}`),
+      ];
     });
     expect(named).toEqual([]);
   });
