@@ -4,7 +4,7 @@
 // (stale-fence), a store that threw instead of answering (port-contract), and otherwise an outcome
 // that is not the rule book's (differential).
 
-import type { StepRecord } from './execute.ts';
+import type { StepRecord } from './step-record.ts';
 import { describeStep } from './format.ts';
 
 export interface BrokenRule {

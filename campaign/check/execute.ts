@@ -7,8 +7,7 @@
 // the comparison could not judge. Each run starts with every node on its first process
 // (processes.ts).
 
-import type { CallContext, LifecycleEvent, StoreImage } from '../../adapters/port.ts';
-import type { Command } from '../../model/commands.ts';
+import type { StoreImage } from '../../adapters/port.ts';
 import { sameData } from '../../model/data-equal.ts';
 import { initialState, type ModelState } from '../../model/state.ts';
 import { modelFences, type ModelFences, type Reading } from '../fences/model-fences.ts';
@@ -19,28 +18,10 @@ import { resolveCommand } from './resolve.ts';
 import type { StoreSession } from './session.ts';
 import { STEP_FORMAT, type StepFormat } from './step-format.ts';
 import type { CheckStep } from './steps.ts';
-import { Abort, answerOf, messageOf, within } from './store-call.ts';
+import type { StepRecord } from './step-record.ts';
 
-export interface StepRecord {
-  /** 1-based position in the run. */
-  readonly index: number;
-  readonly step: CheckStep;
-  /** Store time when the step ran (after it, for clock steps). */
-  readonly atMs: number;
-  /** The command as sent, placeholders filled. */
-  readonly command?: Command;
-  readonly expected?: unknown;
-  readonly actual?: unknown;
-  readonly note?: string;
-  /** The process that sent it (absent: no call context). */
-  readonly call?: CallContext;
-  /** What a lifecycle step told the store, or would have told a store with `lifecycle`. */
-  readonly events?: ReadonlyArray<LifecycleEvent>;
-  /** What comparing the two answers could not judge, for a store whose fences are not integers. */
-  readonly notJudged?: ReadonlyArray<string>;
-  /** A fence the store gave a new lease that it had given another: the rule it broke (fencing-monotonic). */
-  readonly reused?: string;
-}
+export type { StepRecord } from './step-record.ts';
+import { Abort, answerOf, messageOf, within } from './store-call.ts';
 
 export type RunOutcome =
   | { readonly kind: 'agreed'; readonly records: ReadonlyArray<StepRecord> }

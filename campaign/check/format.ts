@@ -2,7 +2,7 @@
 // the store was told of processes and the database, and — on the step where the store and the
 // reference model part — both answers.
 
-import type { StepRecord } from './execute.ts';
+import type { StepRecord } from './step-record.ts';
 import { describeEvent } from './lifecycle-step.ts';
 import type { CheckStep } from './steps.ts';
 

@@ -7,7 +7,7 @@
 // the node to its next process.
 
 import type { LifecycleEvent } from '../../adapters/port.ts';
-import type { StepRecord } from './execute.ts';
+import type { StepRecord } from './step-record.ts';
 import { DATABASE_CRASH, type Processes } from './processes.ts';
 import type { StoreSession } from './session.ts';
 import type { CheckStep } from './steps.ts';

@@ -7,7 +7,7 @@
 // that creates its functions on its first call).
 
 import pg from 'pg';
-import { STALL_MS } from './statement-gate.ts';
+import { STALL_MS } from './stall.ts';
 import { holdPoint, instrumentFunctions, releasePoint, waitingPoints, YIELD_FUNCTION, type WaitingPoint } from './function-points.ts';
 
 export interface InstrumentationSummary {

@@ -31,6 +31,7 @@ import { CLOCK_SESSION, type Chooser } from '../../interleaving.ts';
 import type { WaitingPoint } from './function-points.ts';
 import type { InstrumentationSummary, PointControl } from './point-control.ts';
 import type { Lane, SessionProxy } from './wire-proxy.ts';
+import { STALL_MS } from './stall.ts';
 
 export interface GateCall<T> {
   readonly session: string;
@@ -60,8 +61,6 @@ interface Candidate {
   readonly at: WaitingPoint | null;
 }
 
-/** The batch made no progress for this long: something outside the gate holds the server. */
-export const STALL_MS = 15_000;
 /** How often a running unit is looked up in pg_locks while the batch is not quiet. */
 const PROBE_MS = 2;
 
