@@ -17,6 +17,7 @@ import { listScenarios } from '../../scenarios/index.ts';
 import { FailureFileError, readFailureFile, replayFailure, type FailureFile } from '../../campaign/failure-file.ts';
 import { replayLine } from '../../sim/run.ts';
 import { findMutant } from '../../mutants/index.ts';
+import { INTERLEAVE_STRATEGIES } from '../../adapters/interleaving.ts';
 import { resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { startRealRun } from '../../campaign/real-faults.ts';
 import { during, EXIT, UsageError } from '../errors.ts';
@@ -27,7 +28,7 @@ import type { ReplayOptions } from './replay-flags.ts';
 
 /** `npx testbed run --scenario <s> --seed <n> --adapter <a> [--faults real]`, as `replayLine` writes it. */
 const WORD = `('(?:[^']|'\\\\'')*'|\\S+)`;
-const RUN_LINE = new RegExp(`^npx testbed run --scenario ${WORD} --seed (\\d+) --adapter ${WORD}( --faults real)?(?: --interleave (pct|random)| --concurrency (free))?$`);
+const RUN_LINE = new RegExp(`^npx testbed run --scenario ${WORD} --seed (\\d+) --adapter ${WORD}( --faults real)?(?: --interleave (${INTERLEAVE_STRATEGIES.join('|')})| --concurrency (free))?$`);
 
 /** A word of the replay line as the shell reads it (sim/run.ts `shellWord` quotes what it must). */
 function unquoted(word: string): string {

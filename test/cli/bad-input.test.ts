@@ -106,6 +106,7 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, Reco
   ['failure file with a step after the end of the run', ['replay', tampered('far.json', (f) => (f.plan.steps[firstOp].at = 1e15))], /after the run's end/],
   ['failure file with an unknown scenario', ['replay', tampered('scenario.json', (f) => { f.scenario = 'no-such'; f.plan.scenario = 'no-such'; f.replay = f.replay.replace('db-failover-unmitigated', 'no-such'); })], /unknown scenario 'no-such'/],
   ['failure file whose replay line names another seed', ['replay', tampered('seed.json', (f) => (f.replay = f.replay.replace('--seed 1 ', '--seed 2 ')))], /the replay line names seed 2/],
+  ['failure file whose replay line names an interleaving inside functions it did not run', ['replay', tampered('inside.json', (f) => (f.replay = `${f.replay} --interleave random-functions`))], /the replay line's --interleave or --concurrency differs from the file's \(none\)/],
   // An output directory that cannot hold the report is refused before any work.
   ['report into a file', ['report', file('stored-results.json', JSON.stringify(cleanInput())), '--out', file('out-file.json', 'x')], /--out .*out-file\.json: it is not a directory/],
   ['report into the proc filesystem', ['report', file('stored-results.json', JSON.stringify(cleanInput())), '--out', '/proc/testbed-out'], /is on the proc filesystem/],
