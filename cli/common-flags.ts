@@ -4,9 +4,9 @@
 import { backendSyntaxes, defaultAdapter } from '../backends/index.ts';
 import type { Flag } from './flags.ts';
 
-export const JSON_FLAG = { flags: '--json', description: 'print one JSON document' } as const satisfies Flag;
+export const JSON_FLAG = { flags: '--json', description: 'print one JSON document', sameRun: 'output' } as const satisfies Flag;
 
-export const OUT_FLAG = { flags: '--out <dir>', description: 'output directory', default: 'out' } as const satisfies Flag;
+export const OUT_FLAG = { flags: '--out <dir>', description: 'output directory', default: 'out', sameRun: 'output' } as const satisfies Flag;
 
 export const ADAPTER_FLAG = {
   flags: '--adapter <adapter>',
@@ -26,6 +26,7 @@ export const FAULTS_FLAG = {
 export const SHARD_FLAG = {
   flags: '--shard <i/n>',
   description: 'do only the i-th of n shares of the work (also TESTBED_SHARD=i/n, or TESTBED_SHARDS=n with JOB_COMPLETION_INDEX)',
+  sameRun: 'which runs this process does, not what a run does',
 } as const satisfies Flag;
 
 /** How store calls that meet at a PostgreSQL database run: `run` and `sweep` take both; the failure file keeps `free` as its interleave. */

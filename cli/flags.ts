@@ -37,6 +37,12 @@ export interface Flag {
    * plan or the schedule that ran).
    */
   readonly replay?: string;
+  /**
+   * Present on a flag of a command that writes a failure file when the flag does not change the
+   * run: why (it chooses output, a budget, or how the work is spread). A flag of such a command
+   * says one or the other (cli/replayed-flags.ts), so a new flag cannot leave a replay unguided.
+   */
+  readonly sameRun?: string;
 }
 
 /** Declares a command's flags, in the order `--help` lists them, keeping their literal types for `OptionsOf`. */
@@ -105,6 +111,14 @@ export type ReplayFieldsOf<L extends ReadonlyArray<Flag>> = L[number] extends in
  * replay reads; otherwise the flags' fields that `File` lacks, which `Assert` refuses.
  */
 export type Replayed<File, L extends ReadonlyArray<Flag>> = [Exclude<ReplayFieldsOf<L>, keyof File>] extends [never] ? true : { readonly missingFromFailureFile: Exclude<ReplayFieldsOf<L>, keyof File> };
+
+/**
+ * `true` when every flag of `L` says whether it changes a run (`replay`) or why not (`sameRun`);
+ * otherwise the flags that say neither, which `Assert` refuses.
+ */
+export type Decided<L extends ReadonlyArray<Flag>> = [Exclude<L[number], { readonly replay: string } | { readonly sameRun: string }>] extends [never]
+  ? true
+  : { readonly undecidedFlags: Exclude<L[number], { readonly replay: string } | { readonly sameRun: string }>['flags'] };
 
 /** Compiles only for `true`. */
 export type Assert<T extends true> = T;

@@ -12,7 +12,7 @@ export const CHECK_FLAGS = defineFlags([
     replay: 'profile',
   },
   // The counterexample's seed and path stand for the sequences tried before it: a replay needs no --runs.
-  { flags: '--runs <n>', description: "random command sequences to try (default: the profile's, 5000 or 500)" },
+  { flags: '--runs <n>', description: "random command sequences to try (default: the profile's, 5000 or 500)", sameRun: 'a budget: the seed and path stand for the sequences before' },
   { flags: '--seed <n>', description: 'the seed (drawn at random and printed when absent)', replay: 'seed' },
   { flags: '--path <path>', description: 'replay the counterexample at this path (with its --seed and --profile)', replay: 'path' },
   { flags: '--max-steps <n>', description: "longest sequence of steps (default: the profile's, 50 or 500)", replay: 'maxSteps' },

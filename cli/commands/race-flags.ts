@@ -33,14 +33,14 @@ export const RACE_FLAGS = defineFlags([
   },
   { flags: '--seed <n>', description: 'the seed of random and pct schedules', default: '1', replay: 'schedule' },
   { flags: '--pct-depth <d>', description: 'PCT bug depth: d - 1 priority change points per schedule, at scheduling points (1 to 10)', default: '3', replay: 'schedule' },
-  { flags: '--stop-at-first', description: 'start no case after one fails; report the failing case that comes first in case order' },
+  { flags: '--stop-at-first', description: 'start no case after one fails; report the failing case that comes first in case order', sameRun: 'which cases are run, not what one does' },
   {
     flags: '--function-samples <n>',
     description:
       'after each case, that many PCT samples that also step inside the PL/pgSQL functions its calls run (default 10; 0: none; --inside-functions explores inside them instead)',
     replay: 'schedule',
   },
-  { flags: '--workers <n>', description: 'cases explored at once, each on stores of its own (1 to 8)', default: '4' },
+  { flags: '--workers <n>', description: 'cases explored at once, each on stores of its own (1 to 8)', default: '4', sameRun: 'how the cases are spread: each on stores of its own' },
   SHARD_FLAG,
   { ...OUT_FLAG, description: 'output directory (the failure file)' },
   JSON_FLAG,

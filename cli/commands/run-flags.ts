@@ -13,6 +13,7 @@ export const RUN_FLAGS = defineFlags([
   {
     flags: '--report [file]',
     description: "write the run's page: its timeline (a failing run: the shrunk counterexample, the failing step marked) (default: out/runs/<scenario>-seed-<n>-<adapter>.html)",
+    sameRun: 'output',
   },
   CONCURRENCY_FLAG,
   INTERLEAVE_FLAG,

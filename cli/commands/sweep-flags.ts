@@ -14,8 +14,9 @@ export const SWEEP_FLAGS = defineFlags([
     description:
       'worker threads for memory and mutant sweeps (auto: one per core from 256 runs up); on PostgreSQL and for store modules and exec: stores, runs in flight at once (auto: 1 for these)',
     default: 'auto',
+    sameRun: 'how the runs are spread: each gives the run it gives alone',
   },
-  { flags: '--stop-at-first', description: 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)' },
+  { flags: '--stop-at-first', description: 'stop at the first failing run (seed 1 of every scenario, then seed 2, ...)', sameRun: 'which runs are made, not what one does' },
   { flags: '--no-shrink', description: 'do not shrink the first failing run', replay: 'plan' },
   CONCURRENCY_FLAG,
   INTERLEAVE_FLAG,

@@ -4,7 +4,7 @@
 
 import { Command } from 'commander';
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import { defineFlags, optionOf, withFlags, type AttributeOf, type OptionsOf, type Replayed, type ReplayFieldsOf } from '../../cli/flags.ts';
+import { defineFlags, optionOf, withFlags, type AttributeOf, type Decided, type OptionsOf, type Replayed, type ReplayFieldsOf } from '../../cli/flags.ts';
 import { buildProgram } from '../../cli/program.ts';
 import type { RunOptions } from '../../cli/commands/run-flags.ts';
 import type { FailureFile } from '../../campaign/failure-file.ts';
@@ -62,6 +62,17 @@ describe('the options type a declaration gives', () => {
     expectTypeOf<Replayed<FailureFile, typeof FLAGS>>().toEqualTypeOf<true>();
     const PLANTED = defineFlags([{ flags: '--frobnicate', description: 'changes the run', replay: 'frobnicate' }]);
     expectTypeOf<Replayed<FailureFile, typeof PLANTED>>().toEqualTypeOf<{ readonly missingFromFailureFile: 'frobnicate' }>();
+  });
+
+  test('every flag says whether it changes a run, or why not', () => {
+    const DECIDED = defineFlags([
+      { flags: '--seed <n>', description: 'the seed', replay: 'seed' },
+      { flags: '--json', description: 'print one JSON document', sameRun: 'output' },
+    ]);
+    expectTypeOf<Decided<typeof DECIDED>>().toEqualTypeOf<true>();
+    const UNDECIDED = defineFlags([...DECIDED, { flags: '--frobnicate <x>', description: 'says neither' }]);
+    expectTypeOf<Decided<typeof UNDECIDED>>().toEqualTypeOf<{ readonly undecidedFlags: '--frobnicate <x>' }>();
+    expect(UNDECIDED).toHaveLength(3);
   });
 });
 
