@@ -49,6 +49,10 @@ export interface BackendRegistry {
   gateStageAdapter(stage: GateStage): string;
   /** The adapter real faults run on (`--faults real`). */
   realFaultAdapter(): string;
+  /** The adapter a command takes when none is named: the first of the list. */
+  defaultAdapter(): string;
+  /** The store `race` runs by default: the first that replays when interleaved. */
+  defaultRaceAdapter(): string;
 }
 
 export function backendRegistry(backends: ReadonlyArray<Backend>): BackendRegistry {
@@ -72,6 +76,8 @@ export function backendRegistry(backends: ReadonlyArray<Backend>): BackendRegist
     backendSyntaxes: (filter = () => true) => syntaxes(filter).join(' | '),
     gateStageAdapter: (stage) => only(`runs the ${stage} gate stage`, (b) => b.gateStage === stage),
     realFaultAdapter: () => only('takes real faults', (b) => b.realFaults),
+    defaultAdapter: () => only('comes first', (b) => b === backends[0]),
+    defaultRaceAdapter: () => only('replays when interleaved', (b) => b.interleavable && b.replays === 'interleaved'),
     resolveAdapter: async (spec, options = {}) => {
       const interleave = options.interleave;
       const backend = backendOf(spec);
@@ -87,23 +93,9 @@ export function backendRegistry(backends: ReadonlyArray<Backend>): BackendRegist
 
 const BUILT_IN = backendRegistry(BACKENDS);
 
-export const { backendOf, resolveAdapter, backendSyntaxes, backendChoices, gateStageAdapter, realFaultAdapter } = BUILT_IN;
+export const { backendOf, resolveAdapter, backendSyntaxes, backendChoices, gateStageAdapter, realFaultAdapter, defaultAdapter, defaultRaceAdapter } = BUILT_IN;
 
 /** A user's store: a module path or `exec:<command>` (a backend that runs a user's code). */
 export function isUserStore(spec: string): boolean {
   return backendOf(spec)?.userCode !== undefined;
-}
-
-/** The adapter a command takes when none is named: the first of the list. */
-export function defaultAdapter(): string {
-  const first = BACKENDS[0]!;
-  if (!first.matches(first.syntax)) throw new Error(`the first backend, ${first.kind}, has no adapter name of its own`);
-  return first.syntax;
-}
-
-/** The store `race` runs by default: the first built-in one that replays when interleaved. */
-export function defaultRaceAdapter(): string {
-  const found = BACKENDS.find((b) => b.interleavable && b.replays === 'interleaved' && b.matches(b.syntax));
-  if (found === undefined) throw new Error('no built-in store can be interleaved');
-  return found.syntax;
 }

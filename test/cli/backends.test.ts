@@ -1,7 +1,7 @@
 // The built-in store backends as one list (backends/index.ts): every name `--adapter` takes
 // belongs to exactly one entry, and what the CLI decides about a store it reads from the entry.
 import { describe, expect, it } from 'vitest';
-import { backendChoices, backendOf, BACKENDS, gateStageAdapter, realFaultAdapter } from '../../backends/index.ts';
+import { backendChoices, backendOf, BACKENDS, defaultAdapter, defaultRaceAdapter, gateStageAdapter, realFaultAdapter } from '../../backends/index.ts';
 
 describe('store backends', () => {
   it('give every name one backend, a module path last', () => {
@@ -19,7 +19,7 @@ describe('store backends', () => {
     expect(BACKENDS.filter((b) => b.realFaults).map((b) => b.kind)).toEqual(['postgres']);
     expect(BACKENDS.filter((b) => b.interleavable).map((b) => b.kind)).toEqual(['postgres', 'postgres-mutant', 'module']);
     expect(BACKENDS.filter((b) => b.replays === 'always').map((b) => b.kind)).toEqual(['memory', 'mutant']);
-    expect([gateStageAdapter('memory'), gateStageAdapter('database'), realFaultAdapter()]).toEqual(['memory', 'postgres', 'postgres']);
+    expect([gateStageAdapter('memory'), gateStageAdapter('database'), realFaultAdapter(), defaultAdapter(), defaultRaceAdapter()]).toEqual(['memory', 'postgres', 'postgres', 'memory', 'postgres']);
   });
 
   it('name themselves in messages from the list', () => {
