@@ -17,6 +17,7 @@ import { Federation } from './federation/federation.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { ShadowModel } from './shadow-model.ts';
 import { PortContract } from './port-contract.ts';
+import { ProgressWatch } from './progress-watch.ts';
 import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
@@ -136,6 +137,8 @@ export class Sim {
     return this.supported === null || this.supported.has(kind);
   }
 
+  /** Whether the controllers carry their operations out (sim/progress-watch.ts). */
+  readonly progress = new ProgressWatch();
   /** Answers and errors of the store that the port does not allow (sim/port-contract.ts). */
   readonly contract: PortContract;
 
@@ -163,6 +166,7 @@ export class Sim {
   spawn(node: Node, process: string, body: (fiber: Fiber) => Promise<void>, delayMs = 0): Fiber {
     const fiber = new Fiber(node, process, body);
     node.fibers.push(fiber);
+    this.progress.spawned(node, this.history.events.length);
     this.queue.push(this.now + delayMs, EV_WAKE, 0, 0, fiber);
     return fiber;
   }
@@ -215,6 +219,7 @@ export class Sim {
 
   /** Ends the node's current incarnation: every fiber stops, in-flight ops become `info`. */
   retire(node: Node, why: string, downMs = 0): void {
+    this.progress.retired(node, this.history.events.length);
     this.ledger.retire(node, why);
     this.sessions.ended(node.proc, node.name);
     node.busy = false;

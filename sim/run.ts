@@ -123,7 +123,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   const history = sim.history.events;
   const unjudged = new Set(lacking.unjudged.map((u) => u.invariant));
   const judged = plan.invariants.filter((invariant) => !unjudged.has(invariant));
-  const verdict = withFindings(checkAll(history, judged), [...sim.contract.violations(), ...sim.shadow.violations()]);
+  const verdict = withFindings(checkAll(history, judged), [...sim.contract.violations(), ...sim.shadow.violations(), ...sim.progress.violations(sim.controllers, sim.history.events)]);
   // Every invariant of the scenario reads a command the store lacks: a clean run proved nothing.
   if (judged.length === 0 && plan.invariants.length > 0 && verdict.valid !== false) {
     return untestedRun(plan, options, faults, policy, `every invariant of the scenario reads a command the store lacks (${lacking.unjudged.map((u) => `${u.invariant}: ${u.lacks.join(', ')}`).join('; ')})`, store.capabilities?.commands);

@@ -45,11 +45,21 @@ export function filesOfShard(root: string, shard: Shard, files: ReadonlyArray<st
 }
 
 /**
- * What decides a mutation run's result besides the mutated code: the checkers that judge, the
- * scenarios that run, and the test that runs them. A summary is of the code at hand only when all
+ * What decides a mutation run's result besides the mutated code: the checkers and the run's own
+ * findings that judge, the scenarios that run, and the test that runs them. A summary is of the code at hand only when all
  * of these are as they were.
  */
-export const JUDGING_PATHS: ReadonlyArray<string> = ['model/checkers', 'scenarios', 'test/mutation', 'test/scenarios/sweep.ts'];
+export const JUDGING_PATHS: ReadonlyArray<string> = [
+  'model/checkers',
+  // The run's own findings (port contract, shadow model, the controllers' progress) and where they join the verdict.
+  'sim/port-contract.ts',
+  'sim/shadow-model.ts',
+  'sim/progress-watch.ts',
+  'sim/run.ts',
+  'scenarios',
+  'test/mutation',
+  'test/scenarios/sweep.ts',
+];
 
 /**
  * A digest of the path and text of every protocol file and every file under JUDGING_PATHS: a
