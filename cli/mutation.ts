@@ -4,10 +4,13 @@
 //
 //   npm run mutation -- [--shard i/n] [--seeds k] [--out dir] [--dry-run]   one shard (default: the whole run)
 //   npm run mutation -- --merge [--out dir]                                    the shards' summaries together
+//   npm run mutation -- --file <path> [--file <path>…] [--seeds k] [--out dir]  some protocol files only, to triage
 //
 // The whole run writes `<out>/summary.json`, which the gate report reads; a shard of n > 1 writes
-// `<out>/shard-<i>-of-<n>.json`, and the merge of all n writes `<out>/summary.json`. Exit 0 when the killed share reaches the threshold, 1 below it, 2 on bad
-// input, 3 when StrykerJS could not run.
+// `<out>/shard-<i>-of-<n>.json`, and the merge of all n writes `<out>/summary.json`. A run of chosen
+// files writes `<out>/files.json`, which nothing reads but the one who asked: it is not the whole
+// code. Exit 0 when the killed share reaches the threshold, 1 below it, 2 on bad input, 3 when
+// StrykerJS could not run.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../campaign/atomic-write.ts';
 import { EQUIVALENT_MUTANTS } from '../campaign/mutation/equivalent.ts';
-import { filesOfShard, protocolDigest } from '../campaign/mutation/protocol-files.ts';
+import { ALL_PROTOCOL_FILES, filesOfShard, protocolDigest } from '../campaign/mutation/protocol-files.ts';
 import { mergeSummaries, parseSummary, SCORE_THRESHOLD, summarize, type MutationSummary } from '../campaign/mutation/summary.ts';
 import type { Shard } from '../campaign/shard-plan.ts';
 import { describeError, EXIT, UsageError } from './errors.ts';
@@ -26,6 +29,8 @@ const SEEDS_DEFAULT = 5;
 
 interface Options {
   readonly shard: Shard;
+  /** The protocol files chosen with --file; empty for the shard's share of all of them. */
+  readonly files: ReadonlyArray<string>;
   readonly seeds: number;
   readonly out: string;
   readonly merge: boolean;
@@ -35,18 +40,22 @@ interface Options {
 function options(argv: ReadonlyArray<string>): Options {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { shard: { type: 'string' }, seeds: { type: 'string' }, out: { type: 'string' }, merge: { type: 'boolean' }, 'dry-run': { type: 'boolean' } } }).values;
+    parsed = parseArgs({ args: [...argv], options: { shard: { type: 'string' }, seeds: { type: 'string' }, out: { type: 'string' }, merge: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, file: { type: 'string', multiple: true } } }).values;
   } catch (error) {
     throw new UsageError(describeError(error));
   }
   const seeds = Number(parsed.seeds ?? SEEDS_DEFAULT);
   if (!Number.isInteger(seeds) || seeds < 1 || seeds > 1000) throw new UsageError(`bad --seeds "${parsed.seeds}": an integer from 1 to 1000`);
-  if (parsed.merge === true && (parsed.shard !== undefined || parsed.seeds !== undefined)) throw new UsageError('--merge reads the shards\' files: it takes no --shard or --seeds');
-  return { shard: parsed.shard === undefined ? { index: 1, count: 1 } : parseShard(parsed.shard), seeds, out: path.resolve(parsed.out ?? 'out/mutation'), merge: parsed.merge === true, dryRun: parsed['dry-run'] === true };
+  if (parsed.merge === true && (parsed.shard !== undefined || parsed.seeds !== undefined || parsed.file !== undefined)) throw new UsageError('--merge reads the shards\' files: it takes no --shard, --seeds or --file');
+  const files = (parsed.file ?? []).map((f) => path.relative(ROOT, path.resolve(f)).replaceAll('\\', '/'));
+  if (files.length > 0 && parsed.shard !== undefined) throw new UsageError('--file chooses the files itself: it takes no --shard');
+  const unknown = files.find((f) => !ALL_PROTOCOL_FILES.includes(f));
+  if (unknown !== undefined) throw new UsageError(`--file ${unknown} is not a protocol file (campaign/mutation/protocol-files.ts lists them)`);
+  return { shard: parsed.shard === undefined ? { index: 1, count: 1 } : parseShard(parsed.shard), files, seeds, out: path.resolve(parsed.out ?? 'out/mutation'), merge: parsed.merge === true, dryRun: parsed['dry-run'] === true };
 }
 
 async function runShard(o: Options): Promise<MutationSummary> {
-  const files = filesOfShard(ROOT, o.shard);
+  const files = chosenFiles(o);
   const digest = protocolDigest(ROOT);
   if (files.length === 0) return summarize([], digest, files, o.seeds, EQUIVALENT_MUTANTS, ROOT);
   // The test processes StrykerJS starts inherit the environment: the seed count travels this way.
@@ -79,6 +88,10 @@ async function runShard(o: Options): Promise<MutationSummary> {
   }
 }
 
+function chosenFiles(o: Options): ReadonlyArray<string> {
+  return o.files.length > 0 ? [...new Set(o.files)].sort() : filesOfShard(ROOT, o.shard);
+}
+
 function mergeShards(out: string): MutationSummary {
   const names = readdirSync(out, { withFileTypes: true }).filter((e) => e.isFile() && /^shard-\d+-of-\d+\.json$/.test(e.name)).map((e) => e.name);
   if (names.length === 0) throw new UsageError(`no shard files (shard-<i>-of-<n>.json) in ${out}`);
@@ -109,7 +122,7 @@ function print(summary: MutationSummary, label: string): void {
 async function main(argv: ReadonlyArray<string>): Promise<number> {
   const o = options(argv);
   if (o.dryRun) {
-    console.log(filesOfShard(ROOT, o.shard).join('\n'));
+    console.log(chosenFiles(o).join('\n'));
     return EXIT.ok;
   }
   // A merge writes only once its shards are read: bad input leaves nothing behind.
@@ -117,10 +130,11 @@ async function main(argv: ReadonlyArray<string>): Promise<number> {
   const summary = o.merge ? mergeShards(o.out) : await runShard(o);
   mkdirSync(o.out, { recursive: true });
   // An unsharded run is its own summary, which the gate report reads; a shard waits for --merge.
-  const whole = o.shard.count === 1;
-  const file = path.join(o.out, o.merge || whole ? 'summary.json' : `shard-${o.shard.index}-of-${o.shard.count}.json`);
+  const whole = o.shard.count === 1 && o.files.length === 0;
+  const name = o.merge || whole ? 'summary.json' : o.files.length > 0 ? 'files.json' : `shard-${o.shard.index}-of-${o.shard.count}.json`;
+  const file = path.join(o.out, name);
   await writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
-  print(summary, o.merge ? 'protocol mutation' : `protocol mutation, shard ${o.shard.index}/${o.shard.count}`);
+  print(summary, o.merge ? 'protocol mutation' : o.files.length > 0 ? 'protocol mutation, chosen files' : `protocol mutation, shard ${o.shard.index}/${o.shard.count}`);
   console.log(`written: ${path.relative(process.cwd(), file)}`);
   // A shard with no file to mutate has nothing to show and nothing to fail.
   return summary.score === null || summary.score >= SCORE_THRESHOLD ? EXIT.ok : EXIT.violation;
