@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../campaign/atomic-write.ts';
 import { EQUIVALENT_MUTANTS } from '../campaign/mutation/equivalent.ts';
 import { ALL_PROTOCOL_FILES, filesOfShard, protocolDigest } from '../campaign/mutation/protocol-files.ts';
-import { mergeSummaries, parseSummary, SCORE_THRESHOLD, summarize, type MutationSummary } from '../campaign/mutation/summary.ts';
+import { mergeSummaries, parseSummary, SCORE_THRESHOLD, summarize, withEquivalents, type MutationSummary } from '../campaign/mutation/summary.ts';
 import type { Shard } from '../campaign/shard-plan.ts';
 import { describeError, EXIT, UsageError } from './errors.ts';
 import { parseShard } from './seeds.ts';
@@ -100,7 +100,7 @@ function mergeShards(out: string): MutationSummary {
   const count = Number([...counts][0]);
   if (names.length !== count) throw new UsageError(`${out} holds ${names.length} of ${count} shards; run the missing ones first`);
   try {
-    return mergeSummaries(names.sort().map((name) => readShard(path.join(out, name))));
+    return withEquivalents(mergeSummaries(names.sort().map((name) => readShard(path.join(out, name)))), EQUIVALENT_MUTANTS);
   } catch (error) {
     throw new UsageError(`${out}: ${describeError(error)}`);
   }

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_PROTOCOL_FILES, protocolDigest } from '../mutation/protocol-files.ts';
-import { mutationSuite, parseSummary, type MutationSummary } from '../mutation/summary.ts';
+import { EQUIVALENT_MUTANTS } from '../mutation/equivalent.ts';
+import { mutationSuite, parseSummary, withEquivalents, type MutationSummary } from '../mutation/summary.ts';
 import type { SuiteEvidence } from './evidence.ts';
 import { describeError } from '../../adapters/errors.ts';
 
@@ -22,7 +23,8 @@ export function mutationEvidence(out: string): { readonly suite: SuiteEvidence |
   try {
     const parsed = parseSummary(readFileSync(file, 'utf8'));
     if ('invalid' in parsed) return { suite: null, line: `protocol mutation: ${path.relative(process.cwd(), file)} is ${parsed.invalid}; not counted` };
-    summary = parsed;
+    // Survivors declared equivalent since the run count as the declarations say.
+    summary = withEquivalents(parsed, EQUIVALENT_MUTANTS);
   } catch (error) {
     return { suite: null, line: `protocol mutation: ${path.relative(process.cwd(), file)} unreadable (${describeError(error)}), not counted` };
   }

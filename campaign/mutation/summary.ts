@@ -105,6 +105,27 @@ export function mergeSummaries(parts: ReadonlyArray<MutationSummary>): MutationS
   };
 }
 
+/**
+ * The summary with the survivors `equivalents` declares counted as equivalent, as a run would have
+ * counted them: a declaration made after the run applies to it while its code is the checkout's
+ * (the digest says so), since a declaration names the mutant by file, line, mutator and replacement.
+ */
+export function withEquivalents(summary: MutationSummary, equivalents: ReadonlyArray<EquivalentMutant>): MutationSummary {
+  const declared = new Set(equivalents.map(equivalenceKey));
+  const survivors = summary.survivors.filter((s) => !declared.has(equivalenceKey(s)));
+  const moved = summary.survivors.length - survivors.length;
+  if (moved === 0) return summary;
+  const detected = summary.killed + summary.timedOut;
+  return {
+    ...summary,
+    survived: survivors.filter((s) => s.status === 'Survived').length,
+    noCoverage: survivors.filter((s) => s.status === 'NoCoverage').length,
+    equivalent: summary.equivalent + moved,
+    score: shareOrNull(scoreOf(detected, survivors.length)),
+    survivors,
+  };
+}
+
 /** Killed of all counted; a run with nothing to count has no share (a vacuous run proves nothing). */
 function scoreOf(detected: number, undetected: number): number {
   return detected + undetected === 0 ? Number.NaN : detected / (detected + undetected);

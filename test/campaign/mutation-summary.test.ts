@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { ALL_PROTOCOL_FILES, filesOfShard, JUDGING_PATHS, protocolDigest } from '../../campaign/mutation/protocol-files.ts';
-import { mergeSummaries, mutationSuite, parseSummary, summarize, type MutantOutcome } from '../../campaign/mutation/summary.ts';
+import { mergeSummaries, mutationSuite, parseSummary, summarize, withEquivalents, type MutantOutcome } from '../../campaign/mutation/summary.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const at = (file: string, line: number, status: string, replacement = 'true'): MutantOutcome => ({
@@ -37,6 +37,14 @@ describe('mutation summary', () => {
     expect(s.equivalent).toBe(1);
     expect(s.score).toBeCloseTo(17 / 19);
     expect(s.survivors.map((v) => `${v.file}:${v.line}`)).toEqual(['sim/a.ts:50', 'sim/b.ts:7']);
+  });
+
+  it('counts a declaration made after the run as the run would have, and nothing else', () => {
+    const declarations = [{ file: 'sim/b.ts', line: 9, mutator: 'ConditionalExpression', replacement: 'false', reason: 'a log label' }];
+    const plain = summarize(outcomes, 'd', ['sim/a.ts', 'sim/b.ts'], 5, [], ROOT);
+    expect(withEquivalents(plain, declarations)).toEqual(summarize(outcomes, 'd', ['sim/a.ts', 'sim/b.ts'], 5, declarations, ROOT));
+    expect(withEquivalents(plain, [])).toBe(plain);
+    expect(withEquivalents(plain, [{ ...declarations[0]!, line: 8 }])).toBe(plain);
   });
 
   it('merges shards of one version and one seed count, and refuses a mix', () => {
