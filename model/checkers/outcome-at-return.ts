@@ -15,6 +15,10 @@
 //   A late loss never makes it `preempted`, and a handler error is never hidden behind one.
 // A run classified before its handler returned broke the rule too. `completed` is an ok
 // completion, `error` and `preempted` fail ones.
+// And every run is reported. A run still open when the history ends breaks the rule when its
+// handler returned and no renewal its incarnation sent before the return is still unanswered (the
+// drain waits for nothing more), or when its handler never returned though its incarnation itself
+// released the run's lease (the handler's work is over once its holder lets the lease go).
 
 import type { History, TruthEvent } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
@@ -32,12 +36,37 @@ interface Facts {
 
 export function outcomeAtReturn(history: History): Verdict {
   const facts = factsByRun(history);
+  const operations = pairOperations(history);
   const violations: Violation[] = [];
-  for (const run of controllerOps(pairOperations(history), 'run')) {
-    const found = judge(run, facts.get(run.process) ?? {});
+  for (const run of controllerOps(operations, 'run')) {
+    const runFacts = facts.get(run.process) ?? {};
+    const found = run.completion === null ? unreported(run, runFacts, operations) : judge(run, runFacts);
     if (found !== null) violations.push(found);
   }
   return verdictOf(violations);
+}
+
+/** The violation of a run still open when the history ends, or null when it may yet be reported. */
+function unreported(run: Operation, facts: Facts, operations: ReadonlyArray<Operation>): Violation | null {
+  const incarnation = run.process.replace(/:run\d+$/, '');
+  const scope = stringField(run.invoke.value, 'scope');
+  const token = (run.invoke.value as { token?: unknown } | null)?.token;
+  const name = `run ${run.process} (${scope ?? 'no scope'}, token ${String(token)})`;
+  const returned = facts.returned;
+  if (returned !== undefined) {
+    const ofIncarnation = (p: string) => p === incarnation || p.startsWith(`${incarnation}:`);
+    const draining = operations.some((op) => op.f === 'Renew' && op.completion === null && op.invoke.index < returned.index && ofIncarnation(op.process));
+    if (draining) return null;
+    return violation(INVARIANT, `${name}: its handler returned at #${returned.index} (t=${returned.time}) and no renewal was left to drain, yet the run was never classified: its result was never reported`, [run.invoke.index, returned.index], scope);
+  }
+  const release = operations.find((op) => op.f === 'Release' && op.process === incarnation && op.invoke.index > run.invoke.index && isRelease(op.invoke.value, scope, token));
+  if (release === undefined) return null;
+  return violation(INVARIANT, `${name}: its holder released the run's lease at #${release.invoke.index} (t=${release.invoke.time}), yet its handler never returned and the run was never classified: its result was never reported`, [run.invoke.index, release.invoke.index], scope);
+}
+
+function isRelease(command: unknown, scope: string | undefined, token: unknown): boolean {
+  const c = command as { scope?: unknown; token?: unknown } | null;
+  return c !== null && c.scope === scope && c.token === token;
 }
 
 /** The handler's return and the run's first cause, by run process. A second return is a malformed history. */

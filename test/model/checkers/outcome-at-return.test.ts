@@ -69,9 +69,10 @@ describe('outcome-at-return', () => {
     expect(failing(outcomeAtReturn(mislabelled.build()), 1)[0]!.message).toMatch(/closed ok with outcome error/);
   });
 
-  it('judges no run still open or of unknown end, and only the first cause counts', () => {
+  it('judges no run of unknown end, nor one still open while a renewal it drains is unanswered, and only the first cause counts', () => {
     const h = new HistoryBuilder();
     h.invoke(RUN, 'run', opened);
+    h.invoke('c1#1:hb1', 'Renew', { kind: 'Renew', scope: 'env', holder: 'c1#1', expectedToken: 7, ttlMs: 100 });
     h.truth('handler-returned', { process: RUN, result: 'ok' });
     h.invoke('c2#1:run2', 'run', { scope: 'env', token: 8, holder: 'c2#1' });
     h.event('c2#1:run2', 'info', 'run', { error: 'timeout' });
@@ -79,6 +80,26 @@ describe('outcome-at-return', () => {
     const twice = run('ok', 'after', 'completed').h;
     twice.truth('cancel-cause', { process: RUN, cause: 'cancelled' });
     expect(outcomeAtReturn(twice.build()).valid).toBe(true);
+  });
+
+  it('fails a run never reported: its handler returned with nothing left to drain, or its holder released the lease first', () => {
+    const returned = new HistoryBuilder();
+    returned.invoke(RUN, 'run', opened);
+    returned.op('c1#1:hb1', { kind: 'Renew', scope: 'env', holder: 'c1#1', expectedToken: 7, ttlMs: 100 }, { kind: 'Renewed', lease: { scope: 'env', holder: 'c1#1', token: 7, acquiredAt: 0, expiresAt: 100 } });
+    returned.truth('handler-returned', { process: RUN, result: 'ok' });
+    expect(failing(outcomeAtReturn(returned.build()), 1)[0]!.message).toMatch(/run c1#1:run1 \(env, token 7\): its handler returned at #3 \(t=3\) and no renewal was left to drain, yet the run was never classified/);
+
+    const released = new HistoryBuilder();
+    released.invoke(RUN, 'run', opened);
+    released.op('c1#1', { kind: 'Release', scope: 'env', holder: 'c1#1', token: 7 }, { kind: 'Released', token: 7 });
+    const [v] = failing(outcomeAtReturn(released.build()), 1);
+    expect(v!.message).toMatch(/its holder released the run's lease at #1 \(t=1\), yet its handler never returned/);
+    // Another lease's release, or one by another process (a cancellation's helper), says nothing of this run.
+    const other = new HistoryBuilder();
+    other.invoke(RUN, 'run', opened);
+    other.op('c1#1', { kind: 'Release', scope: 'env', holder: 'c1#1', token: 6 }, { kind: 'Released', token: 6 });
+    other.op('c1#1:cancel1', { kind: 'Release', scope: 'env', holder: 'c1#1', token: 7 }, { kind: 'Released', token: 7 });
+    expect(outcomeAtReturn(other.build()).valid).toBe(true);
   });
 
   it('cannot decide a history in which a handler returned twice', () => {
