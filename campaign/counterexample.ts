@@ -39,7 +39,11 @@ export interface Counterexample {
 /**
  * A safety violation shown by a prefix of a history is shown by every extension of it, so what
  * happened after the last event a violation cites is not part of the counterexample. Each
- * candidate prefix is re-checked; liveness (not prefix-closed) keeps the whole history.
+ * candidate prefix is re-checked; liveness (not prefix-closed) keeps the whole history. A rule
+ * about what is still open when the history ends (outcome-at-return's unreported runs) judges a
+ * prefix as if it ended there; a cut at the last event a violation cites does not separate a
+ * handler's return from its run's classification unless a renewal drains between them, which that
+ * rule waits for, so the prefix shows no run unreported that the whole history reports.
  */
 export function counterexampleOf(result: RunResult, invariant: string): Counterexample {
   const whole: Counterexample = { history: result.history, violations: result.violations.filter((v) => v.invariant === invariant), omittedEvents: 0 };

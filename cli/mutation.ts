@@ -47,6 +47,7 @@ function options(argv: ReadonlyArray<string>): Options {
   const seeds = Number(parsed.seeds ?? SEEDS_DEFAULT);
   if (!Number.isInteger(seeds) || seeds < 1 || seeds > 1000) throw new UsageError(`bad --seeds "${parsed.seeds}": an integer from 1 to 1000`);
   if (parsed.merge === true && (parsed.shard !== undefined || parsed.seeds !== undefined || parsed.file !== undefined)) throw new UsageError('--merge reads the shards\' files: it takes no --shard, --seeds or --file');
+  if ((parsed.file ?? []).some((f) => f.trim() === '')) throw new UsageError('--file needs a path: one of the protocol files campaign/mutation/protocol-files.ts lists');
   const files = (parsed.file ?? []).map((f) => path.relative(ROOT, path.resolve(f)).replaceAll('\\', '/'));
   if (files.length > 0 && parsed.shard !== undefined) throw new UsageError('--file chooses the files itself: it takes no --shard');
   const unknown = files.find((f) => !ALL_PROTOCOL_FILES.includes(f));

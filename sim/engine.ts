@@ -198,6 +198,7 @@ export class Sim {
 
   /** A store call: request message → executed at the database on arrival → reply message. */
   call<C extends Command>(fiber: Fiber, command: C, process = fiber.process, listen: ReadonlyArray<string> | null = null): Promise<OutcomeOf<C> | null> {
+    this.progress.called(fiber.node);
     return storeCall(this, fiber, command, process, listen);
   }
 

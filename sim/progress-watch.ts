@@ -3,15 +3,19 @@
 // left). Safety rules hold of a controller that does nothing, so the simulator also asks that the
 // work is done, from what it sees of its own nodes (no history record, no trace hash changes):
 // - no stall: when the run ends, a controller that is up and holds operations (one in progress,
-//   or queued) has a fiber that will go on with them. One that holds work and runs nothing
-//   (never took its queue up, or dropped a job without ending it) would hold it forever;
-// - no empty job: a job a controller took up and finished left at least one operation of the
-//   node in the history between its start and the node's next job (a store or provider call, an
-//   inspection, a decision such as a group submission or a refused scope), unless its
+//   one its journal says a past incarnation left, or queued) has a fiber that will go on with
+//   them. One that holds work and runs nothing (never took its queue up, dropped a job without
+//   ending it, or did not take up what its last incarnation left) would hold it for ever;
+// - no empty job: a job a controller took up and finished sent a store call (one the store lacks
+//   included: it records nothing) or left an operation of the node in the history between its
+//   start and the node's next job (a provider call, an inspection, a decision such as a group
+//   submission or a refused scope), unless its
 //   incarnation crashed while it ran (the next one may end it unseen: it inherits nothing, seed
 //   001 §13).
 // A job still running when the run ends is not judged by the second rule: it may not have got
-// that far. Either finding is `controller-progress`, naming the node and the operation.
+// that far. Either finding is `controller-progress`, naming the node and the operation. Under a
+// coordination plan the operations go to the scheduler as jobs, not to the nodes' queues: the
+// scheduler's jobs are judged by `jobs-complete` instead, and these rules see no work there.
 
 import type { HistoryEvent } from '../model/history.ts';
 import type { Violation } from '../model/verdict.ts';
@@ -25,6 +29,8 @@ interface Job {
   /** The history index when its first fiber started, and when the node's next job did (null: none did). */
   readonly from: number;
   to: number | null;
+  /** It sent a store call (recorded in the history only when the store has the command). */
+  called: boolean;
   crashed: boolean;
 }
 
@@ -37,11 +43,17 @@ export class ProgressWatch {
   spawned(node: Node, at: number): void {
     const journal = node.journal;
     if (journal === null || this.jobs.has(journal)) return;
-    const job: Job = { node, journal, from: at, to: null, crashed: false };
+    const job: Job = { node, journal, from: at, to: null, called: false, crashed: false };
     const previous = this.latest.get(node);
     if (previous !== undefined) previous.to = at;
     this.jobs.set(journal, job);
     this.latest.set(node, job);
+  }
+
+  /** `node` sends a store call: the job it holds did some work. */
+  called(node: Node): void {
+    const job = node.journal === null ? undefined : this.jobs.get(node.journal);
+    if (job !== undefined) job.called = true;
   }
 
   /**
@@ -58,14 +70,17 @@ export class ProgressWatch {
   violations(nodes: ReadonlyArray<Node>, events: ReadonlyArray<HistoryEvent>): ReadonlyArray<Violation> {
     const found: Violation[] = [];
     for (const node of nodes) {
-      const held = (node.busy ? 1 : 0) + node.pending.length;
-      if (node.down || held === 0 || node.fibers.some(goesOn)) continue;
-      const current = node.journal === null ? '' : `, ${node.journal.op.id} in progress`;
-      found.push({ invariant: CONTROLLER_PROGRESS, message: `${node.proc} holds ${node.pending.length} queued operation(s)${current} and runs nothing that would carry them out: they are never done` });
+      const holds = node.busy || node.journal !== null || node.pending.length > 0;
+      if (node.down || !holds || node.fibers.some(goesOn)) continue;
+      const what = [...(node.journal === null ? [] : [`${node.journal.op.id} in progress`]), `${node.pending.length} queued operation(s)`].join(' and ');
+      const message = `${node.proc} holds ${what} and runs nothing that would carry them out: they are never done`;
+      found.push({ invariant: CONTROLLER_PROGRESS, message });
     }
     for (const job of this.jobs.values()) {
-      if (job.crashed || job.node.journal === job.journal || workedBetween(events, job.node.name, job.from, job.to ?? events.length)) continue;
-      found.push({ invariant: CONTROLLER_PROGRESS, message: `${job.node.name} ended ${job.journal.op.id} (${job.journal.op.workload}) without a call or an operation of its own: the operation was never carried out` });
+      if (job.called || job.crashed || job.node.journal === job.journal) continue;
+      if (workedBetween(events, job.node.name, job.from, job.to ?? events.length)) continue;
+      const message = `${job.node.name} ended ${job.journal.op.id} (${job.journal.op.workload}) without a call or an operation of its own: the operation was never carried out`;
+      found.push({ invariant: CONTROLLER_PROGRESS, message });
     }
     return found.slice(0, 5);
   }

@@ -55,13 +55,15 @@ function unreported(run: Operation, facts: Facts, operations: ReadonlyArray<Oper
   const returned = facts.returned;
   if (returned !== undefined) {
     const ofIncarnation = (p: string) => p === incarnation || p.startsWith(`${incarnation}:`);
-    const draining = operations.some((op) => op.f === 'Renew' && op.completion === null && op.invoke.index < returned.index && ofIncarnation(op.process));
-    if (draining) return null;
-    return violation(INVARIANT, `${name}: its handler returned at #${returned.index} (t=${returned.time}) and no renewal was left to drain, yet the run was never classified: its result was never reported`, [run.invoke.index, returned.index], scope);
+    const inFlight = (op: Operation) => op.f === 'Renew' && op.completion === null && op.invoke.index < returned.index;
+    if (operations.some((op) => inFlight(op) && ofIncarnation(op.process))) return null;
+    const what = `its handler returned at #${returned.index} (t=${returned.time}) and no renewal was left to drain`;
+    return violation(INVARIANT, `${name}: ${what}, yet the run was never classified: its result was never reported`, [run.invoke.index, returned.index], scope);
   }
   const release = operations.find((op) => op.f === 'Release' && op.process === incarnation && op.invoke.index > run.invoke.index && isRelease(op.invoke.value, scope, token));
   if (release === undefined) return null;
-  return violation(INVARIANT, `${name}: its holder released the run's lease at #${release.invoke.index} (t=${release.invoke.time}), yet its handler never returned and the run was never classified: its result was never reported`, [run.invoke.index, release.invoke.index], scope);
+  const what = `its holder released the run's lease at #${release.invoke.index} (t=${release.invoke.time})`;
+  return violation(INVARIANT, `${name}: ${what}, yet its handler never returned and the run was never classified: its result was never reported`, [run.invoke.index, release.invoke.index], scope);
 }
 
 function isRelease(command: unknown, scope: string | undefined, token: unknown): boolean {

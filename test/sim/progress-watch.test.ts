@@ -104,5 +104,19 @@ describe('ProgressWatch', () => {
     expect(watch.violations([down, waiting], [])).toEqual([]);
     waiting.fibers[0]!.dead = true;
     expect(watch.violations([waiting], [])[0]?.message).toMatch(/holds 0 queued operation\(s\) and runs nothing/);
+    // A journal a past incarnation left, with no fiber to take it up, is held work too.
+    const left = node();
+    left.journal = { op, attempt: 1, intentId: null, effectInFlight: true };
+    expect(watch.violations([left], [])[0]?.message).toMatch(/^c1#1 holds op1 in progress and 0 queued operation\(s\) and runs nothing/);
+  });
+
+  test('a job whose only call the store lacks (no history record) did work', () => {
+    const watch = new ProgressWatch();
+    const n = node();
+    n.journal = { op, attempt: 1, intentId: null, effectInFlight: false };
+    watch.spawned(n, 0);
+    watch.called(n);
+    n.journal = null;
+    expect(watch.violations([n], [])).toEqual([]);
   });
 });
