@@ -9,9 +9,8 @@
 // - no empty job: a job a controller took up and finished sent a store call (one the store lacks
 //   included: it records nothing) or left an operation of the node in the history between its
 //   start and the node's next job (a provider call, an inspection, a decision such as a group
-//   submission or a refused scope), unless its
-//   incarnation crashed while it ran (the next one may end it unseen: it inherits nothing, seed
-//   001 §13).
+//   submission or a refused scope), unless its incarnation crashed while it ran (the next one may
+//   end it unseen: it inherits nothing, seed 001 §13).
 // A job still running when the run ends is not judged by the second rule: it may not have got
 // that far. Either finding is `controller-progress`, naming the node and the operation. Under a
 // coordination plan the operations go to the scheduler as jobs, not to the nodes' queues: the

@@ -46,8 +46,8 @@ export function filesOfShard(root: string, shard: Shard, files: ReadonlyArray<st
 
 /**
  * What decides a mutation run's result besides the mutated code: the checkers and the run's own
- * findings that judge, the scenarios that run, and the test that runs them. A summary is of the code at hand only when all
- * of these are as they were.
+ * findings that judge, the scenarios that run, and the test that runs them. A summary is of the
+ * code at hand only when all of these are as they were.
  */
 export const JUDGING_PATHS: ReadonlyArray<string> = [
   'model/checkers',
