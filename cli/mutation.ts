@@ -2,7 +2,7 @@
 // the gate's must-pass scenarios as the test (test/mutation/must-pass.mutation.ts). Not a
 // `testbed` command: StrykerJS is a development dependency, not shipped.
 //
-//   npm run mutation -- [--shard i/n] [--seeds k] [--out dir] [--dry-run]   one shard (default: the whole run)
+//   npm run mutation -- [--shard i/n] [--seeds k] [--out dir] [--dry-run]   one shard (default: the whole run; i/6 ends within about an hour)
 //   npm run mutation -- --merge [--out dir]                                    the shards' summaries together
 //   npm run mutation -- --file <path> [--file <path>…] [--seeds k] [--out dir]  some protocol files only, to triage
 //
