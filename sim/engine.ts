@@ -18,10 +18,11 @@ import { HistoryRecorder } from './history-recorder.ts';
 import { ShadowModel } from './shadow-model.ts';
 import { PortContract } from './port-contract.ts';
 import { ProgressWatch } from './progress-watch.ts';
+import { routeOp } from './op-routing.ts';
 import { Nemesis } from './nemesis.ts';
 import { Network } from './network.ts';
 import { Provider, type EffectRequest } from './provider.ts';
-import type { OpSpec, Plan, ScriptedFault } from './plan.ts';
+import type { Plan, ScriptedFault } from './plan.ts';
 import { Streams } from './prng.ts';
 import { defineCapacities, schedulePlan } from './agenda.ts';
 import { MessageRouter } from './message-router.ts';
@@ -264,7 +265,7 @@ export class Sim {
           if (pending !== null) await pending;
           break;
         }
-        case EV_OP: this.enqueueOp(event.data); break;
+        case EV_OP: routeOp(this, event.data.node, event.data.op, (node) => this.hooks.startNext(this, node)); break;
         case EV_FAULT: await this.nemesis.apply(event.data); break;
         case EV_END_FAULT: await this.nemesis.end(event.data); break;
         case EV_SNAPSHOT: await this.nemesis.takeSnapshot(event.data); break;
@@ -287,19 +288,6 @@ export class Sim {
     if (end === null) return false;
     this.endMs = end;
     return next <= this.endMs;
-  }
-
-  private enqueueOp(step: { node: string; op: OpSpec }): void {
-    const node = this.nodes.get(step.node);
-    if (node === undefined) assert.fail(`plan names a known node: ${step.node}`);
-    if (this.coordination !== null) {
-      this.coordination.submit(step.op, node);
-      return;
-    }
-    // A federated operation runs at the site its node's site believes holds its domain (sim/federation/).
-    const runner = this.federation === null ? node : this.nodes.get(this.federation.route(node.name, step.op.tenant))!;
-    runner.pending.push(step.op);
-    if (!runner.busy && !runner.down) this.hooks.startNext(this, runner);
   }
 
   private async restart(node: Node): Promise<void> {
