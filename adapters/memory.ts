@@ -29,6 +29,18 @@ function isModelState(data: unknown): data is ModelState {
   return typeof data === 'object' && data !== null && 'lastTokens' in data && 'leases' in data && 'recoveryEpoch' in data;
 }
 
+/**
+ * The stores this module made: each runs the reference model itself, so comparing its answers
+ * with the reference model's (sim/shadow-model.ts) is comparing the model with itself. A wrapper
+ * (a mutant, fence ids) is another object and is not in the set.
+ */
+const referenceStores = new WeakSet<object>();
+
+/** Whether `store` is a memory store as this module made it: the reference model, unwrapped. */
+export function isReferenceStore(store: object): boolean {
+  return referenceStores.has(store);
+}
+
 export function createMemoryStoreSync(options: StoreOptions): MemoryStore {
   const time = timeSourceOf(options);
   let state: ModelState = initialState();
@@ -48,7 +60,7 @@ export function createMemoryStoreSync(options: StoreOptions): MemoryStore {
     state = image.data;
   };
 
-  return {
+  const store: MemoryStore = {
     name: MEMORY_ADAPTER,
     executeSync,
     execute: async (command) => executeSync(command),
@@ -60,6 +72,8 @@ export function createMemoryStoreSync(options: StoreOptions): MemoryStore {
       closed = true;
     },
   };
+  referenceStores.add(store);
+  return store;
 }
 
 export const createMemoryStore = (async (options: StoreOptions): Promise<MemoryStore> => createMemoryStoreSync(options)) satisfies StoreFactory;

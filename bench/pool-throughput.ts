@@ -23,7 +23,8 @@ export async function measurePoolThroughput(options: PoolThroughputOptions): Pro
   const workers = options.workers ?? availableParallelism();
   const seeds = Array.from({ length: options.seeds }, (_, i) => i + 1);
   const start = performance.now();
-  const runs = await sweepPool({ scenarios: [loadScenario(options.scenario)], seeds, adapter: 'memory', workers });
+  // As `testbed sweep` runs it: the trace hashes of failing runs only.
+  const runs = await sweepPool({ scenarios: [loadScenario(options.scenario)], seeds, adapter: 'memory', workers, traceHashes: 'failing runs' });
   const wallMs = performance.now() - start;
   return { workers, seedsPerSecond: runs.length / (wallMs / 1000), failures: runs.filter((r) => r.valid !== true).length };
 }

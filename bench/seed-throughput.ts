@@ -1,5 +1,5 @@
 // Seeds per second of a scenario on one core, the whole pipeline of a sweep (plan, simulation,
-// trace hash, checkers), and simulated time per wall time (docs/ARCHITECTURE.md "Performance targets":
+// checkers; a sweep takes the trace hash of failing runs only), and simulated time per wall time (docs/ARCHITECTURE.md "Performance targets":
 // standard-mix at 500 seeds/s per core or better; simulated time 10,000× faster than real time).
 
 import { inProcessAdapter } from '../mutants/in-process.ts';

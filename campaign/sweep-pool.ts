@@ -35,7 +35,8 @@ export function autoWorkers(runs: number): number {
 export interface SweepRun {
   readonly scenario: string;
   readonly seed: number;
-  readonly traceHash: string;
+  /** Null for a run that did not fail, in a sweep that keeps the hashes of failing runs only (`traceHashes`). */
+  readonly traceHash: string | null;
   readonly events: number;
   readonly operations: number;
   readonly valid: true | false | 'unknown';
@@ -49,6 +50,14 @@ export interface SweepRun {
   readonly coverage: RunCoverage;
 }
 
+/** A run that failed: it carries its trace hash whatever the sweep's `traceHashes`. */
+export type FailingSweepRun = SweepRun & { readonly traceHash: string };
+
+export function failingRun(run: SweepRun): FailingSweepRun {
+  assert.ok(run.valid === false && run.traceHash !== null, `${run.scenario} seed ${run.seed} is not a failing run with its trace hash`);
+  return run as FailingSweepRun;
+}
+
 export interface SweepPoolOptions {
   readonly scenarios: ReadonlyArray<Scenario>;
   readonly seeds: ReadonlyArray<number>;
@@ -58,7 +67,15 @@ export interface SweepPoolOptions {
   readonly workers?: number;
   /** Called on the main thread as each batch of runs comes back (in completion order), for progress. */
   readonly onRuns?: (runs: ReadonlyArray<SweepRun>) => void;
+  /**
+   * Whose trace hash a run carries: every run's (the default), or only a failing run's, when the
+   * sweep compares no hashes of passing runs. The hash is a pass over the whole history, about a
+   * sixth of a run, taken only when asked for (sim/run.ts).
+   */
+  readonly traceHashes?: TraceHashes;
 }
+
+export type TraceHashes = 'every run' | 'failing runs';
 
 interface Batch {
   readonly id: number;
@@ -71,6 +88,7 @@ interface WorkerSetup {
   readonly role: typeof ROLE;
   readonly adapter: string;
   readonly scenarios: ReadonlyArray<Scenario>;
+  readonly traceHashes: TraceHashes;
 }
 
 function adapterOf(spec: string): InProcessAdapter {
@@ -80,13 +98,13 @@ function adapterOf(spec: string): InProcessAdapter {
 }
 
 /** One run, reduced to what a sweep reports. */
-export async function sweepRun(scenario: Scenario, seed: number, adapter: InProcessAdapter | string): Promise<SweepRun> {
+export async function sweepRun(scenario: Scenario, seed: number, adapter: InProcessAdapter | string, traceHashes: TraceHashes = 'every run'): Promise<SweepRun> {
   const { store, policy } = typeof adapter === 'string' ? adapterOf(adapter) : adapter;
   const r = await runScenario({ scenario, seed, store, ...(policy === undefined ? {} : { policy }) });
   return {
     scenario: r.scenario,
     seed: r.seed,
-    traceHash: r.traceHash,
+    traceHash: traceHashes === 'every run' || r.valid === false ? r.traceHash : null,
     events: r.events,
     operations: r.operations,
     valid: r.valid,
@@ -153,7 +171,7 @@ export async function sweepPoolEach(options: SweepPoolOptions, onRun: (run: Swee
   const idle: Array<() => void> = [];
   let next = 0;
   const bootstrap = await workerCode(import.meta.url);
-  const setup: WorkerSetup = { role: ROLE, adapter: options.adapter, scenarios: options.scenarios };
+  const setup: WorkerSetup = { role: ROLE, adapter: options.adapter, scenarios: options.scenarios, traceHashes: options.traceHashes ?? 'every run' };
   const started: Worker[] = [];
   const handOn = (): void => {
     for (let runs = waiting.get(delivered); runs !== undefined; runs = waiting.get(delivered)) {
@@ -215,7 +233,7 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
   parentPort!.on('message', (batch: Batch) => {
     void (async () => {
       const runs: SweepRun[] = [];
-      for (const seed of batch.seeds) runs.push(await sweepRun(setup.scenarios[batch.scenario]!, seed, adapter));
+      for (const seed of batch.seeds) runs.push(await sweepRun(setup.scenarios[batch.scenario]!, seed, adapter, setup.traceHashes));
       parentPort!.postMessage({ id: batch.id, runs });
     })();
   });

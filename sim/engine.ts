@@ -10,6 +10,7 @@ import type { Command } from '../model/commands.ts';
 import type { OutcomeOf } from '../model/outcomes.ts';
 import type { FaultKind } from '../model/history.ts';
 import type { RealFaultDriver } from '../adapters/faults/real-faults.ts';
+import { isReferenceStore } from '../adapters/memory.ts';
 import { isSyncStore, type Store, type SyncStore, type TimeSource } from '../adapters/port.ts';
 import type { ControllerPolicy } from '../model/controller-policy.ts';
 import { EventQueue } from './event-queue.ts';
@@ -145,7 +146,8 @@ export class Sim {
 
   /**
    * `differential`: compare every outcome with the reference model's (off for a store with
-   * semantics of its own); `interleaved`: run store calls in batches, a session per node.
+   * semantics of its own, and for the memory store, which is that model); `interleaved`: run
+   * store calls in batches, a session per node.
    */
   attachStore(store: Store, differential = true, interleaved: Interleaved | null = null): void {
     this.store = store;
@@ -154,7 +156,8 @@ export class Sim {
     this.supported = declared === undefined ? null : new Set(declared);
     const sessionBound = this.sessions.attached();
     if (store.capabilities?.referenceSemantics === false) this.history.truth(this.now, 'database', 'own-semantics', {});
-    this.shadow = new ShadowModel(differential && store.capabilities?.referenceSemantics !== false && !sessionBound, renewalOf(store));
+    const shadowed = differential && store.capabilities?.referenceSemantics !== false && !sessionBound && !isReferenceStore(store);
+    this.shadow = new ShadowModel(shadowed, renewalOf(store));
     this.syncStore = isSyncStore(store) ? store : null;
   }
 

@@ -120,7 +120,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   }
   // The run took a path the reference run did not, and needed a command the store lacks.
   if (sim.unsent.size > 0) return untestedRun(plan, options, faults, policy, `the store lacks ${[...sim.unsent].sort().join(', ')}`, store.capabilities?.commands);
-  const history = sim.history.events;
+  const recorder = sim.history;
+  const history = recorder.events;
   const unjudged = new Set(lacking.unjudged.map((u) => u.invariant));
   const judged = plan.invariants.filter((invariant) => !unjudged.has(invariant));
   const verdict = withFindings(checkAll(history, judged), [...sim.contract.violations(), ...sim.shadow.violations(), ...sim.progress.violations(sim.controllers, sim.history.events)]);
@@ -133,7 +134,10 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     seed: plan.seed,
     adapter: options.store.name,
     faults,
-    traceHash: sim.history.traceHash(),
+    // Taken when first read: a pass over the whole history, which a sweep reads of failing runs only.
+    get traceHash(): string {
+      return recorder.traceHash();
+    },
     events: history.length,
     operations: sim.history.completedOps,
     valid: verdict.valid,

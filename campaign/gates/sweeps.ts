@@ -76,6 +76,12 @@ export async function sweep(scenario: Scenario, seeds: ReadonlyArray<number>, st
   return { evidence: evidenceOf(scenario, store.name, faults, seeds.length, failures, undecided, failing === null ? null : firstFailureOf(failing), performance.now() - started), sample, failing, hashes };
 }
 
+/** A run's trace hash: the pool is asked for every run's. */
+function hashOf(run: SweepRun): string {
+  assert.ok(run.traceHash !== null, `seed ${run.seed} came back without its trace hash`);
+  return run.traceHash;
+}
+
 function firstFailureOf(failing: RunResult): FirstFailure {
   return { seed: failing.seed, replay: failing.replay, violations: failing.violations };
 }
@@ -108,7 +114,7 @@ export async function memorySweeps(
   }
   const rerun = async (scenario: Scenario, run: SweepRun): Promise<RunResult> => {
     const result = await runScenario({ scenario, seed: run.seed, store: memory.store });
-    assert.equal(result.traceHash, run.traceHash, `${scenario.name} seed ${run.seed}: a second run gave another trace hash`);
+    assert.equal(result.traceHash, hashOf(run), `${scenario.name} seed ${run.seed}: a second run gave another trace hash`);
     return result;
   };
   // The first failing run again, for its history; one that does not fail again is flaky, not an error.
@@ -136,7 +142,7 @@ export async function memorySweeps(
       evidence: evidenceOf(scenario, memory.name, 'sim', own.length, failures, undecided, firstFailure, durationMs),
       sample,
       failing,
-      hashes: new Map(own.map((run) => [run.seed, run.traceHash])),
+      hashes: new Map(own.map((run) => [run.seed, hashOf(run)])),
     });
   }
   return sweeps;

@@ -21,7 +21,7 @@ import { listScenarios, type Scenario } from '../../scenarios/index.ts';
 import { runScenario, type SimRunResult } from '../../sim/run.ts';
 import { coverageOf } from '../../sim/coverage.ts';
 import { rerunFailure } from '../../campaign/flaky-failure.ts';
-import { sweepPoolEach, type SweepRun } from '../../campaign/sweep-pool.ts';
+import { failingRun, sweepPoolEach, type FailingSweepRun } from '../../campaign/sweep-pool.ts';
 import { isUserStore, resolveAdapter, type ResolvedAdapter } from '../../backends/index.ts';
 import { FLAKY_RERUNS_MAX } from '../flaky-output.ts';
 import { interleaveStrategy } from '../interleave-arg.ts';
@@ -225,7 +225,7 @@ async function pooledSweep(
   const started = performance.now();
   const tallies = startTallies(scenarios);
   let failing = 0;
-  const failingRuns: Array<{ readonly index: number; readonly run: SweepRun }> = [];
+  const failingRuns: Array<{ readonly index: number; readonly run: FailingSweepRun }> = [];
   try {
     await sweepPoolEach(
       {
@@ -233,6 +233,7 @@ async function pooledSweep(
         seeds,
         adapter: options.adapter,
         workers,
+        traceHashes: 'failing runs',
         onRuns: (batch) => {
           failing += batch.filter((run) => run.valid === false).length;
           const last = batch[batch.length - 1];
@@ -242,7 +243,7 @@ async function pooledSweep(
       (run, i) => {
         const index = Math.floor(i / seeds.length);
         tallyRun(tallies, index, run, run.untested === undefined ? run.coverage : null);
-        if (run.valid === false && failingRuns.length < FLAKY_RERUNS_MAX) failingRuns.push({ index, run });
+        if (run.valid === false && failingRuns.length < FLAKY_RERUNS_MAX) failingRuns.push({ index, run: failingRun(run) });
       },
     );
   } finally {
@@ -261,7 +262,7 @@ async function firstOfPooled(
   options: SweepOptions,
   scenarios: ReadonlyArray<Scenario>,
   tallies: Tallies,
-  failingRuns: ReadonlyArray<{ readonly index: number; readonly run: SweepRun }>,
+  failingRuns: ReadonlyArray<{ readonly index: number; readonly run: FailingSweepRun }>,
   adapter: ResolvedAdapter,
   started: number,
 ): Promise<FirstFailure | null> {
