@@ -126,6 +126,13 @@ function discriminatingInvariants(mutantRun: RunResult, correctRun: RunResult): 
   return found;
 }
 
+/** The invariants the mutant breaks on `plan` that the correct implementation keeps (the correct run only when the mutant broke any). */
+async function discriminating(plan: Plan, onMutant: (plan: Plan) => Promise<RunResult>, onCorrect: (plan: Plan) => Promise<RunResult>): Promise<string[]> {
+  const mutantRun = await onMutant(plan);
+  if (mutantRun.violations.length === 0) return [];
+  return discriminatingInvariants(mutantRun, await onCorrect(plan));
+}
+
 /** A catch as the hunt keeps it: with the plan to shrink and the invariant to shrink it by. */
 interface Catch extends MutantCatch {
   readonly plan: Plan;
@@ -210,9 +217,7 @@ async function hunt(mutant: Mutant, scenarios: ReadonlyArray<{ readonly name: st
     for (const { name, scenario } of scenarios) {
       if (catches.length >= candidates) break;
       const plan = generatePlan(scenario, seed);
-      const mutantRun = await onMutant(plan);
-      if (mutantRun.violations.length === 0) continue;
-      const invariants = discriminatingInvariants(mutantRun, await onCorrect(plan));
+      const invariants = await discriminating(plan, onMutant, onCorrect);
       const invariant = invariants[0];
       if (invariant === undefined) continue;
       if (catches.length === 0) lastSeed = Math.min(seeds, seed + CANDIDATE_SEEDS_AFTER_CATCH);
@@ -221,6 +226,23 @@ async function hunt(mutant: Mutant, scenarios: ReadonlyArray<{ readonly name: st
     options.onProgress?.({ mutant: mutant.name, seed, seeds, caught: catches.length > 0 });
   }
   return catches;
+}
+
+/**
+ * The first run, within `seeds` seeds of its scenarios, where `mutant` breaks an invariant the
+ * correct implementation keeps on the same plan: the gate's hunt, without shrinking. Null when it
+ * escapes. A scenario the mutant names that does not exist is an error here, not a skip.
+ */
+export async function firstCatch(mutant: Mutant, seeds: number): Promise<MutantCatch | null> {
+  const scenarios = mutant.scenarios.map((name) => ({ name, scenario: loadScenario(name) }));
+  const [first] = await hunt(mutant, scenarios, seeds, { candidates: 1 });
+  return first === undefined ? null : { scenario: first.scenario, seed: first.seed, invariants: first.invariants };
+}
+
+/** Whether `mutant` breaks, on `scenario`'s plan of `seed`, an invariant the correct implementation keeps: the invariants, or null. */
+export async function catchAt(mutant: Mutant, scenario: string, seed: number): Promise<MutantCatch | null> {
+  const invariants = await discriminating(generatePlan(loadScenario(scenario), seed), mutantExecutor(mutant), correctExecutor());
+  return invariants.length === 0 ? null : { scenario, seed, invariants };
 }
 
 interface Shrunk {

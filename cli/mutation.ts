@@ -1,5 +1,5 @@
 // `npm run mutation`: a StrykerJS mutation run of the protocol code (campaign/mutation/), with
-// the gate's must-pass scenarios as the test (test/mutation/must-pass.mutation.ts). Not a
+// the gate's must-pass scenarios and its mutants' catches as the test (test/mutation/). Not a
 // `testbed` command: StrykerJS is a development dependency, not shipped.
 //
 //   npm run mutation -- [--shard i/n] [--seeds k] [--out dir] [--dry-run]   one shard (default: the whole run; i/6 ends within about an hour)

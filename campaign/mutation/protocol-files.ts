@@ -57,6 +57,10 @@ export const JUDGING_PATHS: ReadonlyArray<string> = [
   'sim/progress-watch.ts',
   'sim/run.ts',
   'scenarios',
+  // The catalogue of mutants, its hunt and pinned catches: the mutation test's other half.
+  'mutants',
+  'campaign/mutant-run.ts',
+  'test/mutants/pinned-catches.ts',
   'test/mutation',
   'test/scenarios/sweep.ts',
 ];

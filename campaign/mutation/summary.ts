@@ -1,7 +1,7 @@
 // What a mutation run of the protocol code showed (`npm run mutation`): how many mutants the
-// gate's must-pass scenarios killed, and every survivor not declared equivalent, with where it is.
-// A mutant is killed by a verdict of the mutation test (test/mutation/must-pass.mutation.ts): a
-// violation, an undecided run or a crash; a timeout counts as killed (the mutant loops), as
+// gate's test killed, and every survivor not declared equivalent, with where it is.
+// A mutant is killed by a verdict of the mutation test (test/mutation/): a violation, an
+// undecided run, a catalogue mutant that escaped its hunt, or a crash; a timeout counts as killed (the mutant loops), as
 // StrykerJS counts it. A mutant no test reaches ("no coverage") counts as a survivor. Compile and
 // runtime errors of the instrumented code are not mutants of the protocol and are left out.
 
