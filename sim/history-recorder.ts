@@ -9,6 +9,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { FaultKind, HistoryEvent, OpType, TruthEvent } from '../model/history.ts';
+import { opRecordProblem, truthRecordProblem } from '../model/record-shapes.ts';
 import type { StoreTime } from './run-result.ts';
 
 /** Serialized events are handed to the hash in chunks of about this many characters. */
@@ -40,6 +41,8 @@ export class HistoryRecorder {
 
   /** Records an operation event; returns its history index (a store call's request carries its invoke's). */
   op(time: number, process: string, type: OpType, f: string, value: unknown): number {
+    const problem = opRecordProblem(type, f, value);
+    if (problem !== null) assert.fail(`the simulator recorded a malformed ${f} ${type} of ${process}: ${problem}`);
     if (type !== 'invoke') this.completedOps++;
     const index = this.events.length;
     this.record({ index, time, process, type, f, value });
@@ -58,6 +61,8 @@ export class HistoryRecorder {
   }
 
   truth(time: number, process: TruthEvent['process'], f: TruthEvent['f'], value: Readonly<Record<string, unknown>>): void {
+    const problem = truthRecordProblem(process, f, value);
+    if (problem !== null) assert.fail(`the simulator recorded a malformed ${f} truth: ${problem}`);
     this.record({ index: this.events.length, time, process, type: 'truth', f, value });
   }
 

@@ -9,7 +9,7 @@ import { runEffect } from './effect-protocol.ts';
 import type { Fiber, Journal, Node, Sim } from './engine.ts';
 import type { OpSpec } from './plan.ts';
 import { mutate, obtainLease, release, startHeartbeat } from './lease-protocol.ts';
-import { workFor } from './handler-work.ts';
+import { extendWindow, monoNow, workFor } from './handler-work.ts';
 import { beginRun, handlerReturned, recordCause } from './handler-run.ts';
 
 export async function exclusiveJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void> {
@@ -216,9 +216,12 @@ export async function multiJob(sim: Sim, fiber: Fiber, j: Journal): Promise<void
   const deadline = sim.local(fiber.node) + sim.plan.waitTimeoutMs;
   if (sim.policy.canonicalOrder) {
     for (;;) {
+      const sent = monoNow(sim, fiber.node);
       const r = await sim.call(fiber, { kind: 'AcquireAll', scopes, holder, ttlMs: op.ttlMs }, fiber.process, op.wait ? scopes : null);
       if (r?.kind === 'AcquiredAll') {
         leases = [...r.leases];
+        // Each lease's local window starts when the call was sent, as a single Acquire's does.
+        for (const lease of leases) extendWindow(sim, lease, sent);
         break;
       }
       if (!op.wait || sim.local(fiber.node) >= deadline) return;

@@ -19,11 +19,13 @@
 // handler returned and no renewal its incarnation sent before the return is still unanswered (the
 // drain waits for nothing more), or when its handler never returned though its incarnation itself
 // released the run's lease (the handler's work is over once its holder lets the lease go).
+// And a run is told to stop only for what the history shows happened to it (cause-evidence.ts).
 
 import type { History, TruthEvent } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { controllerOps, isTruth, pairOperations, stringField, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
+import { unfoundedCause } from './cause-evidence.ts';
 
 const INVARIANT = 'outcome-at-return';
 
@@ -42,6 +44,12 @@ export function outcomeAtReturn(history: History): Verdict {
     const runFacts = facts.get(run.process) ?? {};
     const found = run.completion === null ? unreported(run, runFacts, operations) : judge(run, runFacts);
     if (found !== null) violations.push(found);
+    const cause = runFacts.cause;
+    const unfounded = cause === undefined ? null : unfoundedCause(history, run, cause, operations);
+    if (unfounded !== null) {
+      const scope = stringField(run.invoke.value, 'scope');
+      violations.push(violation(INVARIANT, `run ${run.process} (${scope ?? 'no scope'}) was told to stop (${stringField(cause!.value, 'cause') ?? 'no cause'}) at #${cause!.index} (t=${cause!.time}), but ${unfounded}`, [run.invoke.index, cause!.index], scope));
+    }
   }
   return verdictOf(violations);
 }
