@@ -207,7 +207,7 @@ async function runMutant(mutant: Mutant, seeds: number, options: RunMutantsOptio
  * Seed after seed over `scenarios`, the runs where the mutant breaks an invariant the correct
  * implementation keeps on the same plan: the first, then up to `candidates` within a few seeds of it.
  */
-async function hunt(mutant: Mutant, scenarios: ReadonlyArray<{ readonly name: string; readonly scenario: Scenario }>, seeds: number, options: RunMutantsOptions): Promise<Catch[]> {
+async function hunt(mutant: Mutant, scenarios: ReadonlyArray<{ readonly name: string; readonly scenario: Scenario }>, seeds: number, options: RunMutantsOptions, own = false): Promise<Catch[]> {
   const onMutant = mutantExecutor(mutant);
   const onCorrect = correctExecutor();
   const catches: Catch[] = [];
@@ -217,7 +217,7 @@ async function hunt(mutant: Mutant, scenarios: ReadonlyArray<{ readonly name: st
     for (const { name, scenario } of scenarios) {
       if (catches.length >= candidates) break;
       const plan = generatePlan(scenario, seed);
-      const invariants = await discriminating(plan, onMutant, onCorrect);
+      const invariants = ownInvariants(mutant, await discriminating(plan, onMutant, onCorrect), own);
       const invariant = invariants[0];
       if (invariant === undefined) continue;
       if (catches.length === 0) lastSeed = Math.min(seeds, seed + CANDIDATE_SEEDS_AFTER_CATCH);
@@ -228,20 +228,27 @@ async function hunt(mutant: Mutant, scenarios: ReadonlyArray<{ readonly name: st
   return catches;
 }
 
+/** With `own`, only the invariants the mutant names: the ones its gate rows credit a catch by. */
+function ownInvariants(mutant: Mutant, invariants: string[], own: boolean): string[] {
+  return own ? invariants.filter((i) => mutant.invariants?.includes(i) === true) : invariants;
+}
+
 /**
- * The first run, within `seeds` seeds of its scenarios, where `mutant` breaks an invariant the
- * correct implementation keeps on the same plan: the gate's hunt, without shrinking. Null when it
- * escapes. A scenario the mutant names that does not exist is an error here, not a skip.
+ * The first run, within `seeds` seeds of its scenarios, where `mutant` breaks one of its own
+ * invariants that the correct implementation keeps on the same plan: the catch its gate rows
+ * count, without shrinking. Null when it escapes. A scenario the mutant names that does not exist
+ * is an error here, not a skip.
  */
 export async function firstCatch(mutant: Mutant, seeds: number): Promise<MutantCatch | null> {
   const scenarios = mutant.scenarios.map((name) => ({ name, scenario: loadScenario(name) }));
-  const [first] = await hunt(mutant, scenarios, seeds, { candidates: 1 });
+  const [first] = await hunt(mutant, scenarios, seeds, { candidates: 1 }, true);
   return first === undefined ? null : { scenario: first.scenario, seed: first.seed, invariants: first.invariants };
 }
 
-/** Whether `mutant` breaks, on `scenario`'s plan of `seed`, an invariant the correct implementation keeps: the invariants, or null. */
+/** Whether `mutant` breaks, on `scenario`'s plan of `seed`, one of its own invariants that the correct implementation keeps: those, or null. */
 export async function catchAt(mutant: Mutant, scenario: string, seed: number): Promise<MutantCatch | null> {
-  const invariants = await discriminating(generatePlan(loadScenario(scenario), seed), mutantExecutor(mutant), correctExecutor());
+  const found = await discriminating(generatePlan(loadScenario(scenario), seed), mutantExecutor(mutant), correctExecutor());
+  const invariants = ownInvariants(mutant, found, true);
   return invariants.length === 0 ? null : { scenario, seed, invariants };
 }
 

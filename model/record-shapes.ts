@@ -4,8 +4,8 @@
 // simulator that wrote one (a label misspelt, a field left out) would weaken the verdict without
 // a word. The simulator checks every record it writes against these shapes (sim/history-recorder.ts).
 
-/** A field: its type, or the words it may hold. */
-type Field = 'string' | 'number' | 'array' | ReadonlyArray<string>;
+/** A field: its type (`?`: or null, or absent), or the words it may hold. */
+type Field = 'string' | 'number' | 'string?' | 'number?' | 'array' | ReadonlyArray<string>;
 
 type Shape = Readonly<Record<string, Field>>;
 
@@ -19,7 +19,8 @@ const RUN_OUTCOMES: ReadonlyArray<string> = ['completed', 'error', 'preempted'];
 /** Each kind of ground truth: who records it and the fields it must carry. */
 const TRUTHS: Readonly<Record<string, { readonly process: string; readonly fields: Shape }>> = {
   'effect-applied': { process: 'provider', fields: { intentId: 'string', scope: 'string', holder: 'string', operation: 'string' } },
-  'mutation-accepted': { process: 'resource', fields: { scope: 'string', aggregate: 'string', token: 'number', holder: 'string', version: 'number' } },
+  // A store may answer Accepted without a token (the port allows it): the write is then not judged by token.
+  'mutation-accepted': { process: 'resource', fields: { scope: 'string', aggregate: 'string', token: 'number?', holder: 'string', version: 'number' } },
   interleaving: { process: 'database', fields: { calls: 'array', schedule: 'array', finished: 'array' } },
   instrumented: { process: 'database', fields: {} },
   'work-step': { process: 'handler', fields: { scope: 'string', token: 'number', holder: 'string', process: 'string' } },
@@ -27,7 +28,8 @@ const TRUTHS: Readonly<Record<string, { readonly process: string; readonly field
   'cancel-cause': { process: 'handler', fields: { process: 'string', cause: CANCEL_CAUSES } },
   'own-semantics': { process: 'database', fields: {} },
   'session-leases': { process: 'database', fields: {} },
-  'session-ended': { process: 'database', fields: { scope: 'string', holder: 'string', token: 'number', cause: 'string', process: 'string' } },
+  // A database crash, failover or restore ends sessions of no one process.
+  'session-ended': { process: 'database', fields: { scope: 'string', holder: 'string', token: 'number', cause: 'string', process: 'string?' } },
   fencing: { process: 'database', fields: { kind: ['opaque', 'none'] } },
   renewal: { process: 'database', fields: { kind: ['confirms'] } },
   'cluster-doctor': { process: 'database', fields: { storeRoleEpochs: 'array' } },
@@ -42,6 +44,7 @@ const HANDLER_OPS: Readonly<Record<string, Readonly<Partial<Record<string, Shape
 function fieldProblem(value: unknown, name: string, field: Field): string | null {
   const actual = typeof value === 'object' && value !== null ? (value as Readonly<Record<string, unknown>>)[name] : undefined;
   if (field === 'array') return Array.isArray(actual) ? null : `${name} is not a list`;
+  if (field === 'string?' || field === 'number?') return actual === null || actual === undefined || typeof actual === field.slice(0, -1) ? null : `${name} is neither a ${field.slice(0, -1)} nor absent`;
   if (typeof field === 'string') return typeof actual === field ? null : `${name} is not a ${field}`;
   return typeof actual === 'string' && field.includes(actual) ? null : `${name} is ${JSON.stringify(actual)}, not one of ${field.join(', ')}`;
 }

@@ -57,9 +57,13 @@ export const JUDGING_PATHS: ReadonlyArray<string> = [
   'sim/progress-watch.ts',
   'sim/run.ts',
   'scenarios',
+  // The shapes the simulator holds its records to: a malformed one ends the run.
+  'model/record-shapes.ts',
+  'sim/history-recorder.ts',
   // The catalogue of mutants, its hunt and pinned catches: the mutation test's other half.
   'mutants',
   'campaign/mutant-run.ts',
+  'campaign/shrink.ts',
   'test/mutants/pinned-catches.ts',
   'test/mutation',
   'test/scenarios/sweep.ts',

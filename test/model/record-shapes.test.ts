@@ -27,6 +27,10 @@ describe('record shapes', () => {
     expect(truthRecordProblem('handler', '', {})).toMatch(/unknown kind ""/);
     expect(truthRecordProblem('database', 'effect-applied', { intentId: 'i', scope: 's', holder: 'h', operation: 'deploy' })).toMatch(/recorded by database, not provider/);
     expect(truthRecordProblem('provider', 'effect-applied', { intentId: 'i', scope: 's', holder: 'h', operation: 'deploy' })).toBeNull();
+    // The port lets a store answer Accepted without a token, and a database crash ends sessions of no one process.
+    expect(truthRecordProblem('resource', 'mutation-accepted', { scope: 's', aggregate: 'a', token: null, holder: 'h', version: 2 })).toBeNull();
+    expect(truthRecordProblem('resource', 'mutation-accepted', { scope: 's', aggregate: 'a', token: '7', holder: 'h', version: 2 })).toMatch(/token is neither a number nor absent/);
+    expect(truthRecordProblem('database', 'session-ended', { scope: 's', holder: 'h', token: 3, cause: 'database-crash', process: null })).toBeNull();
   });
 
   it('the simulator does not write a record of another shape', () => {

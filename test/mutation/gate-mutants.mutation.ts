@@ -1,7 +1,7 @@
 // The other half of the test StrykerJS runs against each mutant of the protocol code (`npm run
 // mutation`, campaign/mutation/; seed 000 §277–§302): the gate ties each pass to a mutant of the
-// catalogue caught on its own scenarios, so every hunted mutant must still be caught there within
-// the hunt's seed budget. A protocol mutant that lets one escape (a branch only a broken policy
+// catalogue caught on its own scenarios by one of its own invariants, so every hunted mutant must
+// still be caught so within the hunt's seed budget. A protocol mutant that lets one escape (a branch only a broken policy
 // takes, turned off; a step whose loss hides a store's bug from every workload) fails the gate,
 // and is killed here by that verdict, never by a changed trace hash. The pinned catch
 // (test/mutants/pinned-catches.ts) is tried first; only when it no longer catches is the hunt run
