@@ -12,17 +12,20 @@
 // A runtime that stops runs for no reason reports them preempted when nothing preempted them: the
 // handler's work is thrown away, and the user is told its lease was lost when it was not.
 
-import type { TruthEvent } from '../history.ts';
+import type { History, TruthEvent } from '../history.ts';
 import { leaseGrants, type LeaseGrant } from './lease-grants.ts';
 import { stringField, type Operation } from './operations.ts';
-import type { History } from '../history.ts';
+
+/** Whether `process` belongs to the incarnation that ran `run` (its main fiber, a heartbeat, a wait). */
+export function ofRunIncarnation(run: Operation, process: string): boolean {
+  const incarnation = run.process.replace(/:run\d+$/, '');
+  return process === incarnation || process.startsWith(`${incarnation}:`);
+}
 
 /** Why the history does not bear out `cause`, the first cause of `run`; null when it does. */
 export function unfoundedCause(history: History, run: Operation, cause: TruthEvent, operations: ReadonlyArray<Operation>): string | null {
   const kind = stringField(cause.value, 'cause');
-  const incarnation = run.process.replace(/:run\d+$/, '');
-  const ofIncarnation = (op: Operation) => op.process === incarnation || op.process.startsWith(`${incarnation}:`);
-  const answeredInSpan = (op: Operation) => op.completion !== null && op.completion.index > run.invoke.index && op.completion.index < cause.index && ofIncarnation(op);
+  const answeredInSpan = (op: Operation) => op.completion !== null && op.completion.index > run.invoke.index && op.completion.index < cause.index && ofRunIncarnation(run, op.process);
   switch (kind) {
     case 'renewal-refused': {
       const refused = operations.some((op) => op.f === 'Renew' && answeredInSpan(op) && !(op.completion!.type === 'ok' && stringField(op.completion!.value, 'kind') === 'Renewed'));

@@ -25,7 +25,7 @@ import type { History, TruthEvent } from '../history.ts';
 import type { Verdict, Violation } from '../verdict.ts';
 import { controllerOps, isTruth, pairOperations, stringField, type Operation } from './operations.ts';
 import { verdictOf, violation } from './violations.ts';
-import { unfoundedCause } from './cause-evidence.ts';
+import { ofRunIncarnation, unfoundedCause } from './cause-evidence.ts';
 
 const INVARIANT = 'outcome-at-return';
 
@@ -62,9 +62,8 @@ function unreported(run: Operation, facts: Facts, operations: ReadonlyArray<Oper
   const name = `run ${run.process} (${scope ?? 'no scope'}, token ${String(token)})`;
   const returned = facts.returned;
   if (returned !== undefined) {
-    const ofIncarnation = (p: string) => p === incarnation || p.startsWith(`${incarnation}:`);
     const inFlight = (op: Operation) => op.f === 'Renew' && op.completion === null && op.invoke.index < returned.index;
-    if (operations.some((op) => inFlight(op) && ofIncarnation(op.process))) return null;
+    if (operations.some((op) => inFlight(op) && ofRunIncarnation(run, op.process))) return null;
     const what = `its handler returned at #${returned.index} (t=${returned.time}) and no renewal was left to drain`;
     return violation(INVARIANT, `${name}: ${what}, yet the run was never classified: its result was never reported`, [run.invoke.index, returned.index], scope);
   }

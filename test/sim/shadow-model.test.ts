@@ -51,6 +51,16 @@ describe('the differential in every simulated run', () => {
     expect(failing?.violations.find((v) => v.invariant === 'differential')).toBeUndefined();
   });
 
+  test('the memory store itself is not stepped twice, and a store that spreads it into an object of its own is', async () => {
+    const scenario = loadScenario('standard-mix');
+    const own = await runScenario({ scenario, seed: 1, store: { name: 'memory', factory: createMemoryStore } });
+    expect(own.shadow).toEqual({ compared: 0, stoppedBecause: null });
+    const spread: StoreFactory = async (options) => ({ ...(await createMemoryStore(options)), name: 'spread-memory' });
+    const wrapped = await runScenario({ scenario, seed: 1, store: { name: 'spread-memory', factory: spread } });
+    expect(wrapped.shadow?.compared).toBeGreaterThan(50);
+    expect(wrapped.traceHash).toBe(own.traceHash);
+  });
+
   test('the differential can be switched off for a run', async () => {
     const result = await runScenario({ scenario: loadScenario('renewal-race'), seed: 1, store: { name: 'generous-renew', factory: generousRenew() }, differential: false });
     expect(result.violations.find((v) => v.invariant === 'differential')).toBeUndefined();
